@@ -1,0 +1,79 @@
+/**
+ * Cookies (RFC 6265): parsing the `Cookie` request header and serialising `Set-Cookie`.
+ */
+
+/** Options for one `Set-Cookie` (RFC 6265 §4.1). */
+export interface CookieOptions {
+  domain?: string;
+  path?: string;
+  /** An absolute expiry; sent as an IMF-fixdate. */
+  expires?: Date;
+  /** Lifetime in seconds. */
+  maxAge?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
+  partitioned?: boolean;
+}
+
+// cookie-name is a token; cookie-octet excludes CTLs, whitespace, DQUOTE, comma, semicolon and
+// backslash (RFC 6265 §4.1.1). Anything else could split or smuggle attributes.
+const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const VALUE = /^(?:"?[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*"?)$/;
+const ATTRIBUTE = /^[\x20-\x3a\x3c-\x7e]*$/;
+
+/**
+ * Parses a `Cookie` header into a name → value map; the first occurrence of a name wins
+ * (RFC 6265 §5.4 orders the more specific path first). Values are percent-decoded when they
+ * decode cleanly. Never throws.
+ */
+export function parseCookieHeader(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = Object.create(null);
+  if (header === undefined || header === '') return cookies;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1) continue;
+    const name = pair.slice(0, eq).trim();
+    if (name === '' || name in cookies) continue;
+    let value = pair.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+      value = value.slice(1, -1);
+    }
+    if (value.includes('%')) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        // Keep the raw text: a malformed escape is still the value the client sent.
+      }
+    }
+    cookies[name] = value;
+  }
+  return cookies;
+}
+
+/**
+ * Serialises one `Set-Cookie` value. The value is percent-encoded when it holds characters a
+ * cookie cannot carry; an invalid name or attribute throws.
+ */
+export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
+  if (!NAME.test(name)) throw new TypeError(`Invalid cookie name ${JSON.stringify(name)}`);
+  const encoded = VALUE.test(value) ? value : encodeURIComponent(value);
+  let out = `${name}=${encoded}`;
+  if (options.domain !== undefined) out += `; Domain=${attribute('Domain', options.domain)}`;
+  if (options.path !== undefined) out += `; Path=${attribute('Path', options.path)}`;
+  if (options.expires !== undefined) out += `; Expires=${options.expires.toUTCString()}`;
+  if (options.maxAge !== undefined) {
+    if (!Number.isFinite(options.maxAge)) throw new TypeError('Cookie maxAge must be finite');
+    out += `; Max-Age=${Math.floor(options.maxAge)}`;
+  }
+  if (options.httpOnly) out += '; HttpOnly';
+  if (options.secure || options.sameSite === 'None' || options.partitioned) out += '; Secure';
+  if (options.sameSite !== undefined) out += `; SameSite=${options.sameSite}`;
+  if (options.partitioned) out += '; Partitioned';
+  return out;
+}
+
+function attribute(name: string, value: string): string {
+  if (!ATTRIBUTE.test(value)) throw new TypeError(`Invalid cookie ${name} ${JSON.stringify(value)}`);
+  return value;
+}

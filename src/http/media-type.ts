@@ -1,0 +1,168 @@
+/**
+ * Media types and proactive negotiation (RFC 9110 §12.5.1, §8.3.1).
+ */
+
+/** One media range from an `Accept` header. */
+export interface MediaRange {
+  type: string;
+  subtype: string;
+  params: Readonly<Record<string, string>>;
+  q: number;
+}
+
+/** A parsed media type such as `text/plain; charset=utf-8`. */
+export interface MediaType {
+  type: string;
+  subtype: string;
+  params: Readonly<Record<string, string>>;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
+
+function unquote(value: string): string {
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+    return value.slice(1, -1).replace(/\\(.)/g, '$1');
+  }
+  return value;
+}
+
+/** Parses `type/subtype; a=b`; returns `undefined` when it is not a media type. */
+export function parseMediaType(text: string): MediaType | undefined {
+  const parts = text.split(';');
+  const essence = (parts[0] as string).trim().toLowerCase();
+  const slash = essence.indexOf('/');
+  if (slash <= 0) return undefined;
+  const type = essence.slice(0, slash);
+  const subtype = essence.slice(slash + 1);
+  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return undefined;
+  let params: Record<string, string> | undefined;
+  for (let i = 1; i < parts.length; i++) {
+    const part = (parts[i] as string).trim();
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const key = part.slice(0, eq).trim().toLowerCase();
+    if (!TOKEN.test(key)) continue;
+    params ??= {};
+    params[key] = unquote(part.slice(eq + 1).trim());
+  }
+  return { type, subtype, params: params ?? EMPTY };
+}
+
+/** The `type/subtype` part of a media type, lower-cased (`''` when there is none). */
+export function mediaTypeEssence(text: string | undefined): string {
+  if (text === undefined) return '';
+  const semi = text.indexOf(';');
+  return (semi === -1 ? text : text.slice(0, semi)).trim().toLowerCase();
+}
+
+/**
+ * Parses an `Accept` header into media ranges. Never throws: malformed members are skipped
+ * (RFC 9110 §12.5.1 lets a server ignore what it cannot parse), a malformed q-value keeps q=1.
+ */
+export function parseAccept(header: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const member of header.split(',')) {
+    if (member.trim() === '') continue;
+    const parsed = parseMediaType(member);
+    if (parsed === undefined) continue;
+    if (parsed.type === '*' && parsed.subtype !== '*') continue;
+    let q = 1;
+    let params: Record<string, string> | undefined;
+    for (const key of Object.keys(parsed.params)) {
+      const value = parsed.params[key] as string;
+      if (key === 'q') {
+        if (QVALUE.test(value)) q = Number(value);
+        // Parameters after q are accept-ext, not media type parameters (RFC 9110 §12.5.1).
+        break;
+      }
+      params ??= {};
+      params[key] = value;
+    }
+    ranges.push({ type: parsed.type, subtype: parsed.subtype, params: params ?? EMPTY, q });
+  }
+  return ranges;
+}
+
+/** Formats media ranges back into an `Accept` header value. */
+export function formatAccept(ranges: readonly MediaRange[]): string {
+  return ranges
+    .map((range) => {
+      let out = `${range.type}/${range.subtype}`;
+      for (const key of Object.keys(range.params)) out += `;${key}=${range.params[key]}`;
+      if (range.q !== 1) out += `;q=${range.q}`;
+      return out;
+    })
+    .join(', ');
+}
+
+function specificity(range: MediaRange, candidate: MediaType): number {
+  if (range.type === '*') return 0;
+  if (range.type !== candidate.type) return -1;
+  if (range.subtype === '*') return 1;
+  if (range.subtype !== candidate.subtype) return -1;
+  const keys = Object.keys(range.params);
+  for (const key of keys) {
+    if (candidate.params[key]?.toLowerCase() !== range.params[key]?.toLowerCase()) return -1;
+  }
+  return 2 + keys.length;
+}
+
+/** The q-value the client gives `candidate`: that of the most specific matching range. */
+export function qualityOf(ranges: readonly MediaRange[], candidate: MediaType): number {
+  let best = -1;
+  let q = 0;
+  for (const range of ranges) {
+    const score = specificity(range, candidate);
+    if (score > best) {
+      best = score;
+      q = range.q;
+    }
+  }
+  return best < 0 ? 0 : q;
+}
+
+const parsedCache = new Map<string, MediaRange[]>();
+const CACHE_LIMIT = 256;
+
+/** {@link parseAccept} with a small bounded cache: clients send a handful of distinct values. */
+export function parseAcceptCached(header: string): MediaRange[] {
+  let ranges = parsedCache.get(header);
+  if (ranges === undefined) {
+    ranges = parseAccept(header);
+    if (parsedCache.size >= CACHE_LIMIT) parsedCache.clear();
+    parsedCache.set(header, ranges);
+  }
+  return ranges;
+}
+
+/**
+ * Picks the best of `available` (in the server's order of preference) for an `Accept` header,
+ * or `undefined` when none is acceptable. Ties go to the earlier entry of `available`.
+ *
+ * @example
+ * negotiate('text/*;q=0.5, application/json', [json, html]); // json
+ */
+export function negotiate<T extends MediaType>(
+  accept: string | undefined,
+  available: readonly T[],
+): T | undefined {
+  if (available.length === 0) return undefined;
+  if (accept === undefined || accept === '*/*' || accept.trim() === '') return available[0];
+  const ranges = parseAcceptCached(accept);
+  // An Accept header made only of members we could not parse says nothing usable: ignore it.
+  if (ranges.length === 0) return available[0];
+  let chosen: T | undefined;
+  let bestQ = 0;
+  for (const candidate of available) {
+    const q = qualityOf(ranges, candidate);
+    if (q > bestQ) {
+      bestQ = q;
+      chosen = candidate;
+    }
+  }
+  return chosen;
+}

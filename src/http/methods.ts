@@ -1,0 +1,56 @@
+/**
+ * The HTTP methods restmachine routes. Usable as values (`HTTPMethod.PATCH`) and as a type.
+ *
+ * @example
+ * app.route(HTTPMethod.PATCH, '/items/{id}', ({ id }) => ({ id }));
+ */
+export const HTTPMethod = {
+  GET: 'GET',
+  POST: 'POST',
+  PUT: 'PUT',
+  DELETE: 'DELETE',
+  PATCH: 'PATCH',
+  HEAD: 'HEAD',
+  OPTIONS: 'OPTIONS',
+} as const;
+
+export type HTTPMethod = (typeof HTTPMethod)[keyof typeof HTTPMethod];
+
+/** A method in any letter case, as registration calls accept it. */
+export type MethodInput = HTTPMethod | Lowercase<HTTPMethod> | (string & {});
+
+/** The order methods are listed in an `Allow` header (SPEC §17.13). */
+export const ALLOW_ORDER: readonly HTTPMethod[] = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+];
+
+const KNOWN = new Set<string>(ALLOW_ORDER);
+
+/** Returns the canonical method for `value` in any case, or `undefined` when it is not one. */
+export function parseMethod(value: string): HTTPMethod | undefined {
+  if (KNOWN.has(value)) return value as HTTPMethod;
+  const upper = value.toUpperCase();
+  return KNOWN.has(upper) ? (upper as HTTPMethod) : undefined;
+}
+
+/** Like {@link parseMethod} but throws a registration error naming the allowed methods. */
+export function normalizeMethod(value: string): HTTPMethod {
+  const method = typeof value === 'string' ? parseMethod(value) : undefined;
+  if (method === undefined) {
+    throw new TypeError(
+      `Unknown HTTP method ${JSON.stringify(value)}: expected one of ${ALLOW_ORDER.join(', ')}`,
+    );
+  }
+  return method;
+}
+
+/** Formats a set of methods as an `Allow` header value in the canonical order. */
+export function formatAllow(methods: ReadonlySet<string>): string {
+  return ALLOW_ORDER.filter((method) => methods.has(method)).join(', ');
+}
