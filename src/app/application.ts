@@ -1,0 +1,477 @@
+/**
+ * RestApplication: the registry of dependencies, renderers, error handlers and lifecycle
+ * handlers, and the entry point that executes a Request into a Response.
+ */
+import type { HeadersInit } from '../http/headers.js';
+import { Request, type RequestBody } from '../request.js';
+import { Response } from '../response.js';
+import { SetupError } from './errors.js';
+import { bumpGeneration, currentGeneration } from './generation.js';
+import { BUILTIN_NAMES, type Binding, type Scope } from './injection.js';
+import { createConsoleLogger, type Logger } from './logger.js';
+import { describeInjectable, type Injectable } from './parameters.js';
+import { builtinErrorResponse, runPipeline } from './pipeline.js';
+import { rendererMediaType } from './render.js';
+import { Router } from './router.js';
+import { compileTable, type RoutingTable } from './table.js';
+import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
+import { isStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
+
+/** Options of `new RestApplication(options)`. */
+export interface ApplicationOptions {
+  /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
+  bodyLimit?: number;
+  /** Adds the error's message and stack to 500 bodies. Never in production. */
+  debug?: boolean;
+  /** The logger for everything the application writes (console JSON lines by default). */
+  logger?: Logger;
+}
+
+/** A dependency provider: takes the injection object, returns the value (or a promise). */
+export type Provider<Deps extends Registry, T> = (context: ProviderContext<Deps>) => T;
+
+/** A function validator: returns the model, throws `ValidationError` on bad input. */
+export type ValidatorFunction<Deps extends Registry, T> = (context: ProviderContext<Deps>) => T;
+
+type ValidatorOutput<V> = V extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<V>
+  : V extends (...args: never[]) => infer R
+    ? Awaited<R>
+    : never;
+
+/** A startup or shutdown handler: may inject startup results and `log`. */
+export type LifecycleHandler<Deps extends Registry, T = unknown> = (
+  context: Deps & { log: Logger },
+) => T;
+
+const MiB = 1024 * 1024;
+
+interface LifecycleEntry {
+  name: string | undefined;
+  injectable: Injectable;
+}
+
+/** The `init` of `app.request()`: like fetch's, plus `json`. */
+export interface TestRequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: RequestBody;
+  /** Sent as JSON with `Content-Type: application/json`. */
+  json?: unknown;
+}
+
+/**
+ * An HTTP application.
+ *
+ * @example
+ * const app = new RestApplication()
+ *   .dependency('store', () => new Map<string, string>(), { scope: 'session' });
+ * app.get('/items/{id}', ({ store, id }) => store.get(id) ?? null);
+ * const response = await app.request('/items/1');
+ */
+export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
+  readonly bodyLimit: number;
+  readonly debug: boolean;
+  readonly logger: Logger;
+  /** Registered names and how to produce them. */
+  readonly bindings = new Map<string, Binding>();
+  readonly sessionCache = new Map<string, unknown>();
+  readonly startupValues = new Map<string, unknown>();
+  readonly appRenderers = new Map<string, Injectable>();
+  readonly errorHandlerSources = new Map<number | 'default', Injectable>();
+
+  #startupHandlers: LifecycleEntry[] = [];
+  #shutdownHandlers: LifecycleEntry[] = [];
+  #startup: Promise<void> | undefined;
+  #started = false;
+  #startupError: unknown;
+  #startupErrorLogged = false;
+  #shutdown: Promise<void> | undefined;
+  #table: RoutingTable | undefined;
+
+  constructor(options: ApplicationOptions = {}) {
+    super();
+    const limit = options.bodyLimit ?? MiB;
+    if (!(limit >= 0)) throw new SetupError('INVALID_OPTION', 'bodyLimit must be a number >= 0');
+    this.bodyLimit = limit;
+    this.debug = options.debug ?? false;
+    this.logger = options.logger ?? createConsoleLogger();
+  }
+
+  get root(): Router<Registry> {
+    return this as Router<Registry>;
+  }
+
+  #register(binding: Binding): void {
+    const name = binding.name;
+    if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) {
+      throw new SetupError('NAME_CLASH', `Invalid dependency name ${JSON.stringify(name)}`);
+    }
+    if (BUILTIN_NAMES.has(name)) {
+      throw new SetupError('NAME_CLASH', `"${name}" is a built-in name and cannot be registered`);
+    }
+    if (this.bindings.has(name)) {
+      throw new SetupError('NAME_CLASH', `"${name}" is already registered`);
+    }
+    this.bindings.set(name, binding);
+    bumpGeneration();
+  }
+
+  /**
+   * Registers a dependency. `scope: 'request'` (default) computes it once per request;
+   * `'session'` once for the life of the application.
+   *
+   * The one-argument form takes the name from the function, which minifiers rename: prefer
+   * the named form in code that is bundled.
+   *
+   * @example
+   * const app = new RestApplication()
+   *   .dependency('db', () => openDatabase(), { scope: 'session' })
+   *   .dependency('user', ({ db, headers }) => db.userFor(headers.get('authorization')));
+   */
+  dependency<Name extends string, T>(
+    name: Name,
+    provider: Provider<Deps, T>,
+    options?: { scope?: Scope },
+  ): RestApplication<With<Deps, Name, Awaited<T>>>;
+  dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
+  dependency(
+    nameOrProvider: string | Provider<Deps, unknown>,
+    providerOrOptions?: Provider<Deps, unknown> | { scope?: Scope },
+    maybeOptions?: { scope?: Scope },
+  ): unknown {
+    const [name, provider, options] =
+      typeof nameOrProvider === 'function'
+        ? [nameOrProvider.name, nameOrProvider, providerOrOptions as { scope?: Scope } | undefined]
+        : [nameOrProvider, providerOrOptions as Provider<Deps, unknown>, maybeOptions];
+    this.#register({
+      kind: 'provider',
+      name,
+      scope: checkScope(options?.scope),
+      injectable: describeInjectable(provider, `Dependency "${name}"`),
+    });
+    return this;
+  }
+
+  /**
+   * Registers a validated model under `name`: a function validator, or a Standard Schema
+   * (zod, valibot, ...) applied to `source` (the JSON body by default). Invalid input is a
+   * 422 listing every issue.
+   *
+   * @example
+   * app.validates('bookmark', z.object({ url: z.string().url() }));
+   * app.post('/bookmarks', ({ bookmark }) => [store.add(bookmark), 201]);
+   */
+  validates<Name extends string, V extends StandardSchemaV1 | ValidatorFunction<Deps, unknown>>(
+    name: Name,
+    validator: V,
+    options?: { source?: ValidationSource; scope?: Scope },
+  ): RestApplication<With<Deps, Name, ValidatorOutput<V>>> {
+    const scope = checkScope(options?.scope);
+    if (isStandardSchema(validator)) {
+      const source = options?.source ?? 'jsonBody';
+      if (!['jsonBody', 'queryParams', 'pathParams', 'headers', 'formBody'].includes(source)) {
+        throw new SetupError(
+          'INVALID_OPTION',
+          `Unknown validation source ${JSON.stringify(source)}`,
+        );
+      }
+      this.#register({ kind: 'schema', name, scope, schema: validator, source });
+    } else {
+      this.#register({
+        kind: 'validator',
+        name,
+        scope,
+        injectable: describeInjectable(validator as Function, `Validator "${name}"`),
+      });
+    }
+    return this as never;
+  }
+
+  /**
+   * Registers a provider of the resource a route acts on; when it returns `null` or
+   * `undefined` the request ends with 404 before the handler runs.
+   *
+   * @example
+   * app.resourceExists('bookmark', ({ store, id }) => store.get(id));
+   * app.get('/bookmarks/{id}', ({ bookmark }) => bookmark);
+   */
+  resourceExists<Name extends string, T>(
+    name: Name,
+    provider: Provider<Deps, T>,
+    options?: { scope?: Scope },
+  ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> {
+    this.#register({
+      kind: 'exists',
+      name,
+      scope: checkScope(options?.scope),
+      injectable: describeInjectable(provider, `resourceExists "${name}"`),
+    });
+    return this as never;
+  }
+
+  /**
+   * Registers a renderer for a media type, for every route.
+   *
+   * @example
+   * app.provides('text/csv', ({ result }) => toCsv(result));
+   */
+  provides(mediaType: string, renderer: Renderer<Deps>): this {
+    rendererMediaType(mediaType);
+    this.appRenderers.set(mediaType, describeInjectable(renderer, `Renderer for ${mediaType}`));
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * Registers an error handler for one status, or (without a status) for every error.
+   *
+   * @example
+   * app.errorHandler(404, ({ error }) => ({ message: `Nothing at ${error.path}` }));
+   */
+  errorHandler(handler: ErrorHandler<Deps>): this;
+  errorHandler(status: number, handler: ErrorHandler<Deps>): this;
+  errorHandler(
+    statusOrHandler: number | ErrorHandler<Deps>,
+    maybeHandler?: ErrorHandler<Deps>,
+  ): this {
+    const [key, handler] =
+      typeof statusOrHandler === 'number'
+        ? [statusOrHandler, maybeHandler]
+        : ['default' as const, statusOrHandler];
+    if (key !== 'default' && (!Number.isInteger(key) || key < 400 || key > 599)) {
+      throw new SetupError('INVALID_OPTION', `Error handler status must be 400-599, got ${key}`);
+    }
+    this.errorHandlerSources.set(
+      key,
+      describeInjectable(handler as Function, `Error handler ${key}`),
+    );
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * Registers a startup handler. Its result becomes a session dependency named after the
+   * function, or after `name` when given.
+   *
+   * @example
+   * const app = new RestApplication().onStartup('db', async () => connect());
+   */
+  onStartup<Name extends string, T>(
+    name: Name,
+    handler: LifecycleHandler<Deps, T>,
+  ): RestApplication<With<Deps, Name, Awaited<T>>>;
+  onStartup(handler: LifecycleHandler<Deps>): this;
+  onStartup(
+    nameOrHandler: string | LifecycleHandler<Deps>,
+    maybeHandler?: LifecycleHandler<Deps>,
+  ): unknown {
+    const [name, handler] =
+      typeof nameOrHandler === 'string'
+        ? [nameOrHandler, maybeHandler as LifecycleHandler<Deps>]
+        : [nameOrHandler.name || undefined, nameOrHandler];
+    const injectable = describeInjectable(handler, `Startup handler ${name ?? '(anonymous)'}`);
+    if (name !== undefined) this.#register({ kind: 'startup', name });
+    this.#startupHandlers.push({ name, injectable });
+    return this;
+  }
+
+  /** Registers a shutdown handler; it may inject startup results. */
+  onShutdown(handler: LifecycleHandler<Deps>): this {
+    this.#shutdownHandlers.push({
+      name: handler.name || undefined,
+      injectable: describeInjectable(handler, `Shutdown handler ${handler.name || '(anonymous)'}`),
+    });
+    return this;
+  }
+
+  #lifecycleContext(entry: LifecycleEntry, what: string): Record<string, unknown> {
+    const context: Record<string, unknown> = {};
+    for (const name of entry.injectable.names) {
+      if (name === 'log') context.log = this.logger;
+      else if (this.startupValues.has(name)) context[name] = this.startupValues.get(name);
+      else {
+        throw new SetupError(
+          'UNKNOWN_DEPENDENCY',
+          `${what} ${entry.name ?? '(anonymous)'}: "${name}" is not a startup result or "log"`,
+        );
+      }
+    }
+    return context;
+  }
+
+  /** The compiled routing table, rebuilt when anything was registered since. */
+  routingTable(): RoutingTable {
+    const generation = currentGeneration();
+    if (this.#table?.generation !== generation) this.#table = compileTable(this, generation);
+    return this.#table;
+  }
+
+  #checkRoutes(): void {
+    const problems = this.routingTable().problems;
+    if (problems.length > 0) throw problems[0];
+  }
+
+  /** Runs the startup handlers once; later calls return the same promise. */
+  startup(): Promise<void> {
+    this.#startup ??= (async () => {
+      try {
+        for (const entry of this.#startupHandlers) {
+          const value = await (entry.injectable.fn as (c: object) => unknown)(
+            this.#lifecycleContext(entry, 'Startup handler'),
+          );
+          if (entry.name !== undefined) this.startupValues.set(entry.name, value);
+        }
+        this.#checkRoutes();
+        this.#started = true;
+      } catch (error) {
+        this.#startupError = error;
+        throw error;
+      }
+    })();
+    return this.#startup;
+  }
+
+  /**
+   * Runs the startup handlers synchronously, for exit hooks and scripts; throws when a handler
+   * returns a promise (use `await app.startup()` for those).
+   */
+  startupSync(): void {
+    if (this.#startup !== undefined) {
+      if (this.#started) return;
+      throw new SetupError('SYNC_STARTUP_PROMISE', 'startup() is already running asynchronously');
+    }
+    try {
+      for (const entry of this.#startupHandlers) {
+        const value = (entry.injectable.fn as (c: object) => unknown)(
+          this.#lifecycleContext(entry, 'Startup handler'),
+        );
+        if (isPromiseLike(value)) {
+          Promise.resolve(value).catch(() => undefined);
+          throw new SetupError(
+            'SYNC_STARTUP_PROMISE',
+            `Startup handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.startup()`,
+          );
+        }
+        if (entry.name !== undefined) this.startupValues.set(entry.name, value);
+      }
+      this.#checkRoutes();
+    } catch (error) {
+      this.#startupError = error;
+      this.#startup = Promise.reject(error);
+      this.#startup.catch(() => undefined);
+      throw error;
+    }
+    this.#started = true;
+    this.#startup = Promise.resolve();
+  }
+
+  /** Runs the shutdown handlers once (last registered first); later calls share the promise. */
+  shutdown(): Promise<void> {
+    this.#shutdown ??= (async () => {
+      for (const entry of [...this.#shutdownHandlers].reverse()) {
+        await (entry.injectable.fn as (c: object) => unknown)(
+          this.#lifecycleContext(entry, 'Shutdown handler'),
+        );
+      }
+    })();
+    return this.#shutdown;
+  }
+
+  /** Runs the shutdown handlers synchronously; throws when one returns a promise. */
+  shutdownSync(): void {
+    if (this.#shutdown !== undefined) return;
+    this.#shutdown = Promise.resolve();
+    for (const entry of [...this.#shutdownHandlers].reverse()) {
+      const value = (entry.injectable.fn as (c: object) => unknown)(
+        this.#lifecycleContext(entry, 'Shutdown handler'),
+      );
+      if (isPromiseLike(value)) {
+        throw new SetupError(
+          'SYNC_STARTUP_PROMISE',
+          `Shutdown handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.shutdown()`,
+        );
+      }
+    }
+  }
+
+  /** Whether startup has completed. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /**
+   * Executes a request and returns its response. Runs startup first if it has not run. Never
+   * throws for anything a request can cause.
+   */
+  async execute(request: Request): Promise<Response> {
+    if (!this.#started) {
+      try {
+        await this.startup();
+      } catch (error) {
+        if (!this.#startupErrorLogged) {
+          this.#startupErrorLogged = true;
+          this.logger.error('Application startup failed', { error });
+        }
+        return builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
+      }
+    }
+    let table: RoutingTable;
+    try {
+      table = this.routingTable();
+    } catch (error) {
+      this.logger.error('Routing table could not be built', { error });
+      return builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
+    }
+    return runPipeline(this, table, request);
+  }
+
+  /**
+   * The testing shorthand: builds a Request from a path and fetch-like init and executes it.
+   *
+   * @example
+   * const response = await app.request('/bookmarks', { method: 'POST', json: { url } });
+   */
+  request(path: string, init: TestRequestInit = {}): Promise<Response> {
+    let headers = init.headers;
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      const copy = new Request({ method: 'GET', path: '/', headers }).headers;
+      if (!copy.has('content-type')) copy.set('Content-Type', 'application/json');
+      headers = copy;
+    }
+    return this.execute(
+      new Request({
+        method: init.method ?? 'GET',
+        path,
+        headers: headers ?? null,
+        body: body ?? null,
+      }),
+    );
+  }
+
+  /** The error that made startup fail, if it did. */
+  get startupError(): unknown {
+    return this.#startupError;
+  }
+}
+
+function isPromiseLike(value: unknown): boolean {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+function checkScope(scope: Scope | undefined): Scope {
+  if (scope === undefined) return 'request';
+  if (scope !== 'request' && scope !== 'session') {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `Scope must be "request" or "session", got ${JSON.stringify(scope)}`,
+    );
+  }
+  return scope;
+}

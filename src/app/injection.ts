@@ -1,0 +1,358 @@
+/**
+ * Dependency injection by name. Each name a function destructures is bound, once per routing
+ * table, to a getter; a request then calls only the getters its handler needs, each at most
+ * once (request scope) or once per application (session scope). Getters return a value or a
+ * promise; nothing awaits unless a provider is actually asynchronous.
+ */
+import { mediaTypeEssence } from '../http/media-type.js';
+import { parseQueryString } from '../http/query.js';
+import type { MetricsRecorder, Request } from '../request.js';
+import { HttpError, SetupError } from './errors.js';
+import { type Logger, withFields } from './logger.js';
+import type { Injectable } from './parameters.js';
+import { runStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
+
+export type Scope = 'request' | 'session';
+
+/** A registered name and how to produce its value. */
+export type Binding =
+  | { kind: 'provider'; name: string; scope: Scope; injectable: Injectable }
+  | { kind: 'exists'; name: string; scope: Scope; injectable: Injectable }
+  | { kind: 'validator'; name: string; scope: Scope; injectable: Injectable }
+  | {
+      kind: 'schema';
+      name: string;
+      scope: Scope;
+      schema: StandardSchemaV1;
+      source: ValidationSource;
+    }
+  | { kind: 'startup'; name: string };
+
+/** Everything one request's getters share. */
+export interface RequestState {
+  request: Request;
+  params: Record<string, string>;
+  /** Request-scoped values, created on first use. */
+  cache: Map<string, unknown> | undefined;
+  /** `result` for renderers, `error` for error handlers. */
+  extra: Record<string, unknown> | undefined;
+  log: Logger | undefined;
+}
+
+/** What getters need from the application. */
+export interface InjectionHost {
+  readonly logger: Logger;
+  readonly bindings: ReadonlyMap<string, Binding>;
+  readonly sessionCache: Map<string, unknown>;
+  readonly startupValues: ReadonlyMap<string, unknown>;
+}
+
+export type Getter = (state: RequestState) => unknown;
+
+const NOOP_METRICS: MetricsRecorder = {
+  addMetric: () => undefined,
+  addDimension: () => undefined,
+  addProperty: () => undefined,
+};
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+function isJsonType(essence: string): boolean {
+  return essence === 'application/json' || essence.endsWith('+json');
+}
+
+/** SPEC §17.17: JSON or any `+json` type; no Content-Type at all is 415 too. */
+function readJsonBody(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type');
+  if (type === undefined || !isJsonType(mediaTypeEssence(type))) {
+    return Promise.reject(
+      new HttpError(
+        415,
+        type === undefined
+          ? 'Request body needs Content-Type: application/json'
+          : `Unsupported Content-Type ${JSON.stringify(type)}; expected application/json`,
+      ),
+    );
+  }
+  return request.json();
+}
+
+function readFormBody(request: Request): Promise<Record<string, string>> {
+  const type = request.headers.get('content-type');
+  if (type === undefined || mediaTypeEssence(type) !== 'application/x-www-form-urlencoded') {
+    return Promise.reject(
+      new HttpError(
+        415,
+        type === undefined
+          ? 'Request body needs Content-Type: application/x-www-form-urlencoded'
+          : `Unsupported Content-Type ${JSON.stringify(type)}; expected application/x-www-form-urlencoded`,
+      ),
+    );
+  }
+  return request.text().then((text) => {
+    const out: Record<string, string> = {};
+    for (const [key, values] of parseQueryString(text)) out[key] = values[0] as string;
+    return out;
+  });
+}
+
+function requestLogger(host: InjectionHost, state: RequestState): Logger {
+  state.log ??= withFields(host.logger, { requestId: state.request.requestId });
+  return state.log;
+}
+
+/** The getters of the built-in names (SPEC §5.3, §17.15). */
+export function builtinGetter(name: string, host: InjectionHost): Getter | undefined {
+  switch (name) {
+    case 'request':
+      return (s) => s.request;
+    case 'pathParams':
+      return (s) => s.params;
+    case 'queryParams':
+      return (s) => s.request.queryParams;
+    case 'queryParamsAll':
+      return (s) => s.request.queryParamsAll;
+    case 'headers':
+      return (s) => s.request.headers;
+    case 'body':
+      return (s) => s.request.text();
+    case 'jsonBody':
+      return (s) => readJsonBody(s.request);
+    case 'formBody':
+      return (s) => readFormBody(s.request);
+    case 'cookies':
+      return (s) => s.request.cookies;
+    case 'requestId':
+      return (s) => s.request.requestId;
+    case 'log':
+      return (s) => requestLogger(host, s);
+    case 'lambdaEvent':
+      return (s) => s.request.context.lambdaEvent;
+    case 'lambdaContext':
+      return (s) => s.request.context.lambdaContext;
+    case 'authorizer':
+      return (s) => s.request.context.authorizer;
+    case 'metrics':
+      return (s) => s.request.context.metrics ?? NOOP_METRICS;
+    default:
+      return undefined;
+  }
+}
+
+/** Every built-in name, including the ones only renderers and error handlers get. */
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
+  'request',
+  'pathParams',
+  'queryParams',
+  'queryParamsAll',
+  'headers',
+  'body',
+  'jsonBody',
+  'formBody',
+  'cookies',
+  'requestId',
+  'log',
+  'lambdaEvent',
+  'lambdaContext',
+  'authorizer',
+  'metrics',
+  'result',
+  'error',
+]);
+
+/** Builds the injection object for `names`; a promise only when some value is asynchronous. */
+export function buildContext(
+  names: readonly string[],
+  getters: readonly Getter[],
+  state: RequestState,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const context: Record<string, unknown> = {};
+  let pending: Array<Promise<void>> | undefined;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const value = (getters[i] as Getter)(state);
+    if (isThenable(value)) {
+      (pending ??= []).push(
+        Promise.resolve(value).then((resolved) => {
+          context[name] = resolved;
+        }),
+      );
+    } else context[name] = value;
+  }
+  if (pending === undefined) return context;
+  return Promise.all(pending).then(() => context);
+}
+
+function cached(cache: Map<string, unknown>, name: string, produce: () => unknown): unknown {
+  if (cache.has(name)) return cache.get(name);
+  const value = produce();
+  cache.set(name, value);
+  if (isThenable(value)) {
+    // Keep the settled value so later readers need no await; a rejection stays cached as the
+    // rejected promise, so every reader in the request sees the same failure.
+    Promise.resolve(value).then(
+      (resolved) => cache.set(name, resolved),
+      () => undefined,
+    );
+  }
+  return value;
+}
+
+function invoke(fn: Function, context: Record<string, unknown> | Promise<Record<string, unknown>>) {
+  return isThenable(context) ? context.then((resolved) => fn(resolved)) : fn(context);
+}
+
+function notFoundWhenEmpty(value: unknown): unknown {
+  const check = (resolved: unknown) => {
+    if (resolved === null || resolved === undefined) throw new HttpError(404);
+    return resolved;
+  };
+  return isThenable(value) ? Promise.resolve(value).then(check) : check(value);
+}
+
+function schemaSource(source: ValidationSource, state: RequestState): unknown {
+  switch (source) {
+    case 'jsonBody':
+      return readJsonBody(state.request);
+    case 'formBody':
+      return readFormBody(state.request);
+    case 'queryParams':
+      return state.request.queryParams;
+    case 'pathParams':
+      return state.params;
+    case 'headers': {
+      const out: Record<string, string> = {};
+      for (const [name, value] of state.request.headers) {
+        const key = name.toLowerCase();
+        if (!(key in out)) out[key] = value;
+      }
+      return out;
+    }
+  }
+}
+
+/**
+ * Compiles getters for one routing table. Getters of registered names are shared by every
+ * route; `check` verifies one function's names (transitively) for one route.
+ */
+export class GetterCompiler {
+  readonly #host: InjectionHost;
+  readonly #getters = new Map<string, Getter>();
+
+  constructor(host: InjectionHost) {
+    this.#host = host;
+  }
+
+  /**
+   * Verifies that every name `names` needs (transitively) can be produced where `label` runs,
+   * and returns their getters. Throws a SetupError naming `label` and the name otherwise.
+   */
+  compile(
+    names: readonly string[],
+    label: string,
+    available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
+  ): Getter[] {
+    const getters: Getter[] = [];
+    for (const name of names) {
+      this.#verify(name, label, available, []);
+      getters.push(this.#getter(name, available));
+    }
+    return getters;
+  }
+
+  /** The binding names `names` reach (transitively), for the pipeline's phases. */
+  reach(names: readonly string[]): Set<string> {
+    const seen = new Set<string>();
+    const stack = [...names];
+    while (stack.length > 0) {
+      const name = stack.pop() as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const binding = this.#host.bindings.get(name);
+      if (binding !== undefined && 'injectable' in binding) stack.push(...binding.injectable.names);
+    }
+    return seen;
+  }
+
+  #verify(
+    name: string,
+    label: string,
+    available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
+    chain: string[],
+  ): void {
+    const binding = this.#host.bindings.get(name);
+    if (binding !== undefined && available.params.has(name)) {
+      throw new SetupError(
+        'NAME_CLASH',
+        `${label}: "${name}" is both a path parameter and a registered dependency`,
+      );
+    }
+    if (available.extras.has(name) || available.params.has(name)) return;
+    if (binding === undefined) {
+      if (BUILTIN_NAMES.has(name) && name !== 'result' && name !== 'error') return;
+      const via = chain.length > 0 ? ` (needed by ${chain.join(' -> ')})` : '';
+      throw new SetupError(
+        'UNKNOWN_DEPENDENCY',
+        `${label}: unknown dependency "${name}"${via}; register it with app.dependency("${name}", ...)`,
+      );
+    }
+    if (!('injectable' in binding)) return;
+    if (chain.includes(name)) {
+      const cycle = [...chain.slice(chain.indexOf(name)), name].join(' -> ');
+      throw new SetupError('DEPENDENCY_CYCLE', `${label}: dependency cycle ${cycle}`);
+    }
+    chain.push(name);
+    for (const inner of binding.injectable.names) this.#verify(inner, label, available, chain);
+    chain.pop();
+  }
+
+  #getter(
+    name: string,
+    available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
+  ): Getter {
+    if (available.extras.has(name)) return (s) => s.extra?.[name];
+    if (available.params.has(name)) return (s) => s.params[name];
+    const existing = this.#getters.get(name);
+    if (existing !== undefined) return existing;
+    const host = this.#host;
+    const binding = host.bindings.get(name);
+    let getter: Getter;
+    if (binding === undefined) {
+      getter = builtinGetter(name, host) ?? ((s) => s.params[name]);
+    } else if (binding.kind === 'startup') {
+      getter = () => host.startupValues.get(name);
+    } else {
+      let produce: (s: RequestState) => unknown;
+      if (binding.kind === 'schema') {
+        const { schema, source } = binding;
+        produce = (s) => {
+          const value = schemaSource(source, s);
+          return isThenable(value)
+            ? Promise.resolve(value).then((resolved) => runStandardSchema(schema, resolved))
+            : runStandardSchema(schema, value);
+        };
+      } else {
+        const { fn, names } = binding.injectable;
+        // Providers can only ask for names that verify() accepted for every route that uses
+        // them, so their getters can be shared across routes.
+        const inner = names.map((innerName) => this.#getter(innerName, available));
+        const call: (s: RequestState) => unknown = (s) =>
+          invoke(fn, buildContext(names, inner, s));
+        produce = binding.kind === 'exists' ? (s) => notFoundWhenEmpty(call(s)) : call;
+      }
+      getter =
+        binding.scope === 'session'
+          ? (s) => cached(host.sessionCache, name, () => produce(s))
+          : (s) => cached((s.cache ??= new Map()), name, () => produce(s));
+    }
+    // Getters that depend on which names are path parameters or extras are not shared.
+    if (available.params.size === 0 && available.extras.size === 0) this.#getters.set(name, getter);
+    return getter;
+  }
+}

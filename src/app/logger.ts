@@ -1,0 +1,73 @@
+/**
+ * The one replaceable logger. Every line is a message plus structured fields; the pipeline adds
+ * the request id to each line it writes for a request.
+ */
+
+export type LogFields = Record<string, unknown>;
+
+/** Anything with these four methods can be the application's logger (pino, console, ...). */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+function serialise(fields: LogFields | undefined): LogFields | undefined {
+  if (fields === undefined) return undefined;
+  const out: LogFields = {};
+  for (const key of Object.keys(fields)) {
+    const value = fields[key];
+    out[key] =
+      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+  }
+  return out;
+}
+
+/**
+ * The default logger: one JSON object per line on the console (`warn`/`error` on stderr).
+ *
+ * @example
+ * new RestApplication({ logger: createConsoleLogger({ level: 'warn' }) });
+ */
+export function createConsoleLogger(options: { level?: Level } = {}): Logger {
+  const threshold = ORDER[options.level ?? 'info'];
+  const write = (level: Level, message: string, fields?: LogFields): void => {
+    if (ORDER[level] < threshold) return;
+    const line = JSON.stringify({
+      level,
+      time: new Date().toISOString(),
+      msg: message,
+      ...serialise(fields),
+    });
+    if (level === 'warn' || level === 'error') console.error(line);
+    else console.log(line);
+  };
+  return {
+    debug: (message, fields) => write('debug', message, fields),
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+  };
+}
+
+/** A logger that writes nothing. */
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+/** A logger that adds `fields` to every line of `base`. */
+export function withFields(base: Logger, fields: LogFields): Logger {
+  return {
+    debug: (message, extra) => base.debug(message, { ...fields, ...extra }),
+    info: (message, extra) => base.info(message, { ...fields, ...extra }),
+    warn: (message, extra) => base.warn(message, { ...fields, ...extra }),
+    error: (message, extra) => base.error(message, { ...fields, ...extra }),
+  };
+}

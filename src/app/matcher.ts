@@ -1,0 +1,153 @@
+/**
+ * The routing table: a segment trie compiled from every mounted route.
+ *
+ * Paths are split on `/` before anything is decoded, then each segment is percent-decoded once,
+ * so an encoded `%2F` stays inside one parameter and can never create a new segment (SPEC
+ * §17.2). Empty segments are dropped: repeated and trailing slashes do not change which route
+ * matches. Priority per segment: a static segment, then a parameter, then a catch-all; a path
+ * matched by a route for another method is a 405, never a fall-through to a catch-all (§17.4).
+ */
+
+/** The routes that share one template, by method. */
+export interface RouteLeaf<T> {
+  template: string;
+  byMethod: Map<string, { value: T; paramNames: readonly string[] }>;
+}
+
+interface Node<T> {
+  statics: Map<string, Node<T>> | undefined;
+  param: Node<T> | undefined;
+  catchAll: RouteLeaf<T> | undefined;
+  leaf: RouteLeaf<T> | undefined;
+}
+
+/** A successful path match: the leaf and the parameter values in template order. */
+export interface PathMatch<T> {
+  leaf: RouteLeaf<T>;
+  values: string[];
+}
+
+/** Returned when a segment holds malformed percent-encoding (400). */
+export const MALFORMED = Symbol('malformed path');
+
+function newNode<T>(): Node<T> {
+  return { statics: undefined, param: undefined, catchAll: undefined, leaf: undefined };
+}
+
+/** Splits a template into segments, with the parameter names it declares. */
+function parseTemplate(template: string): { segments: string[]; names: string[] } {
+  const segments = template.split('/').filter((segment) => segment !== '');
+  const names: string[] = [];
+  for (const segment of segments) {
+    if (segment.startsWith('{')) names.push(segment.slice(1, segment.endsWith('*}') ? -2 : -1));
+  }
+  return { segments, names };
+}
+
+export class RouteMatcher<T> {
+  #root = newNode<T>();
+  // Templates without parameters, by their canonical path: most requests are answered by one
+  // map lookup when the path is already canonical.
+  #exact = new Map<string, RouteLeaf<T>>();
+
+  /** Adds `value` for `method` at `template`; returns the value already there, if any. */
+  add(template: string, method: string, value: T): T | undefined {
+    const { segments, names } = parseTemplate(template);
+    let node = this.#root;
+    let leaf: RouteLeaf<T> | undefined;
+    const canonical = `/${segments.join('/')}`;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i] as string;
+      if (segment.endsWith('*}')) {
+        node.catchAll ??= { template: canonical, byMethod: new Map() };
+        leaf = node.catchAll;
+        break;
+      }
+      if (segment.startsWith('{')) {
+        node.param ??= newNode();
+        node = node.param;
+      } else {
+        node.statics ??= new Map();
+        let child = node.statics.get(segment);
+        if (child === undefined) {
+          child = newNode();
+          node.statics.set(segment, child);
+        }
+        node = child;
+      }
+    }
+    if (leaf === undefined) {
+      node.leaf ??= { template: canonical, byMethod: new Map() };
+      leaf = node.leaf;
+      if (names.length === 0) this.#exact.set(canonical, leaf);
+    }
+    const existing = leaf.byMethod.get(method);
+    leaf.byMethod.set(method, { value, paramNames: names });
+    return existing?.value;
+  }
+
+  /** Matches a raw (still percent-encoded) path. */
+  match(path: string): PathMatch<T> | undefined | typeof MALFORMED {
+    const exact = this.#exact.get(path);
+    if (exact !== undefined) return { leaf: exact, values: [] };
+    const raw = path.split('/');
+    const segments: string[] = [];
+    for (const segment of raw) {
+      if (segment === '') continue;
+      if (segment.indexOf('%') === -1) segments.push(segment);
+      else {
+        try {
+          segments.push(decodeURIComponent(segment));
+        } catch {
+          return MALFORMED;
+        }
+      }
+    }
+    if (segments.length === 0) {
+      const rootLeaf = this.#root.leaf;
+      if (rootLeaf !== undefined) return { leaf: rootLeaf, values: [] };
+    }
+    const values: string[] = [];
+    const leaf = walk(this.#root, segments, 0, values);
+    return leaf === undefined ? undefined : { leaf, values };
+  }
+}
+
+// A catch-all takes the rest of the path, but never a segment that decoded to a separator or
+// NUL: joined back with `/` it would name a different path than the client sent (§17.4).
+const UNSAFE_IN_CATCH_ALL = /[/\\\0]/;
+
+function walk<T>(
+  node: Node<T>,
+  segments: readonly string[],
+  index: number,
+  values: string[],
+): RouteLeaf<T> | undefined {
+  if (index === segments.length) {
+    if (node.leaf !== undefined) return node.leaf;
+    if (node.catchAll !== undefined) {
+      values.push('');
+      return node.catchAll;
+    }
+    return undefined;
+  }
+  const segment = segments[index] as string;
+  const child = node.statics?.get(segment);
+  if (child !== undefined) {
+    const found = walk(child, segments, index + 1, values);
+    if (found !== undefined) return found;
+  }
+  if (node.param !== undefined) {
+    values.push(segment);
+    const found = walk(node.param, segments, index + 1, values);
+    if (found !== undefined) return found;
+    values.pop();
+  }
+  if (node.catchAll !== undefined) {
+    const rest = segments.slice(index);
+    if (rest.some((part) => UNSAFE_IN_CATCH_ALL.test(part))) return undefined;
+    values.push(rest.join('/'));
+    return node.catchAll;
+  }
+  return undefined;
+}

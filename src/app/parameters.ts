@@ -1,0 +1,202 @@
+/**
+ * Discovers the names a function destructures from its one parameter, by reading its source
+ * once at registration. Property keys in a destructuring pattern are part of the program's
+ * meaning, so minifiers keep them (`({request:e})=>e`): the names survive bundling, unlike
+ * parameter names, which minifiers rename.
+ */
+import { SetupError } from './errors.js';
+
+/** A function whose injected names were read at registration. */
+export interface Injectable {
+  fn: Function;
+  names: readonly string[];
+}
+
+/** Reads the names of `fn` once; `what` names it in errors. */
+export function describeInjectable(fn: Function, what: string): Injectable {
+  return { fn, names: injectedNames(fn, what) };
+}
+
+/** The names `fn` takes from its injection object, in source order. */
+export function injectedNames(fn: Function, what: string): string[] {
+  if (typeof fn !== 'function') {
+    throw new SetupError('INVALID_HANDLER', `${what} must be a function, got ${typeof fn}`);
+  }
+  const source = Function.prototype.toString.call(fn);
+  const scanner = new Scanner(source);
+  const open = findParameterList(scanner);
+  if (open === 'native') {
+    throw new SetupError('INVALID_HANDLER', `${what} is a native or bound function`);
+  }
+  if (open === 'bare') {
+    throw new SetupError(
+      'INVALID_HANDLER',
+      `${what} must destructure the names it needs, as in ({ request, user }) => ...; ` +
+        'a plain parameter does not say which dependencies to inject',
+    );
+  }
+  scanner.pos = open + 1;
+  scanner.skipTrivia();
+  const next = scanner.peek();
+  if (next === ')') return [];
+  if (next !== '{') {
+    throw new SetupError(
+      'INVALID_HANDLER',
+      `${what} must destructure the names it needs, as in ({ request, user }) => ...`,
+    );
+  }
+  return readPatternKeys(scanner, what);
+}
+
+class Scanner {
+  pos = 0;
+  constructor(readonly text: string) {}
+
+  peek(): string {
+    return this.text[this.pos] ?? '';
+  }
+
+  startsWith(token: string): boolean {
+    return this.text.startsWith(token, this.pos);
+  }
+
+  skipTrivia(): void {
+    const text = this.text;
+    while (this.pos < text.length) {
+      const c = text[this.pos] as string;
+      if (c === ' ' || c === '\n' || c === '\t' || c === '\r') this.pos++;
+      else if (this.startsWith('//')) {
+        const end = text.indexOf('\n', this.pos);
+        this.pos = end === -1 ? text.length : end + 1;
+      } else if (this.startsWith('/*')) {
+        const end = text.indexOf('*/', this.pos + 2);
+        this.pos = end === -1 ? text.length : end + 2;
+      } else break;
+    }
+  }
+
+  /** Skips a string or template literal starting at the current quote. */
+  skipString(): void {
+    const text = this.text;
+    const quote = text[this.pos];
+    this.pos++;
+    while (this.pos < text.length) {
+      const c = text[this.pos];
+      if (c === '\\') this.pos += 2;
+      else if (c === quote) {
+        this.pos++;
+        return;
+      } else if (quote === '`' && c === '$' && text[this.pos + 1] === '{') {
+        this.pos += 2;
+        this.skipBalanced('}');
+      } else this.pos++;
+    }
+  }
+
+  /** Skips to just past the `close` that balances an opening already consumed. */
+  skipBalanced(close: string): void {
+    const stack = [close];
+    const text = this.text;
+    while (this.pos < text.length && stack.length > 0) {
+      this.skipTrivia();
+      const c = text[this.pos];
+      if (c === '"' || c === "'" || c === '`') {
+        this.skipString();
+        continue;
+      }
+      if (c === '(') stack.push(')');
+      else if (c === '[') stack.push(']');
+      else if (c === '{') stack.push('}');
+      else if (c === stack[stack.length - 1]) stack.pop();
+      this.pos++;
+    }
+  }
+
+  readIdentifier(): string {
+    const match = /^[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/.exec(this.text.slice(this.pos));
+    if (match === null) return '';
+    this.pos += match[0].length;
+    return match[0];
+  }
+}
+
+const IDENTIFIER = /^(?:async\s*)?[A-Za-z_$][\w$]*\s*=>/;
+
+/** The index of the `(` that opens the parameter list, or what kind of function it is. */
+function findParameterList(scanner: Scanner): number | 'bare' | 'native' {
+  const text = scanner.text;
+  if (text.includes('[native code]')) return 'native';
+  scanner.skipTrivia();
+  // `x => ...` and `async x => ...`: one plain parameter, nothing destructured.
+  if (IDENTIFIER.test(text.slice(scanner.pos))) return 'bare';
+  while (scanner.pos < text.length) {
+    scanner.skipTrivia();
+    const c = scanner.peek();
+    if (c === '(') return scanner.pos;
+    if (c === '"' || c === "'" || c === '`') scanner.skipString();
+    else if (c === '[') {
+      // A computed method name such as [Symbol.iterator](...).
+      scanner.pos++;
+      scanner.skipBalanced(']');
+    } else scanner.pos++;
+  }
+  return 'bare';
+}
+
+/** Reads the top-level keys of the object pattern that starts at the scanner's `{`. */
+function readPatternKeys(scanner: Scanner, what: string): string[] {
+  const names: string[] = [];
+  scanner.pos++;
+  for (;;) {
+    scanner.skipTrivia();
+    const c = scanner.peek();
+    if (c === '}' || c === '') break;
+    if (c === ',') {
+      scanner.pos++;
+      continue;
+    }
+    if (scanner.startsWith('...')) {
+      throw new SetupError(
+        'INVALID_HANDLER',
+        `${what} uses a rest element (...) in its parameter; name each value it needs instead`,
+      );
+    }
+    let key: string;
+    if (c === '"' || c === "'") {
+      const start = scanner.pos;
+      scanner.skipString();
+      key = JSON.parse(
+        c === '"' ? scanner.text.slice(start, scanner.pos) : toDoubleQuoted(scanner, start),
+      ) as string;
+    } else if (c === '[') {
+      throw new SetupError(
+        'INVALID_HANDLER',
+        `${what} uses a computed key in its parameter; injected names must be written out`,
+      );
+    } else {
+      key = scanner.readIdentifier();
+      if (key === '') {
+        throw new SetupError('INVALID_HANDLER', `${what}: cannot read its parameter pattern`);
+      }
+    }
+    names.push(key);
+    // Skip whatever follows the key (a rename, a nested pattern, a default) up to the next
+    // top-level comma or the closing brace.
+    for (;;) {
+      scanner.skipTrivia();
+      const d = scanner.peek();
+      if (d === ',' || d === '}' || d === '') break;
+      if (d === '"' || d === "'" || d === '`') scanner.skipString();
+      else if (d === '(' || d === '[' || d === '{') {
+        scanner.pos++;
+        scanner.skipBalanced(d === '(' ? ')' : d === '[' ? ']' : '}');
+      } else scanner.pos++;
+    }
+  }
+  return names;
+}
+
+function toDoubleQuoted(scanner: Scanner, start: number): string {
+  const inner = scanner.text.slice(start + 1, scanner.pos - 1);
+  return `"${inner.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`;
+}

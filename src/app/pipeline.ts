@@ -1,0 +1,293 @@
+/**
+ * The request pipeline, in the webmachine order of SPEC §5.7. Each step runs only when the
+ * route has something for it: a route without providers goes from matching straight to its
+ * handler.
+ */
+import { HTTPMethod, formatAllow, parseMethod } from '../http/methods.js';
+import { negotiate } from '../http/media-type.js';
+import { reasonPhrase } from '../http/status.js';
+import type { Request } from '../request.js';
+import { Response } from '../response.js';
+import { HttpError, SetupError, ValidationError } from './errors.js';
+import { finalizeResponse } from './finalize.js';
+import { buildContext, isThenable, type RequestState } from './injection.js';
+import type { Logger } from './logger.js';
+import { MALFORMED } from './matcher.js';
+import { type CompiledRenderer, isRawBody, makeResponse, unpack } from './render.js';
+import type { CompiledRoute, RoutingTable } from './table.js';
+
+/** What the pipeline needs from the application. */
+export interface PipelineHost {
+  readonly logger: Logger;
+  readonly bodyLimit: number;
+  readonly debug: boolean;
+}
+
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+/** SPEC §12: a client's X-Request-ID is trusted only when well-formed. */
+export function assignRequestId(request: Request): void {
+  if (request.requestId !== undefined) return;
+  const sent = request.headers.get('x-request-id');
+  request.requestId = sent !== undefined && REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+}
+
+function newState(request: Request, params: Record<string, string>): RequestState {
+  return { request, params, cache: undefined, extra: undefined, log: undefined };
+}
+
+/** Runs `request` through `table`; never throws. */
+export async function runPipeline(
+  host: PipelineHost,
+  table: RoutingTable,
+  request: Request,
+): Promise<Response> {
+  let state: RequestState | undefined;
+  let head = false;
+  try {
+    request.bodyLimit = host.bodyLimit;
+    assignRequestId(request);
+    const matched = table.matcher.match(request.path);
+    if (matched === MALFORMED)
+      throw new HttpError(400, 'Malformed percent-encoding in request path');
+    const method = parseMethod(request.method);
+    if (method === undefined) {
+      throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
+    }
+    if (matched === undefined) throw new HttpError(404);
+    const byMethod = matched.leaf.byMethod;
+    let entry = byMethod.get(method);
+    if (method === HTTPMethod.HEAD) {
+      head = true;
+      entry ??= byMethod.get(HTTPMethod.GET);
+    }
+    if (entry === undefined) {
+      const allow = allowed(byMethod);
+      if (method === HTTPMethod.OPTIONS) {
+        return await finalizeResponse(
+          new Response(204, undefined, { headers: { Allow: allow } }),
+          request,
+          false,
+        );
+      }
+      throw new HttpError(405, undefined, undefined, { Allow: allow });
+    }
+    // §5.7 step 1: a declared length over the limit is refused before anything reads the body.
+    const declared = request.headers.get('content-length');
+    if (declared !== undefined && Number(declared) > host.bodyLimit) {
+      throw new HttpError(413, `Request body is larger than the limit of ${host.bodyLimit} bytes`);
+    }
+    const compiled = entry.value;
+    const params: Record<string, string> = {};
+    const names = entry.paramNames;
+    for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
+    request.pathParams = params;
+    state = newState(request, params);
+    const response = await runRoute(compiled, state);
+    return await finalizeResponse(response, request, head);
+  } catch (error) {
+    return handleError(host, table, request, state, error, head);
+  }
+}
+
+function allowed(byMethod: ReadonlyMap<string, unknown>): string {
+  const methods = new Set(byMethod.keys());
+  if (methods.has(HTTPMethod.GET)) methods.add(HTTPMethod.HEAD);
+  methods.add(HTTPMethod.OPTIONS);
+  return formatAllow(methods);
+}
+
+async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<Response> {
+  if (compiled.problem !== undefined) throw compiled.problem;
+  const request = state.request;
+  // Step 3: content negotiation. 406 before any provider or handler runs.
+  const accept = request.headers.get('accept');
+  const renderers = compiled.renderers;
+  let renderer = negotiate(accept, renderers);
+  if (renderer === undefined) throw notAcceptable(renderers);
+  // Step 4: resourceExists providers the handler reaches; null/undefined is a 404.
+  for (const getter of compiled.existsGetters) {
+    const value = getter(state);
+    if (isThenable(value)) await value;
+  }
+  // Steps 6 and 7: everything else the handler needs, then the handler.
+  let context = buildContext(compiled.names, compiled.getters, state);
+  if (isThenable(context)) context = await context;
+  let result: unknown = (compiled.route.handler.fn as (c: object) => unknown)(context);
+  if (isThenable(result)) result = await result;
+  if (result instanceof Response) return result;
+  const { body, status, headers } = unpack(result);
+  if (result !== undefined && status === undefined && body instanceof Response) return body;
+  if (body === undefined || body === null) {
+    return makeResponse(status ?? 204, undefined, undefined, headers);
+  }
+  if (isRawBody(body)) return makeResponse(status ?? 200, body as Uint8Array, undefined, headers);
+  if (typeof body === 'string' && compiled.stringRenderers[0] !== renderers[0]) {
+    renderer = negotiate(accept, compiled.stringRenderers) ?? renderer;
+  }
+  const response = await render(renderer, body, state, status ?? 200, headers);
+  if (renderers.length > 1) response.headers.add('Vary', 'Accept');
+  return response;
+}
+
+function notAcceptable(renderers: readonly CompiledRenderer[]): HttpError {
+  const types = renderers.map((r) => `${r.type}/${r.subtype}`);
+  return new HttpError(406, 'None of the available representations is acceptable', {
+    available: types,
+  });
+}
+
+async function render(
+  renderer: CompiledRenderer,
+  result: unknown,
+  state: RequestState,
+  status: number,
+  headers: unknown,
+): Promise<Response> {
+  let output: unknown;
+  if (renderer.builtin !== undefined) output = renderer.builtin(result);
+  else {
+    state.extra = { result };
+    let context = buildContext(renderer.names, renderer.getters, state);
+    if (isThenable(context)) context = await context;
+    output = (renderer.fn as (c: object) => unknown)(context);
+    if (isThenable(output)) output = await output;
+    state.extra = undefined;
+  }
+  if (output instanceof Response) return output;
+  const body =
+    typeof output === 'string' || output instanceof Uint8Array ? output : String(output ?? '');
+  return makeResponse(status, body, renderer.contentType, headers);
+}
+
+interface ErrorInfo {
+  status: number;
+  message: string;
+  details: unknown;
+  headers: Readonly<Record<string, string>> | undefined;
+}
+
+function describeError(host: PipelineHost, error: unknown, request: Request): ErrorInfo {
+  if (error instanceof HttpError) {
+    return {
+      status: error.statusCode,
+      message: error.message,
+      details: error instanceof ValidationError ? error.issues : error.details,
+      headers: error.headers,
+    };
+  }
+  const log = host.logger;
+  if (error instanceof SetupError) {
+    log.error(error.message, { requestId: request.requestId, code: error.code, error });
+  } else {
+    log.error('Unhandled error in request', {
+      requestId: request.requestId,
+      method: request.method,
+      path: request.path,
+      error,
+    });
+  }
+  const details =
+    host.debug && error instanceof Error
+      ? { name: error.name, message: error.message, stack: error.stack }
+      : undefined;
+  return { status: 500, message: reasonPhrase(500), details, headers: undefined };
+}
+
+/** The built-in error body of SPEC §17.10, as JSON or as plain text for text-only clients. */
+export function builtinErrorResponse(
+  request: Request,
+  status: number,
+  message: string,
+  details: unknown,
+): Response {
+  const accept = request.headers.get('accept');
+  const plain = accept !== undefined && negotiate(accept, ERROR_TYPES) === ERROR_TYPES[1];
+  if (plain) return new Response(status, message, { contentType: 'text/plain; charset=utf-8' });
+  const body: Record<string, unknown> = { error: message, statusCode: status, path: request.path };
+  if (details !== undefined) body.details = details;
+  return new Response(status, JSON.stringify(body), { contentType: 'application/json' });
+}
+
+const ERROR_TYPES = [
+  { type: 'application', subtype: 'json', params: {} },
+  { type: 'text', subtype: 'plain', params: {} },
+];
+
+async function handleError(
+  host: PipelineHost,
+  table: RoutingTable,
+  request: Request,
+  state: RequestState | undefined,
+  error: unknown,
+  head: boolean,
+): Promise<Response> {
+  const info = describeError(host, error, request);
+  let response: Response | undefined;
+  const handler = table.errorHandlers.get(info.status) ?? table.errorHandlers.get('default');
+  if (handler !== undefined) {
+    try {
+      const errorState = state ?? newState(request, {});
+      const record = {
+        statusCode: info.status,
+        message: info.message,
+        path: request.path,
+        details: info.details,
+        cause: error,
+      };
+      errorState.extra = { error: record };
+      let context = buildContext(handler.names, handler.getters, errorState);
+      if (isThenable(context)) context = await context;
+      let result: unknown = (handler.fn as (c: object) => unknown)(context);
+      if (isThenable(result)) result = await result;
+      response = await errorHandlerResponse(table, errorState, result, info.status);
+    } catch (handlerError) {
+      // An error handler that fails falls back to the built-in response (SPEC §5.6).
+      host.logger.error('Error handler failed', {
+        requestId: request.requestId,
+        error: handlerError,
+      });
+      response = undefined;
+    }
+  }
+  response ??= builtinErrorResponse(request, info.status, info.message, info.details);
+  if (info.headers !== undefined) {
+    for (const name of Object.keys(info.headers)) {
+      response.headers.set(name, info.headers[name] as string);
+    }
+  }
+  try {
+    return await finalizeResponse(response, request, head);
+  } catch (finalError) {
+    host.logger.error('Could not complete an error response', {
+      requestId: request.requestId,
+      error: finalError,
+    });
+    return finalizeResponse(
+      builtinErrorResponse(request, 500, reasonPhrase(500), undefined),
+      request,
+      head,
+    );
+  }
+}
+
+async function errorHandlerResponse(
+  table: RoutingTable,
+  state: RequestState,
+  result: unknown,
+  status: number,
+): Promise<Response> {
+  if (result instanceof Response) return result;
+  const unpacked = unpack(result);
+  const finalStatus = unpacked.status ?? status;
+  if (unpacked.body === undefined || unpacked.body === null) {
+    return makeResponse(finalStatus, undefined, undefined, unpacked.headers);
+  }
+  if (isRawBody(unpacked.body)) {
+    return makeResponse(finalStatus, unpacked.body as Uint8Array, undefined, unpacked.headers);
+  }
+  const accept = state.request.headers.get('accept');
+  const renderer = negotiate(accept, table.renderers) ?? (table.renderers[0] as CompiledRenderer);
+  state.extra = { ...state.extra, result: unpacked.body };
+  return render(renderer, unpacked.body, state, finalStatus, unpacked.headers);
+}

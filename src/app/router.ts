@@ -1,0 +1,127 @@
+/**
+ * Router: groups routes and mounts other routers under a prefix. It has no registry of its own;
+ * it uses the application it ends up mounted on (seed 000 §2.4).
+ */
+import { type HTTPMethod, type MethodInput, normalizeMethod } from '../http/methods.js';
+import { SetupError } from './errors.js';
+import { bumpGeneration } from './generation.js';
+import { describeInjectable } from './parameters.js';
+import { Route } from './route.js';
+import type { Handler, Registry } from './types.js';
+
+/** A router mounted under a prefix. */
+export interface Mount {
+  prefix: string;
+  router: Router<Registry>;
+}
+
+const PARAM = /^\{([A-Za-z_$][\w$]*)(\*)?\}$/;
+
+/** Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment. */
+export function validateTemplate(path: string): void {
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw new SetupError('INVALID_ROUTE', `Route path must start with "/": ${JSON.stringify(path)}`);
+  }
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const seen = new Set<string>();
+  segments.forEach((segment, index) => {
+    if (!segment.includes('{') && !segment.includes('}')) return;
+    const match = PARAM.exec(segment);
+    if (match === null) {
+      throw new SetupError(
+        'INVALID_ROUTE',
+        `Route ${path}: "${segment}" is not a parameter; use a whole segment such as {id} or {path*}`,
+      );
+    }
+    const name = match[1] as string;
+    if (seen.has(name)) {
+      throw new SetupError('INVALID_ROUTE', `Route ${path}: parameter "${name}" appears twice`);
+    }
+    seen.add(name);
+    if (match[2] === '*' && index !== segments.length - 1) {
+      throw new SetupError('INVALID_ROUTE', `Route ${path}: a catch-all must be the last segment`);
+    }
+  });
+}
+
+/** Normalises a mount prefix: leading slash, no trailing slash, `/` for the root. */
+export function normalizePrefix(prefix: string): string {
+  if (typeof prefix !== 'string') throw new SetupError('INVALID_ROUTE', 'Mount prefix must be a string');
+  const trimmed = prefix.split('/').filter((segment) => segment !== '').join('/');
+  if (trimmed.includes('{')) validateTemplate(`/${trimmed}`);
+  return trimmed === '' ? '' : `/${trimmed}`;
+}
+
+/**
+ * A group of routes mounted under a prefix.
+ *
+ * @example
+ * const v1 = new Router();
+ * v1.get('/bookmarks', ({ store }) => store.list());
+ * app.mount('/api/v1', v1);
+ */
+export class Router<Deps extends Registry = {}> {
+  readonly routes: Route<Deps>[] = [];
+  readonly mounts: Mount[] = [];
+  /** Extensions of later features (CORS, CSP) that apply to every route of this router. */
+  readonly settings: Record<string, unknown> = {};
+
+  /** Registers `handler` for `method` at `path`. */
+  route<Path extends string>(
+    method: MethodInput,
+    path: Path,
+    handler: Handler<Deps, Path>,
+  ): Route<Deps> {
+    const canonical: HTTPMethod = normalizeMethod(method);
+    validateTemplate(path);
+    const route = new Route<Deps>(
+      canonical,
+      path,
+      describeInjectable(handler, `Handler of ${canonical} ${path}`),
+    );
+    this.routes.push(route);
+    bumpGeneration();
+    return route;
+  }
+
+  get<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('GET', path, handler);
+  }
+
+  post<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('POST', path, handler);
+  }
+
+  put<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('PUT', path, handler);
+  }
+
+  patch<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('PATCH', path, handler);
+  }
+
+  delete<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('DELETE', path, handler);
+  }
+
+  head<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('HEAD', path, handler);
+  }
+
+  options<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+    return this.route('OPTIONS', path, handler);
+  }
+
+  /** Mounts `router` under `prefix`; later changes to `router` still count. */
+  mount(prefix: string, router: Router<Registry>): this {
+    if (!(router instanceof Router)) {
+      throw new SetupError('INVALID_ROUTE', 'mount() needs a Router');
+    }
+    if (router === (this as Router<Registry>)) {
+      throw new SetupError('INVALID_ROUTE', 'A router cannot be mounted on itself');
+    }
+    this.mounts.push({ prefix: normalizePrefix(prefix), router });
+    bumpGeneration();
+    return this;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The types of the injection object: what a handler, provider, renderer or error handler can
+ * destructure, with path parameters inferred from the route string.
+ */
+import type { MultiValueHeaders } from '../http/headers.js';
+import type { MetricsRecorder, Request } from '../request.js';
+import type { Response } from '../response.js';
+import type { Logger } from './logger.js';
+
+/** The parameter names in a route template: `'/users/{id}/files/{path*}'` gives `'id' | 'path'`. */
+export type PathParamNames<Path extends string> =
+  Path extends `${string}{${infer Name}}${infer Rest}`
+    ? (Name extends `${infer Base}*` ? Base : Name) | PathParamNames<Rest>
+    : never;
+
+/** The path parameters of a route template, each a string. */
+export type PathParams<Path extends string> = { [K in PathParamNames<Path>]: string };
+
+/** The error record error handlers receive as `error` (SPEC §17.7). */
+export interface ErrorRecord {
+  statusCode: number;
+  message: string;
+  path: string;
+  /** Extra information: the issues of a 422, the available types of a 406. */
+  details?: unknown;
+  /** The thrown value, when an exception caused the error. */
+  cause?: unknown;
+}
+
+/** The names every injection object offers. */
+export interface BuiltinInjectables {
+  request: Request;
+  pathParams: Record<string, string>;
+  queryParams: Record<string, string>;
+  queryParamsAll: Record<string, string[]>;
+  headers: MultiValueHeaders;
+  /** The body as text. */
+  body: string;
+  /** The body parsed as JSON (`application/json` or any `+json` type). */
+  jsonBody: unknown;
+  /** The body parsed as `application/x-www-form-urlencoded`, first value per key. */
+  formBody: Record<string, string>;
+  cookies: Record<string, string>;
+  requestId: string;
+  log: Logger;
+  /** The Lambda event, on AWS Lambda; `undefined` elsewhere. */
+  lambdaEvent: unknown;
+  /** The Lambda context, on AWS Lambda; `undefined` elsewhere. */
+  lambdaContext: unknown;
+  /** `requestContext.authorizer` of an API Gateway event; `undefined` elsewhere. */
+  authorizer: Record<string, unknown> | undefined;
+  /** Custom metrics for this invocation's metrics line; a no-op outside Lambda. */
+  metrics: MetricsRecorder;
+}
+
+/** A map of registered dependency names to their (resolved) types. */
+export type Registry = object;
+
+/** The injection object of a route handler. */
+export type HandlerContext<Deps extends Registry, Path extends string> = Omit<
+  BuiltinInjectables,
+  'pathParams'
+> &
+  Deps &
+  PathParams<Path> & { pathParams: PathParams<Path> };
+
+/** The injection object of a provider, validator or hook: builtins and registered names. */
+export type ProviderContext<Deps extends Registry> = BuiltinInjectables & Deps;
+
+/** What a handler may return (SPEC §5.4). */
+export type HandlerResult =
+  | Response
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | void
+  | Uint8Array
+  | object;
+
+/** A route handler. */
+export type Handler<Deps extends Registry, Path extends string> = (
+  context: HandlerContext<Deps, Path>,
+) => HandlerResult | Promise<HandlerResult>;
+
+/** A renderer for one media type: gets the handler's result as `result`. */
+export type Renderer<Deps extends Registry> = (
+  context: ProviderContext<Deps> & { result: unknown },
+) => unknown;
+
+/** An error handler: gets the error record as `error`. */
+export type ErrorHandler<Deps extends Registry> = (
+  context: ProviderContext<Deps> & { error: ErrorRecord },
+) => HandlerResult | Promise<HandlerResult>;
+
+/** Merges a new name into a registry type. */
+export type With<Deps extends Registry, Name extends string, Value> = Deps & {
+  [K in Name]: Value;
+};

@@ -1,0 +1,38 @@
+/**
+ * Query strings (`application/x-www-form-urlencoded`, as URLSearchParams reads them: `+` is a
+ * space). Keys keep every value in order.
+ */
+
+function decodeComponent(text: string): string {
+  if (text.indexOf('+') !== -1) text = text.replace(/\+/g, ' ');
+  if (text.indexOf('%') === -1) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    // A malformed escape in a query value is kept as sent rather than failing the request.
+    return text;
+  }
+}
+
+/** Parses `a=1&b=2&a=3` into an ordered map of every value per key. Never throws. */
+export function parseQueryString(query: string): Map<string, string[]> {
+  const params = new Map<string, string[]>();
+  if (query === '') return params;
+  if (query.charCodeAt(0) === 63 /* ? */) query = query.slice(1);
+  let start = 0;
+  while (start <= query.length) {
+    let end = query.indexOf('&', start);
+    if (end === -1) end = query.length;
+    if (end > start) {
+      const pair = query.slice(start, end);
+      const eq = pair.indexOf('=');
+      const key = decodeComponent(eq === -1 ? pair : pair.slice(0, eq));
+      const value = eq === -1 ? '' : decodeComponent(pair.slice(eq + 1));
+      const values = params.get(key);
+      if (values === undefined) params.set(key, [value]);
+      else values.push(value);
+    }
+    start = end + 1;
+  }
+  return params;
+}

@@ -1,0 +1,59 @@
+/**
+ * restmachine: HTTP APIs written once, run on Node, Fetch runtimes, in-process and AWS Lambda.
+ * This is the core: it imports no adapter and no `node:` module at load time.
+ */
+export { RestApplication } from './app/application.js';
+export type {
+  ApplicationOptions,
+  LifecycleHandler,
+  Provider,
+  TestRequestInit,
+  ValidatorFunction,
+} from './app/application.js';
+export { HttpError, SetupError, ValidationError } from './app/errors.js';
+export type { SetupErrorCode, ValidationIssue } from './app/errors.js';
+export type { Scope } from './app/injection.js';
+export { createConsoleLogger, silentLogger } from './app/logger.js';
+export type { LogFields, Logger } from './app/logger.js';
+export { escapeHtml } from './app/render.js';
+export { Route } from './app/route.js';
+export { Router } from './app/router.js';
+export type {
+  BuiltinInjectables,
+  ErrorHandler,
+  ErrorRecord,
+  Handler,
+  HandlerContext,
+  HandlerResult,
+  PathParamNames,
+  PathParams,
+  ProviderContext,
+  Registry,
+  Renderer,
+} from './app/types.js';
+export type { StandardSchemaV1, ValidationSource } from './app/validation.js';
+export { contentTypeFor } from './http/content-types.js';
+export { parseCookieHeader, serializeCookie } from './http/cookie.js';
+export type { CookieOptions } from './http/cookie.js';
+export { formatHttpDate, parseHttpDate } from './http/date.js';
+export { formatEntityTag, parseEntityTagList, strongMatch, weakMatch } from './http/etag.js';
+export { MultiValueHeaders } from './http/headers.js';
+export type { HeadersInit, WhatwgHeadersLike } from './http/headers.js';
+export { negotiate, parseAccept } from './http/media-type.js';
+export type { MediaRange, MediaType } from './http/media-type.js';
+export { HTTPMethod } from './http/methods.js';
+export type { MethodInput } from './http/methods.js';
+export { formatContentRange, parseRange } from './http/range.js';
+export type { ByteRange, RangeRequest } from './http/range.js';
+export { reasonPhrase } from './http/status.js';
+export { Request } from './request.js';
+export type {
+  ClientCertificate,
+  MetricsRecorder,
+  PlatformContext,
+  ReadableStreamLike,
+  RequestBody,
+  RequestInit,
+} from './request.js';
+export { FileBody, Response } from './response.js';
+export type { ResponseBody, ResponseInit } from './response.js';

@@ -1,0 +1,333 @@
+/**
+ * The Request model: what every adapter turns its runtime's request into.
+ */
+import { HttpError } from './app/errors.js';
+import { parseCookieHeader } from './http/cookie.js';
+import { parseHttpDate } from './http/date.js';
+import { parseEntityTagList } from './http/etag.js';
+import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
+import { parseMethod } from './http/methods.js';
+import { parseQueryString } from './http/query.js';
+
+/** A request body: text, bytes, or a stream of chunks (a Node `Readable` or a `ReadableStream`). */
+export type RequestBody = string | Uint8Array | AsyncIterable<Uint8Array | string> | ReadableStreamLike;
+
+/** The part of a WHATWG `ReadableStream` used to read a body (structural, so no DOM types). */
+export interface ReadableStreamLike {
+  getReader(): {
+    read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+    releaseLock(): void;
+    cancel(reason?: unknown): Promise<void>;
+  };
+}
+
+/** Client certificate details, as much as the runtime gives. */
+export interface ClientCertificate {
+  subject?: string | Record<string, unknown>;
+  issuer?: string | Record<string, unknown>;
+  serialNumber?: string;
+  fingerprint?: string;
+  validFrom?: string;
+  validTo?: string;
+  /** The PEM text of the certificate, when the runtime passes it. */
+  pem?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Values an adapter adds for its runtime. They are injectable under the same names everywhere
+ * (`undefined` outside the runtime that provides them), so one handler runs on every adapter.
+ */
+export interface PlatformContext {
+  lambdaEvent?: unknown;
+  lambdaContext?: unknown;
+  authorizer?: Record<string, unknown>;
+  metrics?: MetricsRecorder;
+  [key: string]: unknown;
+}
+
+/** Adds custom metrics to the current invocation's metrics line (a no-op outside Lambda). */
+export interface MetricsRecorder {
+  addMetric(name: string, unit: string, value: number): void;
+  addDimension(name: string, value: string): void;
+  addProperty(name: string, value: unknown): void;
+}
+
+/** What `new Request(...)` takes (SPEC §17.1). */
+export interface RequestInit {
+  method: string;
+  /** The path as sent, percent-encoding intact; a `?query` suffix is split off into the query. */
+  path: string;
+  headers?: HeadersInit | null;
+  body?: RequestBody | null;
+  /** Query parameters: a map (array values for repeated keys) or the raw query string. */
+  queryParams?: Readonly<Record<string, string | readonly string[]>> | string | null;
+  pathParams?: Readonly<Record<string, string>> | null;
+  tls?: boolean;
+  clientCert?: ClientCertificate | null;
+  /** The client's address, when the runtime knows it. */
+  remoteAddress?: string;
+  /** `http` or `https`, as the client used. */
+  protocol?: string;
+  /** An id the runtime assigned (a Lambda request id); otherwise one comes from `X-Request-ID`. */
+  requestId?: string;
+  context?: PlatformContext;
+}
+
+const TEXT_DECODER = new TextDecoder('utf-8', { fatal: true });
+const EMPTY_BYTES = new Uint8Array(0);
+
+/**
+ * An HTTP request.
+ *
+ * @example
+ * const request = new Request({ method: 'GET', path: '/users/1?full=yes', headers: { Accept: 'application/json' } });
+ * request.queryParams.full; // 'yes'
+ */
+export class Request {
+  /** The method in upper case when it is a known one, else exactly as received. */
+  readonly method: string;
+  readonly path: string;
+  readonly headers: MultiValueHeaders;
+  body: RequestBody | undefined;
+  pathParams: Record<string, string>;
+  readonly tls: boolean;
+  readonly clientCert: ClientCertificate | undefined;
+  readonly remoteAddress: string | undefined;
+  readonly protocol: string;
+  readonly context: PlatformContext;
+  /** The largest body `bytes()` reads, in bytes; the application sets it from its `bodyLimit`. */
+  bodyLimit = Number.POSITIVE_INFINITY;
+  requestId: string | undefined;
+
+  #rawQuery: string | undefined;
+  #query: Map<string, string[]> | undefined;
+  #queryFirst: Record<string, string> | undefined;
+  #queryAll: Record<string, string[]> | undefined;
+  #bytes: Promise<Uint8Array> | undefined;
+  #text: Promise<string> | undefined;
+  #cookies: Record<string, string> | undefined;
+
+  constructor(init: RequestInit) {
+    this.method = parseMethod(init.method) ?? init.method;
+    let path = init.path;
+    const question = path.indexOf('?');
+    if (question !== -1) {
+      if (init.queryParams === undefined || init.queryParams === null) {
+        this.#rawQuery = path.slice(question + 1);
+      }
+      path = path.slice(0, question);
+    }
+    this.path = path === '' ? '/' : path;
+    this.headers =
+      init.headers instanceof MultiValueHeaders ? init.headers : new MultiValueHeaders(init.headers);
+    this.body = init.body ?? undefined;
+    const query = init.queryParams;
+    if (typeof query === 'string') this.#rawQuery = query;
+    else if (query !== undefined && query !== null) {
+      const map = new Map<string, string[]>();
+      for (const key of Object.keys(query)) {
+        const value = query[key] as string | readonly string[];
+        map.set(key, typeof value === 'string' ? [value] : value.slice());
+      }
+      this.#query = map;
+    }
+    this.pathParams = init.pathParams ? { ...init.pathParams } : {};
+    this.tls = init.tls ?? false;
+    this.clientCert = init.clientCert ?? undefined;
+    this.remoteAddress = init.remoteAddress;
+    this.protocol = init.protocol ?? (this.tls ? 'https' : 'http');
+    this.requestId = init.requestId;
+    this.context = init.context ?? {};
+  }
+
+  #queryMap(): Map<string, string[]> {
+    if (this.#query === undefined) {
+      this.#query = this.#rawQuery ? parseQueryString(this.#rawQuery) : new Map();
+    }
+    return this.#query;
+  }
+
+  /** Each query key with its first value. */
+  get queryParams(): Record<string, string> {
+    if (this.#queryFirst === undefined) {
+      const out: Record<string, string> = {};
+      for (const [key, values] of this.#queryMap()) out[key] = values[0] as string;
+      this.#queryFirst = out;
+    }
+    return this.#queryFirst;
+  }
+
+  /** Each query key with all of its values, in order (SPEC §17.3). */
+  get queryParamsAll(): Record<string, string[]> {
+    if (this.#queryAll === undefined) {
+      const out: Record<string, string[]> = {};
+      for (const [key, values] of this.#queryMap()) out[key] = values.slice();
+      this.#queryAll = out;
+    }
+    return this.#queryAll;
+  }
+
+  /** The raw query string without `?` (`''` when there is none). */
+  get queryString(): string {
+    if (this.#rawQuery !== undefined) return this.#rawQuery;
+    const parts: string[] = [];
+    for (const [key, values] of this.#queryMap()) {
+      for (const value of values) {
+        parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
+      }
+    }
+    return parts.join('&');
+  }
+
+  /** The `Cookie` header as a name → value map. */
+  get cookies(): Record<string, string> {
+    this.#cookies ??= parseCookieHeader(this.headers.getAll('cookie').join('; '));
+    return this.#cookies;
+  }
+
+  /** The whole body as bytes, read once (later calls share the result). */
+  bytes(): Promise<Uint8Array> {
+    this.#bytes ??= readBody(this.body, this.bodyLimit);
+    return this.#bytes;
+  }
+
+  /** The body as UTF-8 text; invalid UTF-8 is a 400. */
+  text(): Promise<string> {
+    this.#text ??= (async () => {
+      const body = this.body;
+      if (typeof body === 'string') {
+        if (utf8Length(body) > this.bodyLimit) throw tooLarge(this.bodyLimit);
+        return body;
+      }
+      const bytes = await this.bytes();
+      try {
+        return TEXT_DECODER.decode(bytes);
+      } catch {
+        throw new HttpError(400, 'Request body is not valid UTF-8');
+      }
+    })();
+    return this.#text;
+  }
+
+  /** The body parsed as JSON; malformed JSON is a 400. */
+  async json(): Promise<unknown> {
+    const text = await this.text();
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new HttpError(400, `Malformed JSON in request body: ${(error as Error).message}`);
+    }
+  }
+
+  /** The `Accept` header, or `*\/*` when the client sent none. */
+  getAcceptHeader(): string {
+    return this.headers.get('accept') ?? '*/*';
+  }
+
+  getAuthorizationHeader(): string | undefined {
+    return this.headers.get('authorization');
+  }
+
+  getContentType(): string | undefined {
+    return this.headers.get('content-type');
+  }
+
+  /** The entity tags of `If-Match` (with quotes, `W/` kept; `['*']` for `*`). */
+  getIfMatch(): string[] {
+    return parseEntityTagList(joinedHeader(this.headers, 'if-match'));
+  }
+
+  /** The entity tags of `If-None-Match` (with quotes, `W/` kept; `['*']` for `*`). */
+  getIfNoneMatch(): string[] {
+    return parseEntityTagList(joinedHeader(this.headers, 'if-none-match'));
+  }
+
+  /** `If-Modified-Since` as a date; `undefined` when absent or not an HTTP date. */
+  getIfModifiedSince(): Date | undefined {
+    return parseHttpDate(this.headers.get('if-modified-since'));
+  }
+
+  /** `If-Unmodified-Since` as a date; `undefined` when absent or not an HTTP date. */
+  getIfUnmodifiedSince(): Date | undefined {
+    return parseHttpDate(this.headers.get('if-unmodified-since'));
+  }
+}
+
+function joinedHeader(headers: MultiValueHeaders, name: string): string | undefined {
+  const values = headers.getAll(name);
+  return values.length === 0 ? undefined : values.join(', ');
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
+}
+
+/** The UTF-8 length of a string without encoding it. */
+export function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      length += 2;
+      i++;
+    } else length += 2;
+  }
+  return length;
+}
+
+function isReadableStream(body: unknown): body is ReadableStreamLike {
+  return typeof (body as ReadableStreamLike).getReader === 'function';
+}
+
+async function readBody(body: RequestBody | undefined, limit: number): Promise<Uint8Array> {
+  if (body === undefined) return EMPTY_BYTES;
+  if (typeof body === 'string') {
+    const bytes = new TextEncoder().encode(body);
+    if (bytes.length > limit) throw tooLarge(limit);
+    return bytes;
+  }
+  if (body instanceof Uint8Array) {
+    if (body.length > limit) throw tooLarge(limit);
+    return body;
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const encoder = new TextEncoder();
+  const take = (chunk: Uint8Array | string): void => {
+    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+    total += bytes.length;
+    if (total > limit) throw tooLarge(limit);
+    chunks.push(bytes);
+  };
+  if (isReadableStream(body) && !(Symbol.asyncIterator in body)) {
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value !== undefined) take(value);
+      }
+    } catch (error) {
+      await reader.cancel(error).catch(() => undefined);
+      throw error;
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    const iterable = body as AsyncIterable<Uint8Array | string>;
+    // Leaving the loop early (over the limit) runs the iterator's return(), which destroys a
+    // Node stream: the rest of an oversized body is never buffered.
+    for await (const chunk of iterable) take(chunk);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

@@ -1,0 +1,245 @@
+/**
+ * The Response model: what the pipeline produces and every adapter turns into its runtime's
+ * response.
+ */
+import { type CookieOptions, serializeCookie } from './http/cookie.js';
+import { formatHttpDate } from './http/date.js';
+import { formatEntityTag } from './http/etag.js';
+import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
+import type { ReadableStreamLike, Request } from './request.js';
+
+/**
+ * A file served from disk (seed 000 §2.3 rule 4). Adapters stream it; `start`/`end` (inclusive)
+ * select a byte range, `size` is the file's size once known.
+ */
+export class FileBody {
+  readonly path: string;
+  start: number | undefined;
+  end: number | undefined;
+  size: number | undefined;
+
+  constructor(path: string) {
+    if (typeof path !== 'string' || path === '') throw new TypeError('A file body needs a path');
+    this.path = path;
+  }
+}
+
+/** Every body a response may carry; plain objects and arrays are sent as JSON. */
+export type ResponseBody =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | AsyncIterable<Uint8Array | string>
+  | ReadableStreamLike
+  | FileBody
+  | Record<string, unknown>
+  | readonly unknown[]
+  | number
+  | boolean
+  | null
+  | undefined;
+
+/** What `new Response(status, body, init)` takes besides the status and body (SPEC §17.1). */
+export interface ResponseInit {
+  headers?: HeadersInit | null;
+  contentType?: string;
+  request?: Request;
+  availableContentTypes?: string[];
+  preCalculatedHeaders?: HeadersInit | null;
+  /** An entity tag, quoted or not (quotes are added). */
+  etag?: string;
+  lastModified?: Date;
+  rangeStart?: number;
+  rangeEnd?: number;
+}
+
+/**
+ * An HTTP response.
+ *
+ * @example
+ * return new Response(201, { id }, { headers: { Location: `/items/${id}` } });
+ */
+export class Response {
+  statusCode: number;
+  body: ResponseBody;
+  headers: MultiValueHeaders;
+  contentType: string | undefined;
+  request: Request | undefined;
+  availableContentTypes: string[] | undefined;
+  /** Headers worked out before the handler ran; added where the response has none of its own. */
+  preCalculatedHeaders: MultiValueHeaders | undefined;
+  etag: string | undefined;
+  lastModified: Date | undefined;
+  rangeStart: number | undefined;
+  rangeEnd: number | undefined;
+
+  constructor(statusCode: number, body?: ResponseBody, init: ResponseInit = {}) {
+    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
+      throw new RangeError(`Response status must be an integer from 100 to 599, got ${statusCode}`);
+    }
+    this.statusCode = statusCode;
+    this.body = body;
+    this.headers =
+      init.headers instanceof MultiValueHeaders
+        ? init.headers
+        : new MultiValueHeaders(init.headers ?? undefined);
+    this.contentType = init.contentType;
+    this.request = init.request;
+    this.availableContentTypes = init.availableContentTypes;
+    this.preCalculatedHeaders =
+      init.preCalculatedHeaders === undefined || init.preCalculatedHeaders === null
+        ? undefined
+        : new MultiValueHeaders(init.preCalculatedHeaders);
+    this.etag = undefined;
+    this.lastModified = undefined;
+    if (init.etag !== undefined) this.setEtag(init.etag);
+    if (init.lastModified !== undefined) this.setLastModified(init.lastModified);
+    this.rangeStart = init.rangeStart;
+    this.rangeEnd = init.rangeEnd;
+  }
+
+  /**
+   * A response that serves a file from disk; Content-Type comes from the extension and
+   * Content-Length from the file's size when the response is sent.
+   *
+   * @example
+   * app.get('/report', () => Response.file('./reports/latest.pdf'));
+   */
+  static file(path: string, init?: ResponseInit & { status?: number }): Response {
+    return new Response(init?.status ?? 200, new FileBody(path), init);
+  }
+
+  /** A JSON response, whatever the value's shape (arrays that look like tuples included). */
+  static json(value: unknown, status = 200, init?: ResponseInit): Response {
+    return new Response(status, JSON.stringify(value), {
+      ...init,
+      contentType: init?.contentType ?? 'application/json',
+    });
+  }
+
+  /** A redirect to `location` (302 unless told otherwise). */
+  static redirect(location: string, status = 302): Response {
+    return new Response(status, undefined, { headers: { Location: location } });
+  }
+
+  /** Sets the entity tag; quotes are added, and `W/` when `weak`. */
+  setEtag(etag: string, weak = false): this {
+    const tag = formatEntityTag(etag, weak);
+    this.etag = tag;
+    this.headers.set('ETag', tag);
+    return this;
+  }
+
+  /** Sets Last-Modified as an IMF-fixdate in GMT. */
+  setLastModified(lastModified: Date): this {
+    if (!(lastModified instanceof Date) || Number.isNaN(lastModified.getTime())) {
+      throw new TypeError('setLastModified needs a valid Date');
+    }
+    this.lastModified = lastModified;
+    this.headers.set('Last-Modified', formatHttpDate(lastModified));
+    return this;
+  }
+
+  /** True when the response carries one byte range (a 206). */
+  isRangeResponse(): boolean {
+    return this.rangeStart !== undefined && this.rangeEnd !== undefined;
+  }
+
+  /** Adds one `Set-Cookie` header (never joined with others). */
+  setCookie(name: string, value: string, options?: CookieOptions): this {
+    this.headers.add('Set-Cookie', serializeCookie(name, value, options));
+    return this;
+  }
+
+  /** Tells the client to drop a cookie (an empty value that expired in 1970). */
+  clearCookie(name: string, options: Omit<CookieOptions, 'expires' | 'maxAge'> = {}): this {
+    return this.setCookie(name, '', { ...options, expires: new Date(0) });
+  }
+
+  /**
+   * Hashes the body (SHA-256) into an entity tag and sets it. A stream body is read whole,
+   * hashed and replaced by its bytes, so the response can still be sent.
+   */
+  async generateEtagFromContent(weak = false): Promise<string> {
+    const bytes = await bodyBytes(this);
+    const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+    const tag = base64Url(new Uint8Array(digest)).slice(0, 27);
+    this.setEtag(tag, weak);
+    return this.etag as string;
+  }
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The body as bytes, replacing a stream body with what was read from it. */
+export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuffer>> {
+  const body = response.body;
+  if (body === undefined || body === null) return new Uint8Array(0);
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return new Uint8Array(body);
+  if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
+  if (body instanceof FileBody) {
+    const { readFile } = await import('node:fs/promises');
+    return new Uint8Array(await readFile(body.path));
+  }
+  if (typeof body === 'object' && isStream(body)) {
+    const chunks: Uint8Array[] = [];
+    const encoder = new TextEncoder();
+    for await (const chunk of streamChunks(body)) {
+      chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+    }
+    const out = concat(chunks);
+    response.body = out;
+    return new Uint8Array(out);
+  }
+  return new TextEncoder().encode(typeof body === 'object' ? JSON.stringify(body) : String(body));
+}
+
+/** Whether a body is a stream: an async iterable or a WHATWG `ReadableStream`. */
+export function isStream(
+  body: unknown,
+): body is AsyncIterable<Uint8Array | string> | ReadableStreamLike {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (Symbol.asyncIterator in body || typeof (body as ReadableStreamLike).getReader === 'function')
+  );
+}
+
+/** Iterates the chunks of a stream body of either kind. */
+export async function* streamChunks(
+  body: AsyncIterable<Uint8Array | string> | ReadableStreamLike,
+): AsyncGenerator<Uint8Array | string> {
+  if (Symbol.asyncIterator in body) {
+    yield* body as AsyncIterable<Uint8Array | string>;
+    return;
+  }
+  const reader = (body as ReadableStreamLike).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value !== undefined) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Joins byte chunks into one array. */
+export function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  let total = 0;
+  for (const chunk of chunks) total += chunk.length;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
