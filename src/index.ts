@@ -2,7 +2,7 @@
  * restmachine: HTTP APIs written once, run on Node, Fetch runtimes, in-process and AWS Lambda.
  * This is the core: it imports no adapter and no `node:` module at load time.
  */
-export { RestApplication } from './app/application.js';
+
 export type {
   ApplicationOptions,
   LifecycleHandler,
@@ -10,11 +10,12 @@ export type {
   TestRequestInit,
   ValidatorFunction,
 } from './app/application.js';
-export { HttpError, SetupError, ValidationError } from './app/errors.js';
+export { RestApplication } from './app/application.js';
 export type { SetupErrorCode, ValidationIssue } from './app/errors.js';
+export { HttpError, SetupError, ValidationError } from './app/errors.js';
 export type { Scope } from './app/injection.js';
-export { createConsoleLogger, silentLogger } from './app/logger.js';
 export type { LogFields, Logger } from './app/logger.js';
+export { createConsoleLogger, silentLogger } from './app/logger.js';
 export { escapeHtml } from './app/render.js';
 export { Route } from './app/route.js';
 export { Router } from './app/router.js';
@@ -33,20 +34,19 @@ export type {
 } from './app/types.js';
 export type { StandardSchemaV1, ValidationSource } from './app/validation.js';
 export { contentTypeFor } from './http/content-types.js';
-export { parseCookieHeader, serializeCookie } from './http/cookie.js';
 export type { CookieOptions } from './http/cookie.js';
+export { parseCookieHeader, serializeCookie } from './http/cookie.js';
 export { formatHttpDate, parseHttpDate } from './http/date.js';
 export { formatEntityTag, parseEntityTagList, strongMatch, weakMatch } from './http/etag.js';
-export { MultiValueHeaders } from './http/headers.js';
 export type { HeadersInit, WhatwgHeadersLike } from './http/headers.js';
-export { negotiate, parseAccept } from './http/media-type.js';
+export { MultiValueHeaders } from './http/headers.js';
 export type { MediaRange, MediaType } from './http/media-type.js';
-export { HTTPMethod } from './http/methods.js';
+export { negotiate, parseAccept } from './http/media-type.js';
 export type { MethodInput } from './http/methods.js';
-export { formatContentRange, parseRange } from './http/range.js';
+export { HTTPMethod } from './http/methods.js';
 export type { ByteRange, RangeRequest } from './http/range.js';
+export { formatContentRange, parseRange } from './http/range.js';
 export { reasonPhrase } from './http/status.js';
-export { Request } from './request.js';
 export type {
   ClientCertificate,
   MetricsRecorder,
@@ -55,5 +55,6 @@ export type {
   RequestBody,
   RequestInit,
 } from './request.js';
-export { FileBody, Response } from './response.js';
+export { Request } from './request.js';
 export type { ResponseBody, ResponseInit } from './response.js';
+export { FileBody, Response } from './response.js';

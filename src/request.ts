@@ -10,7 +10,11 @@ import { parseMethod } from './http/methods.js';
 import { parseQueryString } from './http/query.js';
 
 /** A request body: text, bytes, or a stream of chunks (a Node `Readable` or a `ReadableStream`). */
-export type RequestBody = string | Uint8Array | AsyncIterable<Uint8Array | string> | ReadableStreamLike;
+export type RequestBody =
+  | string
+  | Uint8Array
+  | AsyncIterable<Uint8Array | string>
+  | ReadableStreamLike;
 
 /** The part of a WHATWG `ReadableStream` used to read a body (structural, so no DOM types). */
 export interface ReadableStreamLike {
@@ -120,7 +124,9 @@ export class Request {
     }
     this.path = path === '' ? '/' : path;
     this.headers =
-      init.headers instanceof MultiValueHeaders ? init.headers : new MultiValueHeaders(init.headers);
+      init.headers instanceof MultiValueHeaders
+        ? init.headers
+        : new MultiValueHeaders(init.headers);
     this.body = init.body ?? undefined;
     const query = init.queryParams;
     if (typeof query === 'string') this.#rawQuery = query;

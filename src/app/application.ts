@@ -4,10 +4,10 @@
  */
 import type { HeadersInit } from '../http/headers.js';
 import { Request, type RequestBody } from '../request.js';
-import { Response } from '../response.js';
+import type { Response } from '../response.js';
 import { SetupError } from './errors.js';
 import { bumpGeneration, currentGeneration } from './generation.js';
-import { BUILTIN_NAMES, type Binding, type Scope } from './injection.js';
+import { type Binding, BUILTIN_NAMES, type Scope } from './injection.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { describeInjectable, type Injectable } from './parameters.js';
 import { builtinErrorResponse, runPipeline } from './pipeline.js';

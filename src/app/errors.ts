@@ -31,7 +31,9 @@ export class HttpError extends Error {
     super(message ?? reasonPhrase(statusCode));
     this.name = 'HttpError';
     if (!Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) {
-      throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${statusCode}`);
+      throw new RangeError(
+        `HttpError status must be an integer from 400 to 599, got ${statusCode}`,
+      );
     }
     this.statusCode = statusCode;
     this.details = details;

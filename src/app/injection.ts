@@ -178,7 +178,8 @@ export function buildContext(
     const name = names[i] as string;
     const value = (getters[i] as Getter)(state);
     if (isThenable(value)) {
-      (pending ??= []).push(
+      pending ??= [];
+      pending.push(
         Promise.resolve(value).then((resolved) => {
           context[name] = resolved;
         }),
@@ -342,14 +343,16 @@ export class GetterCompiler {
         // Providers can only ask for names that verify() accepted for every route that uses
         // them, so their getters can be shared across routes.
         const inner = names.map((innerName) => this.#getter(innerName, available));
-        const call: (s: RequestState) => unknown = (s) =>
-          invoke(fn, buildContext(names, inner, s));
+        const call: (s: RequestState) => unknown = (s) => invoke(fn, buildContext(names, inner, s));
         produce = binding.kind === 'exists' ? (s) => notFoundWhenEmpty(call(s)) : call;
       }
       getter =
         binding.scope === 'session'
           ? (s) => cached(host.sessionCache, name, () => produce(s))
-          : (s) => cached((s.cache ??= new Map()), name, () => produce(s));
+          : (s) => {
+              s.cache ??= new Map();
+              return cached(s.cache, name, () => produce(s));
+            };
     }
     // Getters that depend on which names are path parameters or extras are not shared.
     if (available.params.size === 0 && available.extras.size === 0) this.#getters.set(name, getter);

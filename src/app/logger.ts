@@ -22,7 +22,9 @@ function serialise(fields: LogFields | undefined): LogFields | undefined {
   for (const key of Object.keys(fields)) {
     const value = fields[key];
     out[key] =
-      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+      value instanceof Error
+        ? { name: value.name, message: value.message, stack: value.stack }
+        : value;
   }
   return out;
 }

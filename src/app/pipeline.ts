@@ -3,8 +3,9 @@
  * route has something for it: a route without providers goes from matching straight to its
  * handler.
  */
-import { HTTPMethod, formatAllow, parseMethod } from '../http/methods.js';
+
 import { negotiate } from '../http/media-type.js';
+import { formatAllow, HTTPMethod, parseMethod } from '../http/methods.js';
 import { reasonPhrase } from '../http/status.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';

@@ -86,7 +86,8 @@ export function isRawBody(body: unknown): boolean {
     body instanceof FileBody ||
     (typeof body === 'object' &&
       body !== null &&
-      (Symbol.asyncIterator in body || typeof (body as { getReader?: unknown }).getReader === 'function'))
+      (Symbol.asyncIterator in body ||
+        typeof (body as { getReader?: unknown }).getReader === 'function'))
   );
 }
 

@@ -20,7 +20,10 @@ const PARAM = /^\{([A-Za-z_$][\w$]*)(\*)?\}$/;
 /** Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment. */
 export function validateTemplate(path: string): void {
   if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw new SetupError('INVALID_ROUTE', `Route path must start with "/": ${JSON.stringify(path)}`);
+    throw new SetupError(
+      'INVALID_ROUTE',
+      `Route path must start with "/": ${JSON.stringify(path)}`,
+    );
   }
   const segments = path.split('/').filter((segment) => segment !== '');
   const seen = new Set<string>();
@@ -46,8 +49,12 @@ export function validateTemplate(path: string): void {
 
 /** Normalises a mount prefix: leading slash, no trailing slash, `/` for the root. */
 export function normalizePrefix(prefix: string): string {
-  if (typeof prefix !== 'string') throw new SetupError('INVALID_ROUTE', 'Mount prefix must be a string');
-  const trimmed = prefix.split('/').filter((segment) => segment !== '').join('/');
+  if (typeof prefix !== 'string')
+    throw new SetupError('INVALID_ROUTE', 'Mount prefix must be a string');
+  const trimmed = prefix
+    .split('/')
+    .filter((segment) => segment !== '')
+    .join('/');
   if (trimmed.includes('{')) validateTemplate(`/${trimmed}`);
   return trimmed === '' ? '' : `/${trimmed}`;
 }

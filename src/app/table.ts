@@ -5,7 +5,7 @@
  */
 import type { MediaType } from '../http/media-type.js';
 import { SetupError } from './errors.js';
-import { GetterCompiler, type Getter, type InjectionHost } from './injection.js';
+import { type Getter, GetterCompiler, type InjectionHost } from './injection.js';
 import { RouteMatcher } from './matcher.js';
 import type { Injectable } from './parameters.js';
 import { BUILTIN_RENDERERS, type CompiledRenderer, rendererMediaType } from './render.js';

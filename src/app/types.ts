@@ -4,7 +4,6 @@
  */
 import type { MultiValueHeaders } from '../http/headers.js';
 import type { MetricsRecorder, Request } from '../request.js';
-import type { Response } from '../response.js';
 import type { Logger } from './logger.js';
 
 /** The parameter names in a route template: `'/users/{id}/files/{path*}'` gives `'id' | 'path'`. */
@@ -67,17 +66,11 @@ export type HandlerContext<Deps extends Registry, Path extends string> = Omit<
 /** The injection object of a provider, validator or hook: builtins and registered names. */
 export type ProviderContext<Deps extends Registry> = BuiltinInjectables & Deps;
 
-/** What a handler may return (SPEC §5.4). */
-export type HandlerResult =
-  | Response
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | void
-  | Uint8Array
-  | object;
+/**
+ * What a handler may return (SPEC §5.4): a value to render, a `[body, status, headers?]` tuple,
+ * a `Response`, or nothing (204).
+ */
+export type HandlerResult = unknown;
 
 /** A route handler. */
 export type Handler<Deps extends Registry, Path extends string> = (

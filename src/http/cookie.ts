@@ -74,6 +74,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
 }
 
 function attribute(name: string, value: string): string {
-  if (!ATTRIBUTE.test(value)) throw new TypeError(`Invalid cookie ${name} ${JSON.stringify(value)}`);
+  if (!ATTRIBUTE.test(value))
+    throw new TypeError(`Invalid cookie ${name} ${JSON.stringify(value)}`);
   return value;
 }

@@ -1,0 +1,382 @@
+/**
+ * Core HTTP behaviours: routing, methods, HEAD/OPTIONS, results, negotiation, bodies, errors.
+ */
+import { expect } from 'vitest';
+import * as z from 'zod';
+import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
+import type { CasesModule } from '../suite.js';
+import { conformanceTest, get } from './helpers.js';
+
+function buildApp() {
+  const app = new RestApplication({ logger: silentLogger, bodyLimit: 1024 })
+    .dependency('store', () => new Map([['1', { id: '1', title: 'First' }]]), { scope: 'session' })
+    .resourceExists('item', ({ store, pathParams }) => store.get(pathParams.id as string))
+    .validates(
+      'newItem',
+      z.object({ title: z.string().min(1), tags: z.array(z.string()).optional() }),
+    );
+  app.get('/', () => ({ hello: 'world' }));
+  app.get('/items/{id}', ({ item }) => item);
+  app.post('/items', ({ newItem }) => [{ id: '2', ...newItem }, 201, { Location: '/items/2' }]);
+  app.delete('/items/{id}', ({ item }) => {
+    void item;
+    return null;
+  });
+  app.get('/params/{a}/{b}', ({ a, b, pathParams }) => ({ a, b, pathParams }));
+  app.get('/files/{path*}', ({ path }) => ({ path }));
+  app.get('/files/special', () => ({ special: true }));
+  app.get('/text', () => 'hello text');
+  app.get('/number', () => 42);
+  app.get('/tuple', () => [{ made: true }, 202, { 'X-Custom': 'yes' }]);
+  app.get('/data-array', () => ['a', 'b']);
+  app.get('/nothing', () => undefined);
+  app.get('/query', ({ queryParams, request }) => ({
+    first: queryParams,
+    all: request.queryParamsAll,
+  }));
+  app.get('/headers', ({ headers }) => ({ values: headers.getAll('x-multi') }));
+  app.post('/echo', ({ jsonBody }) => jsonBody);
+  app.post('/text-echo', ({ body }) => body);
+  app.post('/form', ({ formBody }) => formBody);
+  app.post('/bytes', async ({ request }) => {
+    const bytes = await request.bytes();
+    return new Response(200, bytes, { contentType: 'application/octet-stream' });
+  });
+  app.get(
+    '/binary',
+    () =>
+      new Response(200, new Uint8Array([0, 1, 2, 253, 254, 255]), {
+        contentType: 'application/octet-stream',
+      }),
+  );
+  app.get('/cookies', () =>
+    new Response(200, { ok: true })
+      .setCookie('a', '1', { path: '/' })
+      .setCookie('b', '2', { expires: new Date(Date.UTC(2030, 0, 1)), httpOnly: true }),
+  );
+  app.get('/boom', () => {
+    throw new Error('database password is hunter2');
+  });
+  app.get('/teapot', () => {
+    throw new HttpError(418, 'I am a teapot', { brewing: false });
+  });
+  app.get('/async', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return { awaited: true };
+  });
+  app.get('/request-id', ({ requestId }) => ({ requestId }));
+  app.put('/multi', () => ({ method: 'PUT' }));
+  app.patch('/multi', () => ({ method: 'PATCH' }));
+  app.provides('text/csv', ({ result }) => `csv:${JSON.stringify(result)}`);
+  return app;
+}
+
+export const coreCases: CasesModule = {
+  title: 'core',
+  app: buildApp,
+  cases(context) {
+    const test = (title: string, body: Parameters<typeof conformanceTest>[2]) =>
+      conformanceTest(context, title, body);
+
+    test('GET returns JSON with 200, Content-Type and Content-Length', async (send) => {
+      const response = await send(get('/'));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.json()).toEqual({ hello: 'world' });
+      expect(response.headers.get('content-length')).toBe(String(response.body.length));
+    });
+
+    test('path parameters are delivered by name and in pathParams', async (send) => {
+      const response = await send(get('/params/x/y'));
+      expect(response.json()).toEqual({ a: 'x', b: 'y', pathParams: { a: 'x', b: 'y' } });
+    });
+
+    test('path parameters are percent-decoded once and %2F stays inside one', async (send) => {
+      const response = await send(get('/params/a%2Fb/%2541'));
+      expect(response.status).toBe(200);
+      expect(response.json()).toMatchObject({ a: 'a/b', b: '%41' });
+    });
+
+    test('repeated and trailing slashes do not change the route', async (send) => {
+      expect((await send(get('//params//x//y/'))).json()).toMatchObject({ a: 'x', b: 'y' });
+    });
+
+    test('a catch-all takes the rest of the path, possibly empty', async (send) => {
+      expect((await send(get('/files/a/b/c.txt'))).json()).toEqual({ path: 'a/b/c.txt' });
+      expect((await send(get('/files'))).json()).toEqual({ path: '' });
+    });
+
+    test('a static segment wins over a catch-all', async (send) => {
+      expect((await send(get('/files/special'))).json()).toEqual({ special: true });
+    });
+
+    test('a catch-all never matches an encoded separator', async (send) => {
+      expect((await send(get('/files/a%2F..%2Fb'))).status).toBe(404);
+    });
+
+    test('unknown path is 404 with the error body', async (send) => {
+      const response = await send(get('/nowhere'));
+      expect(response.status).toBe(404);
+      expect(response.json()).toEqual({ error: 'Not Found', statusCode: 404, path: '/nowhere' });
+    });
+
+    test('wrong method is 405 with Allow in canonical order', async (send) => {
+      const response = await send({ method: 'POST', path: '/multi' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('PUT, PATCH, OPTIONS');
+      const get405 = await send({ method: 'DELETE', path: '/' });
+      expect(get405.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    });
+
+    test('OPTIONS without a handler answers 204 with Allow', async (send) => {
+      const response = await send({ method: 'OPTIONS', path: '/items/1' });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+      expect(response.body.length).toBe(0);
+    });
+
+    test('HEAD runs the GET route and sends its headers without a body', async (send) => {
+      const getResponse = await send(get('/items/1'));
+      const head = await send({ method: 'HEAD', path: '/items/1' });
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      expect(head.headers.get('content-length')).toBe(getResponse.headers.get('content-length'));
+      expect(head.headers.get('content-type')).toBe('application/json');
+    });
+
+    test('an unknown method is 501', async (send) => {
+      expect((await send({ method: 'BREW', path: '/' })).status).toBe(501);
+    });
+
+    test('malformed percent-encoding in the path is 400', async (send) => {
+      const response = await send(get('/items/%E0%A4%A'));
+      expect(response.status).toBe(400);
+    });
+
+    test('a tuple sets body, status and headers', async (send) => {
+      const response = await send(get('/tuple'));
+      expect(response.status).toBe(202);
+      expect(response.headers.get('x-custom')).toBe('yes');
+      expect(response.json()).toEqual({ made: true });
+    });
+
+    test('POST can answer 201 with a Location', async (send) => {
+      const response = await send({
+        method: 'POST',
+        path: '/items',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'New' }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('location')).toBe('/items/2');
+      expect(response.json()).toEqual({ id: '2', title: 'New' });
+    });
+
+    test('an array that is not a tuple is data', async (send) => {
+      expect((await send(get('/data-array'))).json()).toEqual(['a', 'b']);
+    });
+
+    test('undefined is 204 with no body', async (send) => {
+      const response = await send(get('/nothing'));
+      expect(response.status).toBe(204);
+      expect(response.body.length).toBe(0);
+    });
+
+    test('null from DELETE is 204', async (send) => {
+      expect((await send({ method: 'DELETE', path: '/items/1' })).status).toBe(204);
+    });
+
+    test('async handlers are awaited', async (send) => {
+      expect((await send(get('/async'))).json()).toEqual({ awaited: true });
+    });
+
+    test('a string result is text/plain by default and JSON when only JSON is accepted', async (send) => {
+      const plain = await send(get('/text'));
+      expect(plain.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(plain.text()).toBe('hello text');
+      const json = await send(get('/text', { accept: 'application/json' }));
+      expect(json.json()).toBe('hello text');
+    });
+
+    test('a number is rendered as JSON', async (send) => {
+      expect((await send(get('/number'))).text()).toBe('42');
+    });
+
+    test('negotiation honours q-values, wildcards and specificity', async (send) => {
+      const html = await send(get('/', { accept: 'application/json;q=0.5, text/html' }));
+      expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const text = await send(get('/', { accept: 'text/*, application/json;q=0.1' }));
+      expect(text.headers.get('content-type')).toMatch(/^text\/html/);
+      const noJson = await send(get('/', { accept: '*/*, application/json;q=0' }));
+      expect(noJson.headers.get('content-type')).toMatch(/^text\/html/);
+      const csv = await send(get('/', { accept: 'TEXT/CSV' }));
+      expect(csv.text()).toBe('csv:{"hello":"world"}');
+      expect(html.headers.getAll('vary').join(',')).toMatch(/Accept/);
+    });
+
+    test('HTML rendering escapes values', async (send) => {
+      const response = await send(get('/items/1', { accept: 'text/html' }));
+      expect(response.text()).toContain('&quot;title&quot;');
+      expect(response.text()).not.toContain('"title"');
+    });
+
+    test('nothing acceptable is 406 listing the available types in a stable order', async (send) => {
+      const response = await send(get('/', { accept: 'image/png' }));
+      expect(response.status).toBe(406);
+      expect(response.json()).toMatchObject({
+        statusCode: 406,
+        details: { available: ['application/json', 'text/html', 'text/plain', 'text/csv'] },
+      });
+    });
+
+    test('JSON bodies are parsed', async (send) => {
+      const response = await send({
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'application/vnd.api+json' },
+        body: '{"a":[1,2]}',
+      });
+      expect(response.json()).toEqual({ a: [1, 2] });
+    });
+
+    test('malformed JSON is 400 saying so', async (send) => {
+      const response = await send({
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":',
+      });
+      expect(response.status).toBe(400);
+      expect((response.json() as { error: string }).error).toMatch(/Malformed JSON/);
+    });
+
+    test('a non-JSON content type on a JSON route is 415', async (send) => {
+      const response = await send({
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'text/plain' },
+        body: 'hi',
+      });
+      expect(response.status).toBe(415);
+    });
+
+    test('a body over the limit is 413', async (send) => {
+      const response = await send({
+        method: 'POST',
+        path: '/text-echo',
+        headers: { 'content-type': 'text/plain' },
+        body: 'x'.repeat(4096),
+      });
+      expect(response.status).toBe(413);
+    });
+
+    test('text and form bodies are read', async (send) => {
+      const text = await send({
+        method: 'POST',
+        path: '/text-echo',
+        headers: { 'content-type': 'text/plain' },
+        body: 'héllo',
+      });
+      expect(text.text()).toBe('héllo');
+      const form = await send({
+        method: 'POST',
+        path: '/form',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'a=1&b=two+words&c=%C3%A9',
+      });
+      expect(form.json()).toEqual({ a: '1', b: 'two words', c: 'é' });
+    });
+
+    test('validation failures are 422 listing every issue with its path', async (send) => {
+      const response = await send({
+        method: 'POST',
+        path: '/items',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: '', tags: ['ok', 3] }),
+      });
+      expect(response.status).toBe(422);
+      const body = response.json() as { details: Array<{ path: string }> };
+      expect(body.details.map((issue) => issue.path).sort()).toEqual(['tags[1]', 'title']);
+    });
+
+    test('resourceExists returning nothing is 404 before the handler', async (send) => {
+      expect((await send(get('/items/9'))).status).toBe(404);
+      expect((await send({ method: 'DELETE', path: '/items/9' })).status).toBe(404);
+    });
+
+    test('a thrown error is 500 without its text', async (send) => {
+      const response = await send(get('/boom'));
+      expect(response.status).toBe(500);
+      expect(response.text()).not.toContain('hunter2');
+      expect(response.json()).toEqual({
+        error: 'Internal Server Error',
+        statusCode: 500,
+        path: '/boom',
+      });
+    });
+
+    test('an HttpError keeps its status, message and details', async (send) => {
+      const response = await send(get('/teapot'));
+      expect(response.status).toBe(418);
+      expect(response.json()).toEqual({
+        error: 'I am a teapot',
+        statusCode: 418,
+        path: '/teapot',
+        details: { brewing: false },
+      });
+    });
+
+    test('errors are plain text for clients that accept only text/plain', async (send) => {
+      const response = await send(get('/nowhere', { accept: 'text/plain' }));
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(response.text()).toBe('Not Found');
+    });
+
+    test('repeated query keys keep every value', async (send) => {
+      const response = await send(get('/query?a=1&b=x%20y&a=2&c=a+b'));
+      expect(response.json()).toEqual({
+        first: { a: '1', b: 'x y', c: 'a b' },
+        all: { a: ['1', '2'], b: ['x y'], c: ['a b'] },
+      });
+    });
+
+    test('repeated request headers keep every value', async (send) => {
+      const response = await send(get('/headers', { 'x-multi': ['one', 'two'] }));
+      expect((response.json() as { values: string[] }).values.join(',').split(/,\s*/)).toEqual([
+        'one',
+        'two',
+      ]);
+    });
+
+    test('every Set-Cookie survives as its own header', async (send) => {
+      const response = await send(get('/cookies'));
+      const cookies = response.headers.getAll('set-cookie');
+      expect(cookies).toHaveLength(2);
+      expect(cookies[0]).toBe('a=1; Path=/');
+      expect(cookies[1]).toBe('b=2; Expires=Tue, 01 Jan 2030 00:00:00 GMT; HttpOnly');
+    });
+
+    test('binary bodies pass both ways unchanged', async (send) => {
+      const bytes = new Uint8Array([0, 1, 2, 128, 254, 255]);
+      const response = await send({
+        method: 'POST',
+        path: '/bytes',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      expect(Array.from(response.body)).toEqual(Array.from(bytes));
+      const binary = await send(get('/binary'));
+      expect(Array.from(binary.body)).toEqual([0, 1, 2, 253, 254, 255]);
+    });
+
+    test('a well-formed X-Request-ID is echoed and a bad one replaced', async (send) => {
+      const good = await send(get('/request-id', { 'x-request-id': 'abc-123.x_y' }));
+      expect(good.headers.get('x-request-id')).toBe('abc-123.x_y');
+      expect(good.json()).toEqual({ requestId: 'abc-123.x_y' });
+      const bad = await send(get('/request-id', { 'x-request-id': 'bad id<script>' }));
+      expect(bad.headers.get('x-request-id')).not.toBe('bad id<script>');
+      expect(bad.headers.get('x-request-id')).toMatch(/^[\w.-]{1,128}$/);
+    });
+  },
+};
