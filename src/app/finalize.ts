@@ -89,11 +89,18 @@ export async function finalizeResponse(
     body = undefined;
   } else if (typeof body === 'string') {
     length = utf8Length(body);
+    if (response.contentType === undefined && !headers.has('content-type')) {
+      response.contentType = 'text/plain; charset=utf-8';
+    }
   } else if (body instanceof Uint8Array) {
     length = body.length;
+    if (response.contentType === undefined && !headers.has('content-type')) {
+      response.contentType = 'application/octet-stream';
+    }
   } else if (body instanceof ArrayBuffer) {
     body = new Uint8Array(body);
     length = body.length;
+    response.contentType ??= 'application/octet-stream';
   } else if (body instanceof FileBody) {
     const info = await statFile(body);
     body.size = info.size;

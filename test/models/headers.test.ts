@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MultiValueHeaders } from '../../src/index.js';
+
+describe('MultiValueHeaders', () => {
+  it('looks names up without regard to case and keeps the first casing', () => {
+    const headers = new MultiValueHeaders({ 'Content-Type': 'text/plain' });
+    expect(headers.get('content-type')).toBe('text/plain');
+    expect(headers.get('CONTENT-TYPE')).toBe('text/plain');
+    headers.add('content-TYPE', 'x');
+    expect(Object.keys(headers.toDict())).toEqual(['Content-Type']);
+  });
+
+  it('keeps every value in order; get gives the first', () => {
+    const headers = new MultiValueHeaders([
+      ['Set-Cookie', 'a=1'],
+      ['X', 'y'],
+      ['set-cookie', 'b=2'],
+    ]);
+    expect(headers.get('set-cookie')).toBe('a=1');
+    expect(headers.getAll('Set-Cookie')).toEqual(['a=1', 'b=2']);
+    expect([...headers]).toEqual([
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['X', 'y'],
+    ]);
+  });
+
+  it('builds from objects with array values, from pairs, from another instance and from Headers', () => {
+    const fromObject = new MultiValueHeaders({ A: ['1', '2'], B: 3, C: undefined });
+    expect(fromObject.toMultiDict()).toEqual({ A: ['1', '2'], B: ['3'] });
+    const copy = new MultiValueHeaders(fromObject);
+    copy.add('A', '3');
+    expect(fromObject.getAll('a')).toEqual(['1', '2']);
+    expect(copy.getAll('a')).toEqual(['1', '2', '3']);
+    const whatwg = new Headers();
+    whatwg.append('Set-Cookie', 'a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT');
+    whatwg.append('Set-Cookie', 'b=2');
+    whatwg.append('Accept', 'text/html');
+    const fromWhatwg = new MultiValueHeaders(whatwg);
+    expect(fromWhatwg.getAll('set-cookie')).toEqual([
+      'a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT',
+      'b=2',
+    ]);
+    expect(fromWhatwg.get('accept')).toBe('text/html');
+  });
+
+  it('set replaces, add appends, delete removes', () => {
+    const headers = new MultiValueHeaders({ Vary: 'Accept' });
+    headers.add('Vary', 'Origin');
+    expect(headers.getAll('vary')).toEqual(['Accept', 'Origin']);
+    headers.set('vary', 'Cookie');
+    expect(headers.getAll('Vary')).toEqual(['Cookie']);
+    expect(headers.has('VARY')).toBe(true);
+    expect(headers.delete('Vary')).toBe(true);
+    expect(headers.has('vary')).toBe(false);
+    expect(headers.delete('Vary')).toBe(false);
+    expect(headers.get('missing')).toBeUndefined();
+    expect(headers.getAll('missing')).toEqual([]);
+  });
+
+  it('reads raw pairs lazily, as a runtime hands them over', () => {
+    const headers = MultiValueHeaders.fromRawPairs(['Host', 'x', 'Cookie', 'a=1', 'cookie', 'b=2']);
+    expect(headers.getAll('cookie')).toEqual(['a=1', 'b=2']);
+    expect(headers.size).toBe(2);
+  });
+
+  it('refuses names that are not tokens and values with CR, LF or NUL', () => {
+    const headers = new MultiValueHeaders();
+    expect(() => headers.set('Bad Name', 'x')).toThrow(/Invalid header name/);
+    expect(() => headers.add('X', 'a\r\nInjected: yes')).toThrow(/CR, LF and NUL/);
+    expect(() => headers.add('X', 'a\0b')).toThrow(TypeError);
+  });
+
+  it('never lets a value split a header line (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (name, value) => {
+        const headers = new MultiValueHeaders();
+        try {
+          headers.add(name, value);
+        } catch (error) {
+          expect(error).toBeInstanceOf(TypeError);
+          return;
+        }
+        for (const [n, v] of headers) {
+          expect(n).toMatch(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/);
+          expect(v).not.toMatch(/[\r\n\0]/);
+        }
+      }),
+    );
+  });
+});

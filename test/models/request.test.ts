@@ -1,0 +1,138 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { HttpError, MultiValueHeaders, Request } from '../../src/index.js';
+
+describe('Request', () => {
+  it('has the seed fields with their defaults', () => {
+    const request = new Request({ method: 'get', path: '/a' });
+    expect(request.method).toBe('GET');
+    expect(request.path).toBe('/a');
+    expect(request.headers).toBeInstanceOf(MultiValueHeaders);
+    expect(request.body).toBeUndefined();
+    expect(request.queryParams).toEqual({});
+    expect(request.pathParams).toEqual({});
+    expect(request.tls).toBe(false);
+    expect(request.clientCert).toBeUndefined();
+  });
+
+  it('keeps an unknown method as received', () => {
+    expect(new Request({ method: 'BREW', path: '/' }).method).toBe('BREW');
+  });
+
+  it('splits the query off the path and keeps repeated keys', () => {
+    const request = new Request({ method: 'GET', path: '/s%20p?q=a+b&q=c&x=%2F&bad=%zz' });
+    expect(request.path).toBe('/s%20p');
+    expect(request.queryParams).toEqual({ q: 'a b', x: '/', bad: '%zz' });
+    expect(request.queryParamsAll.q).toEqual(['a b', 'c']);
+  });
+
+  it('takes query parameters as a record with array values', () => {
+    const request = new Request({ method: 'GET', path: '/', queryParams: { a: ['1', '2'], b: '3' } });
+    expect(request.queryParams).toEqual({ a: '1', b: '3' });
+    expect(request.queryParamsAll).toEqual({ a: ['1', '2'], b: ['3'] });
+  });
+
+  it('always stores headers as MultiValueHeaders', () => {
+    const request = new Request({ method: 'GET', path: '/', headers: { Accept: 'text/html' } });
+    expect(request.headers.get('accept')).toBe('text/html');
+  });
+
+  it('answers */* when there is no Accept header', () => {
+    expect(new Request({ method: 'GET', path: '/' }).getAcceptHeader()).toBe('*/*');
+    const request = new Request({ method: 'GET', path: '/', headers: { accept: 'text/html' } });
+    expect(request.getAcceptHeader()).toBe('text/html');
+  });
+
+  it('reads the Authorization header', () => {
+    const request = new Request({ method: 'GET', path: '/', headers: { Authorization: 'Bearer t' } });
+    expect(request.getAuthorizationHeader()).toBe('Bearer t');
+    expect(new Request({ method: 'GET', path: '/' }).getAuthorizationHeader()).toBeUndefined();
+  });
+
+  it('parses If-Match and If-None-Match into entity tags, * kept', () => {
+    const request = new Request({
+      method: 'GET',
+      path: '/',
+      headers: { 'If-Match': '"a", W/"b",  "c,d"', 'If-None-Match': '*' },
+    });
+    expect(request.getIfMatch()).toEqual(['"a"', 'W/"b"', '"c,d"']);
+    expect(request.getIfNoneMatch()).toEqual(['*']);
+    expect(new Request({ method: 'GET', path: '/' }).getIfMatch()).toEqual([]);
+  });
+
+  it('parses If-Modified-Since and If-Unmodified-Since in all three date formats', () => {
+    const expected = Date.UTC(1994, 10, 6, 8, 49, 37);
+    for (const value of [
+      'Sun, 06 Nov 1994 08:49:37 GMT',
+      'Sunday, 06-Nov-94 08:49:37 GMT',
+      'Sun Nov  6 08:49:37 1994',
+    ]) {
+      const request = new Request({
+        method: 'GET',
+        path: '/',
+        headers: { 'If-Modified-Since': value, 'If-Unmodified-Since': value },
+      });
+      expect(request.getIfModifiedSince()?.getTime()).toBe(expected);
+      expect(request.getIfUnmodifiedSince()?.getTime()).toBe(expected);
+    }
+  });
+
+  it('gives undefined for absent or unparseable dates', () => {
+    const request = new Request({
+      method: 'GET',
+      path: '/',
+      headers: { 'If-Modified-Since': 'yesterday' },
+    });
+    expect(request.getIfModifiedSince()).toBeUndefined();
+    expect(request.getIfUnmodifiedSince()).toBeUndefined();
+  });
+
+  it('reads a body once from a string, bytes, a Node stream or a ReadableStream', async () => {
+    const fromString = new Request({ method: 'POST', path: '/', body: '{"a":1}' });
+    expect(await fromString.json()).toEqual({ a: 1 });
+    expect(await fromString.text()).toBe('{"a":1}');
+    const fromBytes = new Request({ method: 'POST', path: '/', body: new TextEncoder().encode('hé') });
+    expect(await fromBytes.text()).toBe('hé');
+    const fromNode = new Request({ method: 'POST', path: '/', body: Readable.from([Buffer.from('a'), Buffer.from('b')]) });
+    expect(await fromNode.text()).toBe('ab');
+    expect(await fromNode.text()).toBe('ab');
+    const fromWeb = new Request({
+      method: 'POST',
+      path: '/',
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('x'));
+          controller.enqueue(new TextEncoder().encode('y'));
+          controller.close();
+        },
+      }),
+    });
+    expect(new TextDecoder().decode(await fromWeb.bytes())).toBe('xy');
+  });
+
+  it('stops reading a stream at the body limit with 413', async () => {
+    let produced = 0;
+    const endless = new Readable({
+      read() {
+        produced += 1024;
+        this.push(Buffer.alloc(1024));
+      },
+    });
+    const request = new Request({ method: 'POST', path: '/', body: endless });
+    request.bodyLimit = 10_000;
+    await expect(request.bytes()).rejects.toMatchObject({ statusCode: 413 });
+    expect(produced).toBeLessThan(64 * 1024);
+    expect(endless.destroyed).toBe(true);
+  });
+
+  it('rejects malformed JSON and invalid UTF-8 with 400', async () => {
+    await expect(new Request({ method: 'POST', path: '/', body: '{' }).json()).rejects.toBeInstanceOf(HttpError);
+    const invalid = new Request({ method: 'POST', path: '/', body: new Uint8Array([0xff, 0xfe]) });
+    await expect(invalid.text()).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('parses cookies', () => {
+    const request = new Request({ method: 'GET', path: '/', headers: { Cookie: 'a=1; b="two"; c=%20x' } });
+    expect(request.cookies).toEqual({ a: '1', b: 'two', c: ' x' });
+  });
+});

@@ -1,0 +1,129 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { FileBody, MultiValueHeaders, RestApplication, Response, silentLogger } from '../../src/index.js';
+import { bodyBytes } from '../../src/response.js';
+
+describe('Response', () => {
+  it('has the seed fields', () => {
+    const response = new Response(200, 'x', {
+      headers: { A: '1' },
+      contentType: 'text/plain',
+      availableContentTypes: ['text/plain'],
+      preCalculatedHeaders: { B: '2' },
+      rangeStart: 0,
+      rangeEnd: 3,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('x');
+    expect(response.headers).toBeInstanceOf(MultiValueHeaders);
+    expect(response.contentType).toBe('text/plain');
+    expect(response.availableContentTypes).toEqual(['text/plain']);
+    expect(response.preCalculatedHeaders?.get('b')).toBe('2');
+    expect(response.isRangeResponse()).toBe(true);
+    expect(new Response(200).isRangeResponse()).toBe(false);
+  });
+
+  it('refuses a status outside 100-599', () => {
+    expect(() => new Response(600)).toThrow(RangeError);
+    expect(() => new Response(99)).toThrow(RangeError);
+  });
+
+  it('setEtag adds quotes, and W/ for weak tags', () => {
+    expect(new Response(200).setEtag('abc').headers.get('etag')).toBe('"abc"');
+    const weak = new Response(200).setEtag('abc', true);
+    expect(weak.etag).toBe('W/"abc"');
+    expect(weak.headers.get('ETag')).toBe('W/"abc"');
+  });
+
+  it('setLastModified writes an IMF-fixdate in GMT', () => {
+    const response = new Response(200).setLastModified(new Date('2024-03-01T12:34:56.789+02:00'));
+    expect(response.headers.get('last-modified')).toBe('Fri, 01 Mar 2024 10:34:56 GMT');
+  });
+
+  it('generateEtagFromContent hashes the body; equal bodies give equal tags', async () => {
+    const a = await new Response(200, 'same').generateEtagFromContent();
+    const b = await new Response(200, new TextEncoder().encode('same')).generateEtagFromContent();
+    const c = await new Response(200, 'other').generateEtagFromContent();
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+    expect(a).toMatch(/^"[\w-]+"$/);
+    expect(await new Response(200, 'same').generateEtagFromContent(true)).toBe(`W/${a}`);
+  });
+
+  it('generateEtagFromContent reads a stream and leaves it sendable', async () => {
+    const response = new Response(200, Readable.from([Buffer.from('str'), Buffer.from('eam')]));
+    const tag = await response.generateEtagFromContent();
+    expect(tag).toBe(await new Response(200, 'stream').generateEtagFromContent());
+    expect(new TextDecoder().decode(await bodyBytes(response))).toBe('stream');
+  });
+
+  it('setCookie adds one Set-Cookie per cookie', () => {
+    const response = new Response(200).setCookie('a', '1').setCookie('b', 'x y', { sameSite: 'None' });
+    expect(response.headers.getAll('set-cookie')).toEqual(['a=1', 'b=x%20y; Secure; SameSite=None']);
+    expect(() => new Response(200).setCookie('bad name', 'x')).toThrow(TypeError);
+  });
+
+  describe('as executed by the application', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rm-response-'));
+    writeFileSync(join(dir, 'report.pdf'), Buffer.alloc(1234, 1));
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/string', () => new Response(200, 'héllo'));
+    app.get('/bytes', () => new Response(200, new Uint8Array([1, 2, 3])));
+    app.get('/object', () => new Response(200, { a: 1 }));
+    app.get('/list', () => new Response(200, [1, 2]));
+    app.get('/none', () => new Response(200));
+    app.get('/file', () => Response.file(join(dir, 'report.pdf')));
+    app.get('/missing-file', () => Response.file(join(dir, 'nope.pdf')));
+    app.get('/stream', () => new Response(200, Readable.from(['a', 'b'])));
+    app.get('/pre', () => new Response(200, 'x', { preCalculatedHeaders: { 'X-Pre': '1', 'X-Own': 'pre' }, headers: { 'X-Own': 'own' } }));
+
+    it('encodes strings as UTF-8 with their byte length', async () => {
+      const response = await app.request('/string');
+      expect(response.headers.get('content-length')).toBe('6');
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    });
+
+    it('sends bytes as they are', async () => {
+      const response = await app.request('/bytes');
+      expect(response.body).toEqual(new Uint8Array([1, 2, 3]));
+      expect(response.headers.get('content-length')).toBe('3');
+    });
+
+    it('encodes objects and lists as JSON', async () => {
+      expect((await app.request('/object')).body).toBe('{"a":1}');
+      const list = await app.request('/list');
+      expect(list.body).toBe('[1,2]');
+      expect(list.headers.get('content-type')).toBe('application/json');
+    });
+
+    it('sends an empty body for none', async () => {
+      const response = await app.request('/none');
+      expect(response.body).toBeUndefined();
+      expect(response.headers.get('content-length')).toBe('0');
+    });
+
+    it('serves a file body with Content-Type from the extension and Content-Length from its size', async () => {
+      const response = await app.request('/file');
+      expect(response.body).toBeInstanceOf(FileBody);
+      expect(response.headers.get('content-type')).toBe('application/pdf');
+      expect(response.headers.get('content-length')).toBe('1234');
+      expect(response.headers.get('last-modified')).toMatch(/GMT$/);
+      expect((await app.request('/missing-file')).statusCode).toBe(404);
+    });
+
+    it('streams a stream body', async () => {
+      const response = await app.request('/stream');
+      expect(response.headers.has('content-length')).toBe(false);
+      expect(new TextDecoder().decode(await bodyBytes(response))).toBe('ab');
+    });
+
+    it('adds pre-calculated headers where the response has none of its own', async () => {
+      const response = await app.request('/pre');
+      expect(response.headers.get('x-pre')).toBe('1');
+      expect(response.headers.getAll('x-own')).toEqual(['own']);
+    });
+  });
+});
