@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError, RestApplication, Response, silentLogger } from '../../src/index.js';
+
+describe('error handlers', () => {
+  it('replace the built-in response per status and keep the status for plain results', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(404, ({ error, request }) => ({ missing: error.path, method: request.method }));
+    app.get('/', () => 'ok');
+    const response = await app.request('/nope');
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body as string)).toEqual({ missing: '/nope', method: 'GET' });
+  });
+
+  it('a default handler covers every status; a tuple changes the status', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(({ error }) => [{ wrapped: error.statusCode }, 503]);
+    app.get('/boom', () => {
+      throw new Error('x');
+    });
+    const response = await app.request('/boom');
+    expect(response.statusCode).toBe(503);
+    expect(JSON.parse(response.body as string)).toEqual({ wrapped: 500 });
+  });
+
+  it('gets the thrown value as cause and the details', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let seen: unknown;
+    app.errorHandler(409, ({ error }) => {
+      seen = error.cause;
+      return { details: error.details, message: error.message };
+    });
+    app.post('/', () => {
+      throw new HttpError(409, 'Taken', { field: 'name' });
+    });
+    const response = await app.request('/', { method: 'POST' });
+    expect(JSON.parse(response.body as string)).toEqual({ details: { field: 'name' }, message: 'Taken' });
+    expect(seen).toBeInstanceOf(HttpError);
+  });
+
+  it('an error handler that returns nothing keeps the status with an empty body', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(404, () => undefined);
+    const response = await app.request('/x');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toBeUndefined();
+  });
+
+  it('an error handler may return a Response', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(404, () => new Response(404, '<h1>Gone fishing</h1>', { contentType: 'text/html' }));
+    const response = await app.request('/x');
+    expect(response.headers.get('content-type')).toBe('text/html');
+  });
+
+  it('a failing error handler falls back to the built-in response and never escapes', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(() => {
+      throw new Error('handler bug');
+    });
+    const response = await app.request('/x');
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body as string)).toEqual({ error: 'Not Found', statusCode: 404, path: '/x' });
+  });
+
+  it('keeps Allow on a 405 answered by a custom handler', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(() => ({ custom: true }));
+    app.get('/', () => 1);
+    const response = await app.request('/', { method: 'PUT' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('shows the error text and stack only in debug mode, and logs it always', async () => {
+    const logged: unknown[] = [];
+    const logger = { ...silentLogger, error: (_: string, fields?: Record<string, unknown>) => logged.push(fields?.error) };
+    const quiet = new RestApplication({ logger });
+    const debug = new RestApplication({ logger, debug: true });
+    for (const app of [quiet, debug]) {
+      app.get('/', () => {
+        throw new Error('the secret');
+      });
+    }
+    expect(String((await quiet.request('/')).body)).not.toContain('the secret');
+    const debugBody = JSON.parse((await debug.request('/')).body as string);
+    expect(debugBody.details.message).toBe('the secret');
+    expect(debugBody.details.stack).toContain('Error: the secret');
+    expect(logged).toHaveLength(2);
+  });
+
+  it('refuses an HttpError status outside 400-599', () => {
+    expect(() => new HttpError(200)).toThrow(RangeError);
+  });
+});
+
+describe('the logger', () => {
+  it('is replaceable, writes structured fields and the request id, and is injectable as log', async () => {
+    const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+    const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      lines.push({ level, message, fields });
+    const app = new RestApplication({
+      logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
+    });
+    app.get('/', ({ log }) => {
+      log.info('handling', { extra: 1 });
+      return 'ok';
+    });
+    await app.request('/', { headers: { 'X-Request-ID': 'req-1' } });
+    expect(lines).toEqual([{ level: 'info', message: 'handling', fields: { requestId: 'req-1', extra: 1 } }]);
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { RestApplication, silentLogger } from '../../src/index.js';
+
+describe('lifecycle', () => {
+  it('runs startup handlers once; their results are injectable session dependencies', async () => {
+    let runs = 0;
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('db', async () => {
+        runs++;
+        return { connected: true };
+      })
+      .onStartup('cache', ({ db }) => ({ backedBy: db }));
+    app.get('/', ({ db, cache }) => ({ db, cache }));
+    const first = app.startup();
+    expect(app.startup()).toBe(first);
+    await first;
+    const response = await app.request('/');
+    expect(JSON.parse(response.body as string)).toEqual({
+      db: { connected: true },
+      cache: { backedBy: { connected: true } },
+    });
+    expect(runs).toBe(1);
+  });
+
+  it('names a startup result after the function when no name is given', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.onStartup(function settings() {
+      return { mode: 'test' };
+    });
+    app.get('/', ({ settings }: { settings: unknown }) => settings);
+    expect((await app.request('/')).body).toBe('{"mode":"test"}');
+  });
+
+  it('execute() runs startup lazily, once, before the first request', async () => {
+    let runs = 0;
+    const app = new RestApplication({ logger: silentLogger }).onStartup('value', async () => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return runs;
+    });
+    app.get('/', ({ value }) => value);
+    const responses = await Promise.all([app.request('/'), app.request('/')]);
+    expect(responses.map((r) => r.body)).toEqual(['1', '1']);
+    expect(runs).toBe(1);
+  });
+
+  it('a failing startup rejects startup() and makes execute() answer 500, logged once', async () => {
+    const logged: string[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (message) => logged.push(message) },
+    }).onStartup('db', () => {
+      throw new Error('cannot connect');
+    });
+    app.get('/', ({ db }) => db);
+    const [a, b] = await Promise.all([app.request('/'), app.request('/')]);
+    expect(a.statusCode).toBe(500);
+    expect(b.statusCode).toBe(500);
+    expect(String(a.body)).not.toContain('cannot connect');
+    await expect(app.startup()).rejects.toThrow('cannot connect');
+    expect(logged).toEqual(['Application startup failed']);
+  });
+
+  it('shutdown handlers run once, last registered first, and may inject startup results', async () => {
+    const order: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('db', () => ({ name: 'db' }))
+      .onShutdown(({ db }) => {
+        order.push(`first ${db.name}`);
+      })
+      .onShutdown(async () => {
+        order.push('second');
+      });
+    await app.startup();
+    await Promise.all([app.shutdown(), app.shutdown()]);
+    expect(order).toEqual(['second', 'first db']);
+  });
+
+  it('startupSync and shutdownSync run synchronous handlers', () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('config', () => {
+        events.push('start');
+        return 1;
+      })
+      .onShutdown(({ config }) => {
+        events.push(`stop ${config}`);
+      });
+    app.startupSync();
+    app.startupSync();
+    expect(app.started).toBe(true);
+    app.shutdownSync();
+    expect(events).toEqual(['start', 'stop 1']);
+  });
+
+  it('startupSync throws a clear error when a handler returns a promise', () => {
+    const app = new RestApplication({ logger: silentLogger }).onStartup('db', async () => 1);
+    expect(() => app.startupSync()).toThrow(/returned a promise; use await app.startup\(\)/);
+    const shutdown = new RestApplication({ logger: silentLogger }).onShutdown(async () => undefined);
+    expect(() => shutdown.shutdownSync()).toThrow(/returned a promise/);
+  });
+
+  it('a startup handler may only inject earlier startup results and log', async () => {
+    const app = new RestApplication({ logger: silentLogger }).onStartup('x', ({ request }: { request: unknown }) => request);
+    await expect(app.startup()).rejects.toThrow(/"request" is not a startup result/);
+  });
+});

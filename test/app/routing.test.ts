@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { HTTPMethod, RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
+
+function newApp() {
+  return new RestApplication({ logger: silentLogger });
+}
+
+describe('registration', () => {
+  it('registers every method, and route() with a method in any case', async () => {
+    const app = newApp();
+    app.get('/m', () => 'get');
+    app.post('/m', () => 'post');
+    app.put('/m', () => 'put');
+    app.patch('/m', () => 'patch');
+    app.delete('/m', () => 'delete');
+    app.head('/m', () => 'head');
+    app.options('/m', () => 'options');
+    app.route('patch', '/r', () => 'lower');
+    app.route(HTTPMethod.PUT, '/r', () => 'enum');
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+      const response = await app.request('/m', { method });
+      expect(response.body).toBe(method.toLowerCase());
+    }
+    expect((await app.request('/r', { method: 'PATCH' })).body).toBe('lower');
+    expect((await app.request('/r', { method: 'PUT' })).body).toBe('enum');
+  });
+
+  it('refuses an unknown method at registration', () => {
+    expect(() => newApp().route('BREW', '/', () => 1)).toThrow(/Unknown HTTP method "BREW"/);
+  });
+
+  it('refuses malformed templates', () => {
+    const app = newApp();
+    expect(() => app.get('no-slash', () => 1)).toThrow(SetupError);
+    expect(() => app.get('/a/{b', () => 1)).toThrow(/not a parameter/);
+    expect(() => app.get('/{rest*}/x', () => 1)).toThrow(/catch-all must be the last/);
+    expect(() => app.get('/{a}/{a}', () => 1)).toThrow(/appears twice/);
+  });
+
+  it('an explicit HEAD handler wins over the GET one', async () => {
+    const app = newApp();
+    let ran = '';
+    app.get('/h', () => {
+      ran = 'get';
+      return 'x';
+    });
+    app.head('/h', () => {
+      ran = 'head';
+      return 'xyz';
+    });
+    const response = await app.request('/h', { method: 'HEAD' });
+    expect(ran).toBe('head');
+    expect(response.body).toBeUndefined();
+    expect(response.headers.get('content-length')).toBe('3');
+  });
+
+  it('a duplicate route is a startup error', async () => {
+    const app = newApp();
+    app.get('/d', () => 1);
+    app.get('/d', () => 2);
+    await expect(app.startup()).rejects.toMatchObject({ code: 'DUPLICATE_ROUTE' });
+  });
+});
+
+describe('matching priority', () => {
+  it('static beats parameter beats catch-all, with backtracking', async () => {
+    const app = newApp();
+    app.get('/users/me', () => 'static');
+    app.get('/users/{id}', ({ id }) => `param ${id}`);
+    app.get('/users/{id}/posts', ({ id }) => `posts ${id}`);
+    app.get('/users/me/settings/{key}', ({ key }) => `settings ${key}`);
+    app.get('/{rest*}', ({ rest }) => `catch ${rest}`);
+    expect((await app.request('/users/me')).body).toBe('static');
+    expect((await app.request('/users/7')).body).toBe('param 7');
+    expect((await app.request('/users/me/posts')).body).toBe('posts me');
+    expect((await app.request('/users/me/settings/x')).body).toBe('settings x');
+    expect((await app.request('/other/deep/path')).body).toBe('catch other/deep/path');
+  });
+
+  it('a path matched for another method is 405, never a fall-through to a catch-all', async () => {
+    const app = newApp();
+    app.post('/only-post', () => 1);
+    app.get('/{rest*}', () => 'catch');
+    const response = await app.request('/only-post');
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe('mounting', () => {
+  it('puts the prefix in front of every route, nests, and adds nothing at /', async () => {
+    const app = newApp();
+    const v1 = new Router();
+    const users = new Router();
+    users.get('/{id}', ({ id }) => ({ id }));
+    v1.mount('/users', users);
+    v1.get('/', () => 'v1 root');
+    app.mount('/api/v1/', v1);
+    const root = new Router();
+    root.get('/health', () => 'ok');
+    app.mount('/', root);
+    expect((await app.request('/api/v1/users/5')).body).toBe('{"id":"5"}');
+    expect((await app.request('/api/v1')).body).toBe('v1 root');
+    expect((await app.request('/health')).body).toBe('ok');
+  });
+
+  it('lets several routers share a prefix', async () => {
+    const app = newApp();
+    const a = new Router();
+    const b = new Router();
+    a.get('/a', () => 'a');
+    b.get('/b', () => 'b');
+    app.mount('/shared', a);
+    app.mount('/shared', b);
+    expect((await app.request('/shared/a')).body).toBe('a');
+    expect((await app.request('/shared/b')).body).toBe('b');
+  });
+
+  it('is a live reference: routes added after mounting still count', async () => {
+    const app = newApp();
+    const router = new Router();
+    app.mount('/live', router);
+    expect((await app.request('/live/late')).statusCode).toBe(404);
+    router.get('/late', () => 'late');
+    expect((await app.request('/live/late')).body).toBe('late');
+  });
+
+  it('refuses mount loops', async () => {
+    const app = newApp();
+    const a = new Router();
+    const b = new Router();
+    a.mount('/b', b);
+    b.mount('/a', a);
+    app.mount('/a', a);
+    expect(() => a.mount('/self', a)).toThrow(/itself/);
+    const response = await app.request('/a');
+    expect(response.statusCode).toBe(500);
+  });
+});

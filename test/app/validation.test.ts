@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { HttpError, RestApplication, silentLogger, ValidationError } from '../../src/index.js';
+
+function json(body: unknown) {
+  return JSON.parse(body as string);
+}
+
+describe('validates', () => {
+  it('validates the JSON body with zod and injects the typed model', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'item',
+      z.object({ name: z.string().min(2), qty: z.number().int().positive() }),
+    );
+    app.post('/items', ({ item }) => ({ upper: item.name.toUpperCase(), qty: item.qty }));
+    const ok = await app.request('/items', { method: 'POST', json: { name: 'ab', qty: 2 } });
+    expect(json(ok.body)).toEqual({ upper: 'AB', qty: 2 });
+    const bad = await app.request('/items', { method: 'POST', json: { name: 'a', qty: -1 } });
+    expect(bad.statusCode).toBe(422);
+    const body = json(bad.body);
+    expect(body.error).toBe('Validation failed');
+    expect(body.details.map((issue: { path: string }) => issue.path).sort()).toEqual(['name', 'qty']);
+  });
+
+  it('validates query parameters, path parameters and headers with valibot', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('page', v.object({ page: v.pipe(v.string(), v.regex(/^\d+$/)) }), { source: 'queryParams' })
+      .validates('ids', v.object({ id: v.pipe(v.string(), v.uuid()) }), { source: 'pathParams' })
+      .validates('auth', v.object({ 'x-api-key': v.pipe(v.string(), v.minLength(8)) }), { source: 'headers' });
+    app.get('/things/{id}', ({ page, ids, auth }) => ({ page: page.page, id: ids.id, key: auth['x-api-key'] }));
+    const id = '123e4567-e89b-12d3-a456-426614174000';
+    const ok = await app.request(`/things/${id}?page=2`, { headers: { 'X-Api-Key': 'secret-key' } });
+    expect(json(ok.body)).toEqual({ page: '2', id, key: 'secret-key' });
+    const bad = await app.request('/things/nope?page=x', { headers: { 'X-Api-Key': 'short' } });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('reports nested paths dotted with [index]', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'order',
+      z.object({ items: z.array(z.object({ name: z.string() })) }),
+    );
+    app.post('/orders', ({ order }) => order);
+    const bad = await app.request('/orders', { method: 'POST', json: { items: [{ name: 'a' }, { name: 3 }] } });
+    expect(json(bad.body).details).toEqual([{ path: 'items[1].name', message: expect.any(String) }]);
+    const root = await app.request('/orders', { method: 'POST', json: 5 });
+    expect(json(root.body).details[0].path).toBe('');
+  });
+
+  it('accepts a function validator that throws ValidationError', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates('range', ({ queryParams }) => {
+      const from = Number(queryParams.from);
+      const to = Number(queryParams.to);
+      const issues = [];
+      if (!Number.isInteger(from)) issues.push({ path: 'from', message: 'must be an integer' });
+      if (!(to > from)) issues.push({ path: 'to', message: 'must be greater than from' });
+      if (issues.length > 0) throw new ValidationError(issues);
+      return { from, to };
+    });
+    app.get('/range', ({ range }) => range.to - range.from);
+    expect((await app.request('/range?from=1&to=4')).body).toBe('3');
+    const bad = await app.request('/range?from=x&to=0');
+    expect(bad.statusCode).toBe(422);
+    expect(json(bad.body).details).toEqual([
+      { path: 'from', message: 'must be an integer' },
+      { path: 'to', message: 'must be greater than from' },
+    ]);
+  });
+
+  it('keeps the status of an HttpError and turns other throws into 500', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('conflict', () => {
+        throw new HttpError(409, 'Already exists');
+      })
+      .validates('broken', () => {
+        throw new TypeError('bug');
+      });
+    app.post('/a', ({ conflict }) => conflict);
+    app.post('/b', ({ broken }) => broken);
+    expect((await app.request('/a', { method: 'POST' })).statusCode).toBe(409);
+    expect((await app.request('/b', { method: 'POST' })).statusCode).toBe(500);
+  });
+
+  it('answers 415 and 400 for a Standard Schema on the JSON body before validating', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates('x', z.object({}));
+    app.post('/', ({ x }) => x);
+    expect((await app.request('/', { method: 'POST', body: '{}' })).statusCode).toBe(415);
+    expect(
+      (await app.request('/', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })).statusCode,
+    ).toBe(400);
+  });
+
+  it('refuses an unknown source', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() =>
+      app.validates('x', z.object({}), { source: 'cookies' as 'headers' }),
+    ).toThrow(/Unknown validation source/);
+  });
+});
