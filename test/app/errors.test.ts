@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, RestApplication, Response, silentLogger } from '../../src/index.js';
+import { HttpError, Response, RestApplication, silentLogger } from '../../src/index.js';
 
 describe('error handlers', () => {
   it('replace the built-in response per status and keep the status for plain results', async () => {
     const app = new RestApplication({ logger: silentLogger });
-    app.errorHandler(404, ({ error, request }) => ({ missing: error.path, method: request.method }));
+    app.errorHandler(404, ({ error, request }) => ({
+      missing: error.path,
+      method: request.method,
+    }));
     app.get('/', () => 'ok');
     const response = await app.request('/nope');
     expect(response.statusCode).toBe(404);
@@ -33,7 +36,10 @@ describe('error handlers', () => {
       throw new HttpError(409, 'Taken', { field: 'name' });
     });
     const response = await app.request('/', { method: 'POST' });
-    expect(JSON.parse(response.body as string)).toEqual({ details: { field: 'name' }, message: 'Taken' });
+    expect(JSON.parse(response.body as string)).toEqual({
+      details: { field: 'name' },
+      message: 'Taken',
+    });
     expect(seen).toBeInstanceOf(HttpError);
   });
 
@@ -47,7 +53,10 @@ describe('error handlers', () => {
 
   it('an error handler may return a Response', async () => {
     const app = new RestApplication({ logger: silentLogger });
-    app.errorHandler(404, () => new Response(404, '<h1>Gone fishing</h1>', { contentType: 'text/html' }));
+    app.errorHandler(
+      404,
+      () => new Response(404, '<h1>Gone fishing</h1>', { contentType: 'text/html' }),
+    );
     const response = await app.request('/x');
     expect(response.headers.get('content-type')).toBe('text/html');
   });
@@ -59,7 +68,11 @@ describe('error handlers', () => {
     });
     const response = await app.request('/x');
     expect(response.statusCode).toBe(404);
-    expect(JSON.parse(response.body as string)).toEqual({ error: 'Not Found', statusCode: 404, path: '/x' });
+    expect(JSON.parse(response.body as string)).toEqual({
+      error: 'Not Found',
+      statusCode: 404,
+      path: '/x',
+    });
   });
 
   it('keeps Allow on a 405 answered by a custom handler', async () => {
@@ -73,7 +86,10 @@ describe('error handlers', () => {
 
   it('shows the error text and stack only in debug mode, and logs it always', async () => {
     const logged: unknown[] = [];
-    const logger = { ...silentLogger, error: (_: string, fields?: Record<string, unknown>) => logged.push(fields?.error) };
+    const logger = {
+      ...silentLogger,
+      error: (_: string, fields?: Record<string, unknown>) => logged.push(fields?.error),
+    };
     const quiet = new RestApplication({ logger });
     const debug = new RestApplication({ logger, debug: true });
     for (const app of [quiet, debug]) {
@@ -99,13 +115,20 @@ describe('the logger', () => {
     const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
       lines.push({ level, message, fields });
     const app = new RestApplication({
-      logger: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
+      logger: {
+        debug: record('debug'),
+        info: record('info'),
+        warn: record('warn'),
+        error: record('error'),
+      },
     });
     app.get('/', ({ log }) => {
       log.info('handling', { extra: 1 });
       return 'ok';
     });
     await app.request('/', { headers: { 'X-Request-ID': 'req-1' } });
-    expect(lines).toEqual([{ level: 'info', message: 'handling', fields: { requestId: 'req-1', extra: 1 } }]);
+    expect(lines).toEqual([
+      { level: 'info', message: 'handling', fields: { requestId: 'req-1', extra: 1 } },
+    ]);
   });
 });

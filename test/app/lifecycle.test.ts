@@ -23,11 +23,11 @@ describe('lifecycle', () => {
   });
 
   it('names a startup result after the function when no name is given', async () => {
-    const app = new RestApplication({ logger: silentLogger });
+    const app = new RestApplication<Record<string, unknown>>({ logger: silentLogger });
     app.onStartup(function settings() {
       return { mode: 'test' };
     });
-    app.get('/', ({ settings }: { settings: unknown }) => settings);
+    app.get('/', ({ settings }) => settings);
     expect((await app.request('/')).body).toBe('{"mode":"test"}');
   });
 
@@ -95,12 +95,17 @@ describe('lifecycle', () => {
   it('startupSync throws a clear error when a handler returns a promise', () => {
     const app = new RestApplication({ logger: silentLogger }).onStartup('db', async () => 1);
     expect(() => app.startupSync()).toThrow(/returned a promise; use await app.startup\(\)/);
-    const shutdown = new RestApplication({ logger: silentLogger }).onShutdown(async () => undefined);
+    const shutdown = new RestApplication({ logger: silentLogger }).onShutdown(
+      async () => undefined,
+    );
     expect(() => shutdown.shutdownSync()).toThrow(/returned a promise/);
   });
 
   it('a startup handler may only inject earlier startup results and log', async () => {
-    const app = new RestApplication({ logger: silentLogger }).onStartup('x', ({ request }: { request: unknown }) => request);
+    const app = new RestApplication<Record<string, unknown>>({ logger: silentLogger }).onStartup(
+      'x',
+      ({ request }) => request,
+    );
     await expect(app.startup()).rejects.toThrow(/"request" is not a startup result/);
   });
 });

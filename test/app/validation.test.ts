@@ -20,17 +20,30 @@ describe('validates', () => {
     expect(bad.statusCode).toBe(422);
     const body = json(bad.body);
     expect(body.error).toBe('Validation failed');
-    expect(body.details.map((issue: { path: string }) => issue.path).sort()).toEqual(['name', 'qty']);
+    expect(body.details.map((issue: { path: string }) => issue.path).sort()).toEqual([
+      'name',
+      'qty',
+    ]);
   });
 
   it('validates query parameters, path parameters and headers with valibot', async () => {
     const app = new RestApplication({ logger: silentLogger })
-      .validates('page', v.object({ page: v.pipe(v.string(), v.regex(/^\d+$/)) }), { source: 'queryParams' })
+      .validates('page', v.object({ page: v.pipe(v.string(), v.regex(/^\d+$/)) }), {
+        source: 'queryParams',
+      })
       .validates('ids', v.object({ id: v.pipe(v.string(), v.uuid()) }), { source: 'pathParams' })
-      .validates('auth', v.object({ 'x-api-key': v.pipe(v.string(), v.minLength(8)) }), { source: 'headers' });
-    app.get('/things/{id}', ({ page, ids, auth }) => ({ page: page.page, id: ids.id, key: auth['x-api-key'] }));
+      .validates('auth', v.object({ 'x-api-key': v.pipe(v.string(), v.minLength(8)) }), {
+        source: 'headers',
+      });
+    app.get('/things/{id}', ({ page, ids, auth }) => ({
+      page: page.page,
+      id: ids.id,
+      key: auth['x-api-key'],
+    }));
     const id = '123e4567-e89b-12d3-a456-426614174000';
-    const ok = await app.request(`/things/${id}?page=2`, { headers: { 'X-Api-Key': 'secret-key' } });
+    const ok = await app.request(`/things/${id}?page=2`, {
+      headers: { 'X-Api-Key': 'secret-key' },
+    });
     expect(json(ok.body)).toEqual({ page: '2', id, key: 'secret-key' });
     const bad = await app.request('/things/nope?page=x', { headers: { 'X-Api-Key': 'short' } });
     expect(bad.statusCode).toBe(422);
@@ -42,22 +55,30 @@ describe('validates', () => {
       z.object({ items: z.array(z.object({ name: z.string() })) }),
     );
     app.post('/orders', ({ order }) => order);
-    const bad = await app.request('/orders', { method: 'POST', json: { items: [{ name: 'a' }, { name: 3 }] } });
-    expect(json(bad.body).details).toEqual([{ path: 'items[1].name', message: expect.any(String) }]);
+    const bad = await app.request('/orders', {
+      method: 'POST',
+      json: { items: [{ name: 'a' }, { name: 3 }] },
+    });
+    expect(json(bad.body).details).toEqual([
+      { path: 'items[1].name', message: expect.any(String) },
+    ]);
     const root = await app.request('/orders', { method: 'POST', json: 5 });
     expect(json(root.body).details[0].path).toBe('');
   });
 
   it('accepts a function validator that throws ValidationError', async () => {
-    const app = new RestApplication({ logger: silentLogger }).validates('range', ({ queryParams }) => {
-      const from = Number(queryParams.from);
-      const to = Number(queryParams.to);
-      const issues = [];
-      if (!Number.isInteger(from)) issues.push({ path: 'from', message: 'must be an integer' });
-      if (!(to > from)) issues.push({ path: 'to', message: 'must be greater than from' });
-      if (issues.length > 0) throw new ValidationError(issues);
-      return { from, to };
-    });
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'range',
+      ({ queryParams }) => {
+        const from = Number(queryParams.from);
+        const to = Number(queryParams.to);
+        const issues = [];
+        if (!Number.isInteger(from)) issues.push({ path: 'from', message: 'must be an integer' });
+        if (!(to > from)) issues.push({ path: 'to', message: 'must be greater than from' });
+        if (issues.length > 0) throw new ValidationError(issues);
+        return { from, to };
+      },
+    );
     app.get('/range', ({ range }) => range.to - range.from);
     expect((await app.request('/range?from=1&to=4')).body).toBe('3');
     const bad = await app.request('/range?from=x&to=0');
@@ -87,14 +108,20 @@ describe('validates', () => {
     app.post('/', ({ x }) => x);
     expect((await app.request('/', { method: 'POST', body: '{}' })).statusCode).toBe(415);
     expect(
-      (await app.request('/', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })).statusCode,
+      (
+        await app.request('/', {
+          method: 'POST',
+          body: '{',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).statusCode,
     ).toBe(400);
   });
 
   it('refuses an unknown source', () => {
     const app = new RestApplication({ logger: silentLogger });
-    expect(() =>
-      app.validates('x', z.object({}), { source: 'cookies' as 'headers' }),
-    ).toThrow(/Unknown validation source/);
+    expect(() => app.validates('x', z.object({}), { source: 'cookies' as 'headers' })).toThrow(
+      /Unknown validation source/,
+    );
   });
 });

@@ -1,0 +1,41 @@
+/**
+ * Deterministic budgets: the core's bundle stays small and free of Node built-ins and of the
+ * other subpaths, so it bundles for Workers and keeps Lambda cold starts short.
+ */
+import { buildSync } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+/** The core's minified size budget in bytes; raise it deliberately, with a reason. */
+const CORE_BUDGET = 64 * 1024;
+
+describe('core bundle', () => {
+  const result = buildSync({
+    entryPoints: ['src/index.ts'],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    metafile: true,
+    external: ['node:*'],
+  });
+  const code = result.outputFiles[0]?.text ?? '';
+
+  it(`is under ${CORE_BUDGET / 1024} KiB minified`, () => {
+    expect(code.length).toBeGreaterThan(1000);
+    expect(code.length).toBeLessThan(CORE_BUDGET);
+  });
+
+  it('imports no node: module at load time (file bodies load node:fs lazily)', () => {
+    expect(code).not.toMatch(/^import[^;]*from\s*"node:/m);
+    expect(code).not.toMatch(/\bimport\s*"node:/);
+  });
+
+  it('contains nothing from the adapters, the static router or the configuration loader', () => {
+    const inputs = Object.keys(result.metafile?.inputs ?? {});
+    expect(inputs.length).toBeGreaterThan(10);
+    for (const input of inputs) {
+      expect(input).not.toMatch(/src\/(adapters|static|config)\//);
+    }
+  });
+});

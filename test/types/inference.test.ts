@@ -1,0 +1,87 @@
+/**
+ * Type tests: `npm run typecheck` fails if the inference the API promises stops holding. The
+ * runtime part only checks that the examples run.
+ */
+import * as v from 'valibot';
+import { describe, expectTypeOf, it } from 'vitest';
+import * as z from 'zod';
+import {
+  type MultiValueHeaders,
+  type PathParamNames,
+  type Request,
+  RestApplication,
+  Router,
+  silentLogger,
+} from '../../src/index.js';
+
+describe('type inference', () => {
+  it('infers path parameters from the route string', () => {
+    expectTypeOf<PathParamNames<'/users/{id}/posts/{postId}'>>().toEqualTypeOf<'id' | 'postId'>();
+    expectTypeOf<PathParamNames<'/files/{path*}'>>().toEqualTypeOf<'path'>();
+    expectTypeOf<PathParamNames<'/plain'>>().toEqualTypeOf<never>();
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/users/{id}/posts/{postId}', ({ id, postId, pathParams }) => {
+      expectTypeOf(id).toEqualTypeOf<string>();
+      expectTypeOf(postId).toEqualTypeOf<string>();
+      expectTypeOf(pathParams).toEqualTypeOf<{ id: string; postId: string }>();
+      return null;
+    });
+    // @ts-expect-error: `idd` is not a parameter of this route nor a registered name.
+    app.get('/users/{id}', ({ idd }) => idd);
+  });
+
+  it('types registered dependencies, validators, resources and startup results', () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .dependency('count', () => 42)
+      .dependency('user', async () => ({ name: 'ada' }))
+      .validates('bookmark', z.object({ url: z.string() }))
+      .validates('page', v.object({ page: v.string() }), { source: 'queryParams' })
+      .validates('range', () => ({ from: 1, to: 2 }))
+      .resourceExists('item', async (): Promise<{ id: string } | null> => null)
+      .onStartup('db', async () => ({ query: (sql: string) => sql.length }));
+    app.get('/', ({ count, user, bookmark, page, range, item, db, request, headers }) => {
+      expectTypeOf(count).toEqualTypeOf<number>();
+      expectTypeOf(user).toEqualTypeOf<{ name: string }>();
+      expectTypeOf(bookmark).toEqualTypeOf<{ url: string }>();
+      expectTypeOf(page).toEqualTypeOf<{ page: string }>();
+      expectTypeOf(range).toEqualTypeOf<{ from: number; to: number }>();
+      expectTypeOf(item).toEqualTypeOf<{ id: string }>();
+      expectTypeOf(db.query).toEqualTypeOf<(sql: string) => number>();
+      expectTypeOf(request).toEqualTypeOf<Request>();
+      expectTypeOf(headers).toEqualTypeOf<MultiValueHeaders>();
+      return null;
+    });
+    // @ts-expect-error: `missing` was never registered.
+    app.get('/x', ({ missing }) => missing);
+  });
+
+  it('lets providers inject earlier registrations, and routers declare what they use', () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .dependency('base', () => 2)
+      .dependency('double', ({ base }) => base * 2);
+    app.get('/', ({ double }) => {
+      expectTypeOf(double).toEqualTypeOf<number>();
+      return double;
+    });
+    const router = new Router<{ base: number }>();
+    router.get('/r/{id}', ({ base, id }) => {
+      expectTypeOf(base).toEqualTypeOf<number>();
+      expectTypeOf(id).toEqualTypeOf<string>();
+      return base;
+    });
+    app.mount('/api', router);
+  });
+
+  it('types error handlers and renderers', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(404, ({ error }) => {
+      expectTypeOf(error.statusCode).toEqualTypeOf<number>();
+      expectTypeOf(error.path).toEqualTypeOf<string>();
+      return null;
+    });
+    app.provides('text/csv', ({ result }) => {
+      expectTypeOf(result).toEqualTypeOf<unknown>();
+      return '';
+    });
+  });
+});
