@@ -1,0 +1,282 @@
+/**
+ * `Config`: a configuration read from YAML (or given as a value), with `${...}` interpolations
+ * resolved on demand and validated against a {@link Schema}.
+ */
+
+import { readFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import type { ErrorObject } from 'ajv';
+import { coerceText, replaceAt, toPointer } from './coercion.js';
+import {
+  ConfigMalformedError,
+  ConfigNotFoundError,
+  ConfigValidationError,
+  type ConfigViolation,
+} from './errors.js';
+import { mayInterpolate, wholeExpression } from './interpolation/parser.js';
+import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
+import type { JsonValue } from './json.js';
+import {
+  formatPath,
+  type PathSegment,
+  PathSyntaxError,
+  parsePath,
+  pointerToSegments,
+  valueAt,
+} from './path.js';
+import { type LocatedViolation, violationsFrom } from './schema/messages.js';
+import { TEXT_PLACEHOLDER, WHOLE_PLACEHOLDER } from './schema/placeholders.js';
+import { type Schema, validatorFor } from './schema.js';
+import {
+  type ConfigNode,
+  childNode,
+  nearestNode,
+  nodesFromValue,
+  plainValue,
+  type ScalarNode,
+} from './source.js';
+import { nodesFromYaml } from './yaml-source.js';
+
+/** Where interpolations look things up. */
+export interface ConfigOptions {
+  /** The folder `${file:...}` paths are relative to (default: the configuration file's folder, else the working directory). */
+  readonly baseDir?: string;
+  /** Environment variables for `${env:...}` (default: `process.env`, read at each resolution). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Options of {@link Config.fromYaml}. */
+export interface YamlConfigOptions extends ConfigOptions {
+  /** The name messages give the text (`config.yaml:3:9: ...`); also anchors `${file:}` when `baseDir` is not given. */
+  readonly filename?: string;
+}
+
+/** Options of {@link Config.validate}. */
+export interface ValidateOptions {
+  /** Fill in the schema's `default`s for missing properties in the returned value. */
+  readonly applyDefaults?: boolean;
+}
+
+/**
+ * A configuration with `${...}` interpolations (environment variables, files, references to
+ * other values), resolved lazily and validated against a JSON Schema.
+ *
+ * @example
+ * ```ts
+ * const schema = Schema.fromFile('config.schema.yaml');
+ * const settings = Config.fromYamlFile('config.yaml').validate<Settings>(schema, { applyDefaults: true });
+ * settings.database.port; // a number, even when it came from ${env:DB_PORT}
+ * ```
+ */
+export class Config {
+  readonly #root: ConfigNode;
+  readonly #file: string | undefined;
+  readonly #baseDir: string;
+  readonly #env: Readonly<Record<string, string | undefined>> | undefined;
+  readonly #templates = new WeakMap<ScalarNode, import('./interpolation/parser.js').Template>();
+
+  private constructor(
+    root: ConfigNode,
+    file: string | undefined,
+    baseDir: string,
+    env: ConfigOptions['env'],
+  ) {
+    this.#root = root;
+    this.#file = file;
+    this.#baseDir = baseDir;
+    this.#env = env;
+  }
+
+  /** Reads a YAML (or JSON) file. A missing file is a `NOT_FOUND` error. */
+  static fromYamlFile(path: string, options: ConfigOptions = {}): Config {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ConfigNotFoundError(
+        code === 'ENOENT'
+          ? `configuration file ${JSON.stringify(path)} not found`
+          : `configuration file ${JSON.stringify(path)} cannot be read (${code ?? String(error)})`,
+        { file: path },
+      );
+    }
+    return Config.fromYaml(text, { ...options, filename: path });
+  }
+
+  /** Reads YAML text (YAML 1.2, core schema: `yes` stays a string). */
+  static fromYaml(text: string, options: YamlConfigOptions = {}): Config {
+    const { filename } = options;
+    const baseDir =
+      options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
+    return new Config(nodesFromYaml(text, filename), filename, resolvePath(baseDir), options.env);
+  }
+
+  /** Wraps a JSON value (any JSON value may be the root). Strings may hold interpolations. */
+  static fromObject(value: unknown, options: ConfigOptions = {}): Config {
+    return new Config(
+      nodesFromValue(value),
+      undefined,
+      resolvePath(options.baseDir ?? process.cwd()),
+      options.env,
+    );
+  }
+
+  /** The file the configuration was read from, when there is one. */
+  get filename(): string | undefined {
+    return this.#file;
+  }
+
+  private source(): ResolverSource {
+    return {
+      root: this.#root,
+      file: this.#file,
+      baseDir: this.#baseDir,
+      env: this.#env ?? process.env,
+      templates: this.#templates,
+    };
+  }
+
+  /**
+   * The resolved value at a dotted path (`'database.port'`, `'servers[0].host'`, `''` for the
+   * root). A missing path throws a `NOT_FOUND` error.
+   */
+  get<T = JsonValue>(path: string): T {
+    let segments: PathSegment[];
+    try {
+      segments = parsePath(path);
+    } catch (error) {
+      if (error instanceof PathSyntaxError) {
+        throw new ConfigMalformedError(`invalid path: ${error.message}`, { expression: path });
+      }
+      throw error;
+    }
+    const resolution = new Resolution(this.source());
+    let node = this.#root;
+    let index = 0;
+    for (; index < segments.length && node.kind !== 'scalar'; index++) {
+      const child = childNode(node, segments[index]!);
+      if (!child) throw this.notFound(path, segments.slice(0, index + 1));
+      node = child;
+    }
+    let value: JsonValue | undefined = resolution.resolve(node).value;
+    // The rest of the path leads inside a value that came from an interpolation.
+    for (let rest = index; rest < segments.length; rest++) {
+      value = valueAt(value, [segments[rest]!]) as JsonValue | undefined;
+      if (value === undefined) throw this.notFound(path, segments.slice(0, rest + 1));
+    }
+    return value as T;
+  }
+
+  private notFound(path: string, missing: readonly PathSegment[]): ConfigNotFoundError {
+    const first = formatPath(missing);
+    const reason =
+      first === path
+        ? `path ${JSON.stringify(path)} not found`
+        : `path ${JSON.stringify(path)} not found (${JSON.stringify(first)} does not exist)`;
+    return new ConfigNotFoundError(reason, { file: this.#file });
+  }
+
+  /** The whole configuration, every interpolation resolved. */
+  resolve<T = JsonValue>(): T {
+    return new Resolution(this.source()).resolve(this.#root).value as T;
+  }
+
+  /**
+   * Resolves every interpolation, validates the result and returns it. Interpolation errors are
+   * thrown as themselves; violations as one {@link ConfigValidationError} listing all of them.
+   * Strings that came wholly from `${env:...}`, `${file:...}` or a default are converted to the
+   * schema's scalar type when they are exactly its JSON form (`"8080"` for an integer).
+   */
+  validate<T = JsonValue>(schema: Schema, options: ValidateOptions = {}): T {
+    const resolved = new Resolution(this.source()).resolve(this.#root);
+    let value = resolved.value;
+    const { validate } = validatorFor(schema, options.applyDefaults ? 'defaults' : 'plain');
+    const coercible = new Set(resolved.coercible.map(toPointer));
+    // Each round converts at least one string or stops, so this ends.
+    for (;;) {
+      if (validate(value)) return value as T;
+      const errors = [...(validate.errors ?? [])];
+      let converted = false;
+      for (const error of errors) {
+        if (error.keyword !== 'type' || !coercible.has(error.instancePath)) continue;
+        const segments = pointerToSegments(error.instancePath, value);
+        const current = valueAt(value, segments);
+        if (typeof current !== 'string') continue;
+        const type = (error.params as { type: unknown }).type;
+        const types = Array.isArray(type) ? type.map(String) : String(type).split(',');
+        const coerced = coerceText(current, types);
+        if (coerced === undefined) continue;
+        value = replaceAt(value, segments, coerced);
+        coercible.delete(error.instancePath);
+        converted = true;
+      }
+      if (!converted) throw this.validationError(violationsFrom(errors, value));
+    }
+  }
+
+  /**
+   * Checks the configuration's shape without resolving anything: structure, `required`,
+   * `additionalProperties` and every literal value are checked, while a value that is wholly an
+   * interpolation is accepted wherever a value may stand. A malformed interpolation is a
+   * `MALFORMED` error.
+   */
+  validateRaw(schema: Schema): void {
+    const source = this.source();
+    let counter = 0;
+    const standIn = (node: ScalarNode): JsonValue => {
+      if (typeof node.value !== 'string' || !mayInterpolate(node.value)) return node.value;
+      const template = templateOf(source, node);
+      if (wholeExpression(template)) return `${WHOLE_PLACEHOLDER}${counter++}`;
+      if (template.parts.some((part) => typeof part !== 'string'))
+        return `${TEXT_PLACEHOLDER}${counter++}`;
+      return template.parts.join('');
+    };
+    const shown = (node: ScalarNode): JsonValue => {
+      const value = standIn(node);
+      return typeof value === 'string' && value.startsWith('\u0000') ? node.value : value;
+    };
+    // Malformed text is reported in document order, first one first.
+    forEachScalar(this.#root, (node) => void standIn(node));
+    const data = plainValue(this.#root, standIn);
+    const { validate, original } = validatorFor(schema, 'raw');
+    if (validate(data)) return;
+    const errors: ErrorObject[] = [...(validate.errors ?? [])];
+    const display = plainValue(this.#root, shown);
+    throw this.validationError(violationsFrom(errors, data, { display, original }));
+  }
+
+  private validationError(violations: readonly LocatedViolation[]): ConfigValidationError {
+    const located = violations.map((violation): ConfigViolation => {
+      const node = nearestNode(this.#root, violation.segments);
+      let location = node.kind === 'scalar' ? node.location : (node.keyLocation ?? node.location);
+      if (violation.property !== undefined && node.kind === 'map') {
+        const extra = node.entries.get(violation.property);
+        location = extra?.keyLocation ?? location;
+      }
+      const { path, message, keyword, value } = violation;
+      return {
+        path,
+        message,
+        keyword,
+        value,
+        file: this.#file,
+        line: location?.line,
+        column: location?.column,
+      };
+    });
+    return new ConfigValidationError(located, this.#file);
+  }
+}
+
+/** Visits every scalar in document order. */
+function forEachScalar(root: ConfigNode, visit: (node: ScalarNode) => void): void {
+  const pending: ConfigNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.kind === 'scalar') visit(node);
+    else if (node.kind === 'list')
+      for (let index = node.items.length - 1; index >= 0; index--) pending.push(node.items[index]!);
+    else pending.push(...[...node.entries.values()].reverse());
+  }
+}

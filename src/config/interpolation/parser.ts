@@ -1,0 +1,203 @@
+/**
+ * The interpolation language of configuration values (SPEC §11):
+ *
+ * ```text
+ * ${env:NAME}                 environment variable
+ * ${env:NAME,default=text}    ... with a default, itself a template (it may nest ${...})
+ * ${file:path}                text of a file, relative to the configuration's folder
+ * ${a.b} ${list[0].c}         absolute reference to another value
+ * ${.sibling} ${..parent.x}   relative reference: one dot is the containing object, each more
+ *                             dot one level up
+ * \${                         a literal "${"
+ * ```
+ *
+ * Any expression may carry `,default=...`; the default is used when the variable, file or path
+ * is not found. Inside a default, `\}` is a literal `}`. A backslash anywhere else is itself.
+ */
+
+import { ConfigMalformedError } from '../errors.js';
+import { type PathSegment, PathSyntaxError, parsePath } from '../path.js';
+
+/** A parsed value: literal text and expressions, in order. */
+export interface Template {
+  readonly parts: readonly TemplatePart[];
+}
+
+export type TemplatePart = string | Expression;
+
+interface ExpressionBase {
+  /** The expression as written, `${...}` included. */
+  readonly source: string;
+  /** 1-based column of the `$` inside the value's text. */
+  readonly column: number;
+  /** The default, used when the variable, file or path does not exist. */
+  readonly fallback: Template | undefined;
+}
+
+export interface EnvExpression extends ExpressionBase {
+  readonly kind: 'env';
+  readonly name: string;
+}
+
+export interface FileExpression extends ExpressionBase {
+  readonly kind: 'file';
+  readonly path: string;
+}
+
+export interface ReferenceExpression extends ExpressionBase {
+  readonly kind: 'reference';
+  /** 0 for an absolute path; otherwise the number of leading dots. */
+  readonly dots: number;
+  readonly segments: readonly PathSegment[];
+}
+
+export type Expression = EnvExpression | FileExpression | ReferenceExpression;
+
+/** Defaults nest; past this depth the text is rejected rather than risking the stack. */
+const MAX_NESTING = 32;
+
+const LITERAL: Template = Object.freeze({ parts: Object.freeze([]) });
+
+/** True when the text contains anything the parser would interpret. */
+export function mayInterpolate(text: string): boolean {
+  return text.includes('${');
+}
+
+/**
+ * Parses a value's text. Throws {@link ConfigMalformedError} (and nothing else) for malformed
+ * input, with `offset` set to the 1-based column of the problem.
+ */
+export function parseTemplate(text: string): Template {
+  if (!mayInterpolate(text)) return text === '' ? LITERAL : { parts: [text] };
+  const parser = new TemplateParser(text);
+  const template = parser.template(0);
+  return template;
+}
+
+/** The expression when the template is exactly one expression and nothing else. */
+export function wholeExpression(template: Template): Expression | undefined {
+  const [only] = template.parts;
+  return template.parts.length === 1 && typeof only === 'object' ? only : undefined;
+}
+
+/** Escapes text so that {@link parseTemplate} reads it back as exactly that literal text. */
+export function escapeTemplate(text: string): string {
+  return text.replaceAll('${', '\\${');
+}
+
+class TemplateParser {
+  private index = 0;
+
+  constructor(private readonly text: string) {}
+
+  /**
+   * Reads a template up to the end of the text (depth 0) or up to the `}` that closes the
+   * expression whose default this is (depth > 0), leaving that `}` unread.
+   */
+  template(depth: number): Template {
+    const { text } = this;
+    const parts: TemplatePart[] = [];
+    let literal = '';
+    while (this.index < text.length) {
+      const char = text[this.index];
+      if (char === '\\' && text.startsWith('${', this.index + 1)) {
+        literal += '${';
+        this.index += 3;
+      } else if (char === '\\' && depth > 0 && text[this.index + 1] === '}') {
+        literal += '}';
+        this.index += 2;
+      } else if (char === '$' && text[this.index + 1] === '{') {
+        if (literal !== '') parts.push(literal);
+        literal = '';
+        parts.push(this.expression(depth));
+      } else if (char === '}' && depth > 0) {
+        break;
+      } else {
+        literal += char;
+        this.index++;
+      }
+    }
+    if (literal !== '') parts.push(literal);
+    return { parts };
+  }
+
+  private expression(depth: number): Expression {
+    const { text } = this;
+    const start = this.index;
+    const column = start + 1;
+    if (depth >= MAX_NESTING) this.fail('interpolations nested too deeply', column);
+    this.index += 2;
+    const headStart = this.index;
+    while (this.index < text.length && text[this.index] !== '}' && text[this.index] !== ',') {
+      if (text[this.index] === '$' && text[this.index + 1] === '{') {
+        this.fail('unexpected "${" inside an interpolation', this.index + 1);
+      }
+      this.index++;
+    }
+    if (this.index >= text.length) this.fail('unexpected end of input', text.length + 1);
+    const head = text.slice(headStart, this.index);
+    if (head === '') {
+      this.fail(
+        text[this.index] === '}' ? 'empty interpolation' : 'expected a name before ","',
+        text[this.index] === '}' ? column : this.index + 1,
+      );
+    }
+    let fallback: Template | undefined;
+    if (text[this.index] === ',') {
+      this.index++;
+      if (!text.startsWith('default=', this.index)) {
+        const optionEnd = text.slice(this.index).search(/[=,}]/);
+        const option = text.slice(this.index, optionEnd < 0 ? undefined : this.index + optionEnd);
+        this.fail(
+          option === ''
+            ? 'expected "default=" after ","'
+            : `unknown option ${JSON.stringify(option)} (only "default=" is supported)`,
+          this.index + 1,
+        );
+      }
+      this.index += 'default='.length;
+      fallback = this.template(depth + 1);
+      if (this.index >= text.length) this.fail('unexpected end of input', text.length + 1);
+    }
+    // this.index is at the closing "}".
+    this.index++;
+    const source = text.slice(start, this.index);
+    return this.classify(head, headStart, { source, column, fallback });
+  }
+
+  private classify(head: string, headStart: number, base: ExpressionBase): Expression {
+    const colon = head.indexOf(':');
+    if (colon >= 0) {
+      const resolver = head.slice(0, colon);
+      const argument = head.slice(colon + 1);
+      if (resolver === 'env') {
+        if (argument === '') this.fail('empty variable name', headStart + colon + 2);
+        return { kind: 'env', name: argument, ...base };
+      }
+      if (resolver === 'file') {
+        if (argument === '') this.fail('empty file path', headStart + colon + 2);
+        return { kind: 'file', path: argument, ...base };
+      }
+      this.fail(
+        `unknown resolver ${JSON.stringify(resolver)} (expected "env" or "file")`,
+        headStart + 1,
+      );
+    }
+    let dots = 0;
+    while (head[dots] === '.') dots++;
+    if (dots === head.length) this.fail('expected a key after "."', headStart + head.length + 1);
+    try {
+      const segments = parsePath(head, dots);
+      return { kind: 'reference', dots, segments, ...base };
+    } catch (error) {
+      if (error instanceof PathSyntaxError) {
+        this.fail(`invalid reference: ${error.reason}`, headStart + error.offset + 1);
+      }
+      throw error;
+    }
+  }
+
+  private fail(reason: string, column: number): never {
+    throw new ConfigMalformedError(`${reason} at column ${column}`, {}, column);
+  }
+}

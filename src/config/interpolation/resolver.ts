@@ -1,0 +1,344 @@
+/**
+ * Resolves interpolations, lazily (only what is asked for) and once per node per resolution.
+ *
+ * References can chain arbitrarily far (`a: ${b}`, `b: ${c}`, ...), so resolution never recurses
+ * along references: an explicit stack of frames holds the nodes being resolved. Evaluating a
+ * node either completes or names one node it still needs; that node is pushed and the first is
+ * evaluated again once it is done. A needed node that is already on the stack is a cycle, and
+ * the stack is its chain. The only recursion left is through nested defaults, which the parser
+ * bounds.
+ */
+
+import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import {
+  ConfigCircularReferenceError,
+  ConfigMalformedError,
+  ConfigNotFoundError,
+  type ValueContext,
+} from '../errors.js';
+import { cloneJson, type JsonObject, type JsonValue, setOwn } from '../json.js';
+import { formatPath, type PathSegment } from '../path.js';
+import {
+  arrayIndex,
+  type ConfigNode,
+  childNode,
+  nodePath,
+  nodeSegments,
+  type ScalarNode,
+} from '../source.js';
+import {
+  type Expression,
+  mayInterpolate,
+  parseTemplate,
+  type ReferenceExpression,
+  type Template,
+  wholeExpression,
+} from './parser.js';
+
+/** A resolved value and the places inside it whose text came from an interpolation. */
+export interface Resolved {
+  readonly value: JsonValue;
+  /**
+   * Paths (relative to `value`) of strings produced wholly by an `env` or `file` interpolation
+   * or by a default: the only strings `validate` may coerce to the schema's scalar type.
+   */
+  readonly coercible: readonly (readonly PathSegment[])[];
+}
+
+export interface ResolverSource {
+  readonly root: ConfigNode;
+  readonly file: string | undefined;
+  /** The folder `${file:...}` paths are relative to. */
+  readonly baseDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Parsed templates, shared by every resolution of one configuration. */
+  readonly templates: WeakMap<ScalarNode, Template>;
+}
+
+const NONE: readonly (readonly PathSegment[])[] = Object.freeze([]);
+const WHOLE: readonly (readonly PathSegment[])[] = Object.freeze([Object.freeze([])]);
+
+interface Frame {
+  readonly node: ConfigNode;
+  /** Containers: how many children are done. */
+  progress: number;
+  /** Containers: the value being built. */
+  readonly partial: JsonValue[] | JsonObject | undefined;
+  /** Maps: the entries, listed once. */
+  readonly entries: Array<[string, ConfigNode]> | undefined;
+  readonly coercible: PathSegment[][];
+  /** The expression that last asked for another node, for cycle messages. */
+  expression: Expression | undefined;
+}
+
+/** The reason a reference found nothing. */
+class Missing {
+  constructor(readonly path: string) {}
+}
+
+/** The template of a scalar string, parsed once; malformed text becomes a located error. */
+export function templateOf(source: ResolverSource, node: ScalarNode): Template {
+  let template = source.templates.get(node);
+  if (template) return template;
+  try {
+    template = parseTemplate(node.value as string);
+  } catch (error) {
+    if (error instanceof ConfigMalformedError) {
+      throw new ConfigMalformedError(
+        `malformed interpolation: ${error.reason}`,
+        { ...context(source, node), expression: node.value as string },
+        error.offset,
+      );
+    }
+    throw error;
+  }
+  source.templates.set(node, template);
+  return template;
+}
+
+function context(source: ResolverSource, node: ConfigNode, expression?: Expression): ValueContext {
+  return {
+    key: nodePath(node),
+    expression: expression?.source,
+    file: source.file,
+    line: node.location?.line,
+    column: node.location?.column,
+  };
+}
+
+/** One resolution: a memo of finished nodes and the stack of unfinished ones. */
+export class Resolution {
+  private readonly memo = new Map<ConfigNode, Resolved>();
+  private readonly frames: Frame[] = [];
+  private readonly active = new Set<ConfigNode>();
+  private readonly files = new Map<string, string | Missing>();
+  private needed: ConfigNode | undefined;
+
+  constructor(private readonly source: ResolverSource) {}
+
+  /** Resolves a node (and whatever it refers to). */
+  resolve(node: ConfigNode): Resolved {
+    const done = this.finished(node);
+    if (done) return done;
+    this.push(node);
+    while (this.frames.length > 0) {
+      const frame = this.frames[this.frames.length - 1]!;
+      this.needed = undefined;
+      const result = this.evaluate(frame);
+      if (result) {
+        this.memo.set(frame.node, result);
+        this.active.delete(frame.node);
+        this.frames.pop();
+        continue;
+      }
+      const needed = this.needed as ConfigNode | undefined;
+      if (!needed) throw new Error('internal error: resolution stalled');
+      if (this.active.has(needed)) throw this.cycle(needed);
+      this.push(needed);
+    }
+    return this.memo.get(node)!;
+  }
+
+  private push(node: ConfigNode): void {
+    const partial = node.kind === 'list' ? [] : node.kind === 'map' ? {} : undefined;
+    const entries = node.kind === 'map' ? [...node.entries] : undefined;
+    this.frames.push({ node, progress: 0, partial, entries, coercible: [], expression: undefined });
+    this.active.add(node);
+  }
+
+  /** The value of a node when it is done or needs no work; otherwise records it as needed. */
+  private finished(node: ConfigNode): Resolved | undefined {
+    const done = this.memo.get(node);
+    if (done) return done;
+    if (node.kind === 'scalar' && (typeof node.value !== 'string' || !mayInterpolate(node.value))) {
+      return { value: node.value, coercible: NONE };
+    }
+    return undefined;
+  }
+
+  private need(node: ConfigNode, frame: Frame, expression?: Expression): undefined {
+    this.needed = node;
+    frame.expression = expression;
+    return undefined;
+  }
+
+  private evaluate(frame: Frame): Resolved | undefined {
+    const { node } = frame;
+    if (node.kind === 'scalar') return this.scalar(node, frame);
+    if (node.kind === 'list') {
+      const values = frame.partial as JsonValue[];
+      for (; frame.progress < node.items.length; frame.progress++) {
+        const item = node.items[frame.progress]!;
+        const resolved = this.finished(item);
+        if (!resolved) return this.need(item, frame);
+        values.push(resolved.value);
+        for (const path of resolved.coercible) frame.coercible.push([frame.progress, ...path]);
+      }
+      return { value: values, coercible: frame.coercible };
+    }
+    const object = frame.partial as JsonObject;
+    const entries = frame.entries!;
+    for (; frame.progress < entries.length; frame.progress++) {
+      const [key, child] = entries[frame.progress]!;
+      const resolved = this.finished(child);
+      if (!resolved) return this.need(child, frame);
+      setOwn(object, key, resolved.value);
+      for (const path of resolved.coercible) frame.coercible.push([key, ...path]);
+    }
+    return { value: object, coercible: frame.coercible };
+  }
+
+  private scalar(node: ScalarNode, frame: Frame): Resolved | undefined {
+    const template = templateOf(this.source, node);
+    const whole = wholeExpression(template);
+    if (whole) return this.expression(whole, node, frame);
+    const text = this.text(template, node, frame);
+    return text === undefined ? undefined : { value: text, coercible: NONE };
+  }
+
+  /** Mixed text: every expression's value converted to text and joined. */
+  private text(template: Template, node: ScalarNode, frame: Frame): string | undefined {
+    let text = '';
+    for (const part of template.parts) {
+      if (typeof part === 'string') {
+        text += part;
+        continue;
+      }
+      const resolved = this.expression(part, node, frame);
+      if (!resolved) return undefined;
+      const { value } = resolved;
+      text += typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    return text;
+  }
+
+  private expression(expression: Expression, node: ScalarNode, frame: Frame): Resolved | undefined {
+    if (expression.kind === 'env') {
+      const value = this.source.env[expression.name];
+      if (value !== undefined) return { value, coercible: WHOLE };
+      return this.fallback(expression, node, frame, () => {
+        const name = expression.name;
+        return `environment variable ${JSON.stringify(name)} not found (set it, or add a default: \${env:${name},default=...})`;
+      });
+    }
+    if (expression.kind === 'file') {
+      const text = this.readFile(expression, node);
+      if (typeof text === 'string') return { value: text, coercible: WHOLE };
+      return this.fallback(
+        expression,
+        node,
+        frame,
+        () => `file ${JSON.stringify(text.path)} not found`,
+      );
+    }
+    const found = this.reference(expression, node, frame);
+    if (!(found instanceof Missing)) return found;
+    return this.fallback(
+      expression,
+      node,
+      frame,
+      () => `path ${JSON.stringify(found.path)} not found`,
+    );
+  }
+
+  /** The default when there is one, else a not-found error with the given reason. */
+  private fallback(
+    expression: Expression,
+    node: ScalarNode,
+    frame: Frame,
+    reason: () => string,
+  ): Resolved | undefined {
+    const template = expression.fallback;
+    if (!template) throw new ConfigNotFoundError(reason(), context(this.source, node, expression));
+    const whole = wholeExpression(template);
+    if (whole) return this.expression(whole, node, frame);
+    const text = this.text(template, node, frame);
+    return text === undefined ? undefined : { value: text, coercible: WHOLE };
+  }
+
+  private readFile(expression: Expression & { kind: 'file' }, node: ScalarNode): string | Missing {
+    const path = resolvePath(this.source.baseDir, expression.path);
+    const cached = this.files.get(path);
+    if (cached !== undefined) return cached;
+    let text: string | Missing;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        throw new ConfigNotFoundError(
+          `file ${JSON.stringify(path)} cannot be read (${code ?? String(error)})`,
+          context(this.source, node, expression),
+        );
+      }
+      text = new Missing(path);
+    }
+    this.files.set(path, text);
+    return text;
+  }
+
+  /** Follows a reference; `undefined` when it waits for another node. */
+  private reference(
+    expression: ReferenceExpression,
+    node: ScalarNode,
+    frame: Frame,
+  ): Resolved | Missing | undefined {
+    let base: ConfigNode | undefined = expression.dots === 0 ? this.source.root : node.parent;
+    for (let level = 1; level < expression.dots && base; level++) base = base.parent;
+    if (!base) {
+      throw new ConfigNotFoundError(
+        `${expression.dots} dots go above the root of the configuration`,
+        context(this.source, node, expression),
+      );
+    }
+    const { segments } = expression;
+    const wanted = () => formatPath([...nodeSegments(base), ...segments]);
+    let current: ConfigNode = base;
+    let index = 0;
+    for (; index < segments.length && current.kind !== 'scalar'; index++) {
+      const child = childNode(current, segments[index]!);
+      if (!child) return new Missing(wanted());
+      current = child;
+    }
+    const resolved = this.finished(current);
+    if (!resolved) return this.need(current, frame, expression);
+    if (index === segments.length) {
+      return { value: cloneJson(resolved.value), coercible: resolved.coercible };
+    }
+    // The path continues inside a value that itself came from a reference.
+    let value: JsonValue | undefined = resolved.value;
+    const rest = segments.slice(index);
+    for (const segment of rest) value = step(value, segment);
+    if (value === undefined) return new Missing(wanted());
+    const coercible = resolved.coercible
+      .filter((path) =>
+        rest.every((segment, position) => String(path[position]) === String(segment)),
+      )
+      .map((path) => path.slice(rest.length));
+    return { value: cloneJson(value), coercible };
+  }
+
+  private cycle(needed: ConfigNode): ConfigCircularReferenceError {
+    const start = this.frames.findIndex((frame) => frame.node === needed);
+    const cycle = this.frames.slice(start);
+    const chain = [...cycle.map((frame) => nodePath(frame.node)), nodePath(needed)];
+    // Name the first value of the cycle that is a reference, with its expression.
+    const named = cycle.find((frame) => frame.expression !== undefined) ?? cycle[0]!;
+    return new ConfigCircularReferenceError(
+      chain,
+      context(this.source, named.node, named.expression),
+    );
+  }
+}
+
+function step(value: JsonValue | undefined, segment: PathSegment): JsonValue | undefined {
+  if (Array.isArray(value)) {
+    const index = typeof segment === 'number' ? segment : arrayIndex(segment);
+    return index === undefined ? undefined : value[index];
+  }
+  if (typeof value === 'object' && value !== null && typeof segment === 'string') {
+    return Object.hasOwn(value, segment) ? value[segment] : undefined;
+  }
+  return undefined;
+}

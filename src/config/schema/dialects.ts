@@ -1,0 +1,86 @@
+/**
+ * JSON Schema dialects and the Ajv instance for each. Draft-07 is the default (the seed's
+ * dialect); `$schema` selects draft-06, 2019-09 or 2020-12. The 2019-09 and 2020-12 validators
+ * are loaded only when a schema asks for them, to keep import time small.
+ */
+
+import { createRequire } from 'node:module';
+import { Ajv, type AnySchemaObject, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import { SchemaError } from '../errors.js';
+import { addExtraFormats } from './formats.js';
+
+export type Dialect = 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
+
+/** The validator class every dialect's Ajv extends. */
+export type Validator = InstanceType<typeof Ajv>;
+
+const require = createRequire(import.meta.url);
+
+const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
+  ['json-schema.org/draft-06/schema', 'draft-06'],
+  ['json-schema.org/draft-07/schema', 'draft-07'],
+  ['json-schema.org/draft/2019-09/schema', '2019-09'],
+  ['json-schema.org/draft/2020-12/schema', '2020-12'],
+]);
+
+const UNSUPPORTED: ReadonlyMap<string, string> = new Map([
+  ['json-schema.org/draft-04/schema', 'draft-04'],
+  ['json-schema.org/draft-03/schema', 'draft-03'],
+  ['json-schema.org/schema', 'the unversioned "latest" meta-schema'],
+]);
+
+/** The dialect a schema declares with `$schema` (draft-07 when it declares none). */
+export function dialectOf(schema: unknown): Dialect {
+  if (typeof schema !== 'object' || schema === null || !('$schema' in schema)) return 'draft-07';
+  const declared = (schema as { $schema: unknown }).$schema;
+  if (typeof declared !== 'string') throw new SchemaError('"$schema" must be a string');
+  // Both schemes and the empty fragment name the same meta-schema.
+  const normalized = declared.replace(/^https?:\/\//, '').replace(/#$/, '');
+  const dialect = DIALECTS.get(normalized);
+  if (dialect) return dialect;
+  const unsupported = UNSUPPORTED.get(normalized);
+  const supported = 'draft-06, draft-07 (the default), 2019-09 or 2020-12';
+  if (unsupported) {
+    throw new SchemaError(
+      `"$schema" ${JSON.stringify(declared)} (${unsupported}) is not supported; use ${supported}`,
+    );
+  }
+  throw new SchemaError(`unknown "$schema" ${JSON.stringify(declared)}; expected ${supported}`);
+}
+
+export interface ValidatorOptions {
+  /** Fill in `default`s for missing properties while validating. */
+  readonly useDefaults?: boolean;
+}
+
+/** A fresh Ajv for a dialect, with formats and every error reported. */
+export function createValidator(dialect: Dialect, options: ValidatorOptions = {}): Validator {
+  const settings: Options = {
+    allErrors: true,
+    // Unknown keywords and formats are annotations in JSON Schema, not errors.
+    strict: false,
+    logger: false,
+    // Errors carry the schema objects involved; messages need them (only on failure).
+    verbose: true,
+    useDefaults: options.useDefaults === true,
+  };
+  let validator: Validator;
+  if (dialect === '2019-09') {
+    const { Ajv2019 } = require('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js');
+    validator = new Ajv2019(settings);
+  } else if (dialect === '2020-12') {
+    const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    validator = new Ajv2020(settings);
+  } else {
+    validator = new Ajv(settings);
+    if (dialect === 'draft-06') {
+      validator.addMetaSchema(
+        require('ajv/dist/refs/json-schema-draft-06.json') as AnySchemaObject,
+      );
+    }
+  }
+  addFormats.default(validator);
+  addExtraFormats(validator);
+  return validator;
+}

@@ -1,0 +1,177 @@
+/**
+ * Ajv's errors turned into violations worded like the JSON Schema reference implementation
+ * (Python's `jsonschema`): `70000 is greater than the maximum of 65535`, `"name" is a required
+ * property`, `Additional properties are not allowed ('x' was unexpected)`. Runs only when
+ * validation has failed.
+ */
+
+import type { ErrorObject } from 'ajv';
+import { formatValue } from '../json.js';
+import { formatPath, type PathSegment, pointerToSegments, valueAt } from '../path.js';
+
+/** A violation before it is given a source position. */
+export interface LocatedViolation {
+  readonly segments: readonly PathSegment[];
+  readonly path: string;
+  readonly message: string;
+  readonly keyword: string;
+  readonly value: unknown;
+  /** For `additionalProperties`/`unevaluatedProperties`: the unexpected key. */
+  readonly property: string | undefined;
+}
+
+export interface MessageOptions {
+  /** The value messages print (validation may have run on a stand-in, see validateRaw). */
+  readonly display?: unknown;
+  /** Maps a schema object Ajv reports back to the schema as the user wrote it. */
+  readonly original?: (schema: unknown) => unknown;
+}
+
+/** Keywords whose failure is explained by errors Ajv reports for the subschemas they apply. */
+const EXPLAINED_ELSEWHERE = new Set(['if', 'propertyNames']);
+
+/**
+ * Keywords that report their own error after errors from the subschemas they tried; like the
+ * reference implementation, only the keyword's own error is kept.
+ */
+const SUMMARISING = new Set(['anyOf', 'oneOf', 'contains']);
+
+function isUnder(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(`${parent}/`);
+}
+
+/** Every violation, in Ajv's order, without duplicates. */
+export function violationsFrom(
+  errors: readonly ErrorObject[],
+  data: unknown,
+  options: MessageOptions = {},
+): LocatedViolation[] {
+  const dropped = new Set<number>();
+  errors.forEach((error, index) => {
+    if (EXPLAINED_ELSEWHERE.has(error.keyword)) dropped.add(index);
+    if (!SUMMARISING.has(error.keyword)) return;
+    // The subschemas' errors come right before, under the same instance and from other schema
+    // objects; a sibling keyword of the same schema object ends the run.
+    for (let before = index - 1; before >= 0; before--) {
+      const earlier = errors[before]!;
+      if (!isUnder(earlier.instancePath, error.instancePath)) break;
+      if (earlier.parentSchema === error.parentSchema) break;
+      dropped.add(before);
+    }
+  });
+
+  const display = 'display' in options ? options.display : data;
+  const seen = new Set<string>();
+  const violations: LocatedViolation[] = [];
+  errors.forEach((error, index) => {
+    if (dropped.has(index)) return;
+    const segments = pointerToSegments(error.instancePath, data);
+    const value = valueAt(display, segments);
+    const subject = error.propertyName === undefined ? value : error.propertyName;
+    const message = describe(error, subject, options.original ?? ((schema) => schema));
+    const property = extraProperty(error);
+    const path = formatPath(segments);
+    const identity = `${path}\u0000${error.keyword}\u0000${message}`;
+    if (seen.has(identity)) return;
+    seen.add(identity);
+    violations.push({ segments, path, message, keyword: error.keyword, value, property });
+  });
+  return violations;
+}
+
+function extraProperty(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  const key = params.additionalProperty ?? params.unevaluatedProperty;
+  return typeof key === 'string' ? key : undefined;
+}
+
+function plural(count: unknown, word: string, words = `${word}s`): string {
+  return `${String(count)} ${count === 1 ? word : words}`;
+}
+
+/** The message for one error, without the path. */
+function describe(
+  error: ErrorObject,
+  value: unknown,
+  original: (schema: unknown) => unknown,
+): string {
+  const params = error.params as Record<string, unknown>;
+  const shown = formatValue(value);
+  switch (error.keyword) {
+    case 'type': {
+      const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
+      return `${shown} is not of type ${types.map((type) => JSON.stringify(type)).join(', ')}`;
+    }
+    case 'minimum':
+      return `${shown} is less than the minimum of ${formatValue(params.limit)}`;
+    case 'maximum':
+      return `${shown} is greater than the maximum of ${formatValue(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `${shown} is less than or equal to the minimum of ${formatValue(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `${shown} is greater than or equal to the maximum of ${formatValue(params.limit)}`;
+    case 'multipleOf':
+      return `${shown} is not a multiple of ${formatValue(params.multipleOf)}`;
+    case 'minLength':
+      return `${shown} is shorter than ${plural(params.limit, 'character')}`;
+    case 'maxLength':
+      return `${shown} is longer than ${plural(params.limit, 'character')}`;
+    case 'minItems':
+      return `${shown} has fewer than ${plural(params.limit, 'item')}`;
+    case 'maxItems':
+      return `${shown} has more than ${plural(params.limit, 'item')}`;
+    case 'minProperties':
+      return `${shown} has fewer than ${plural(params.limit, 'property', 'properties')}`;
+    case 'maxProperties':
+      return `${shown} has more than ${plural(params.limit, 'property', 'properties')}`;
+    case 'pattern':
+      return `${shown} does not match ${JSON.stringify(params.pattern)}`;
+    case 'format':
+      return `${shown} is not a ${JSON.stringify(params.format)}`;
+    case 'enum':
+      return `${shown} is not one of ${formatValue(params.allowedValues)}`;
+    case 'const':
+      return `${formatValue(params.allowedValue)} was expected`;
+    case 'required':
+      return `${JSON.stringify(params.missingProperty)} is a required property`;
+    case 'dependencies':
+    case 'dependentRequired':
+      return `${JSON.stringify(params.missingProperty)} is a dependency of ${JSON.stringify(params.property)}`;
+    case 'additionalProperties':
+      return `Additional properties are not allowed ('${String(params.additionalProperty)}' was unexpected)`;
+    case 'unevaluatedProperties':
+      return `Unevaluated properties are not allowed ('${String(params.unevaluatedProperty)}' was unexpected)`;
+    case 'additionalItems':
+    case 'items':
+    case 'unevaluatedItems': {
+      const kind = error.keyword === 'unevaluatedItems' ? 'Unevaluated' : 'Additional';
+      const extra = Array.isArray(value) ? value.slice(Number(params.limit)) : [];
+      const listed = extra.map(formatValue).join(', ');
+      return `${kind} items are not allowed (${listed} ${extra.length === 1 ? 'was' : 'were'} unexpected)`;
+    }
+    case 'uniqueItems':
+      return `${shown} has non-unique elements`;
+    case 'contains': {
+      const least = typeof params.minContains === 'number' ? params.minContains : 1;
+      const most = params.maxContains;
+      if (typeof most === 'number') {
+        return `${shown} must contain between ${least} and ${plural(most, 'item')} matching the given schema`;
+      }
+      return least === 1
+        ? `${shown} does not contain items matching the given schema`
+        : `${shown} does not contain at least ${plural(least, 'item')} matching the given schema`;
+    }
+    case 'anyOf':
+      return `${shown} is not valid under any of the given schemas`;
+    case 'oneOf':
+      return params.passingSchemas === null
+        ? `${shown} is not valid under any of the given schemas`
+        : `${shown} is valid under more than one of the given schemas`;
+    case 'not':
+      return `${shown} should not be valid under ${formatValue(original(error.schema))}`;
+    case 'false schema':
+      return `False schema does not allow ${shown}`;
+    default:
+      return `${shown} ${error.message ?? 'is invalid'}`;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The schema `validateRaw` uses. Before resolution a placeholder's value is unknown, so a value
+ * that is wholly an interpolation (`port: ${env:PORT}`) must pass whatever schema applies where
+ * it stands, while structure (`required`, `additionalProperties`, ...) and literal values are
+ * still checked.
+ *
+ * Placeholders are replaced in the instance by sentinel strings, and every subschema `S` becomes
+ *
+ * ```json
+ * { <S's identifiers and definitions>, "if": { "x-restmachine-placeholder": <S's type> },
+ *   "then": true, "else": { <the rest of S> } }
+ * ```
+ *
+ * so a sentinel short-circuits every check at its place, wherever `S` was reached from
+ * (`properties`, `items`, `$ref` targets, combinators). Text that mixes interpolations with
+ * literal text (`http://${env:HOST}/`) is certainly a string: it passes where a string may
+ * stand and fails a `type` that excludes strings. Identifiers (`$id`, `$anchor`) and
+ * `definitions`/`$defs` stay where they were, and JSON-pointer `$ref`s are rewritten to follow
+ * the moved keywords, so references keep working.
+ *
+ * Known limit: a placeholder passes every subschema, so a `oneOf` whose branches differ only in
+ * the placeholder's value matches more than one branch and fails.
+ */
+
+import type { Ajv } from 'ajv';
+
+export const PLACEHOLDER_KEYWORD = 'x-restmachine-placeholder';
+
+/** Prefix of the sentinel standing for a value that is wholly one interpolation. */
+export const WHOLE_PLACEHOLDER = '\u0000restmachine:placeholder:';
+/** Prefix of the sentinel standing for text that mixes interpolations and literal text. */
+export const TEXT_PLACEHOLDER = '\u0000restmachine:text:';
+
+/** Keywords whose value is one subschema. */
+const SCHEMA_VALUED = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'contentSchema',
+  'else',
+  'if',
+  'not',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+  'dependencies',
+]);
+/** Keywords that identify or hold a schema rather than check the instance: they stay in place. */
+const STAYS = new Set([
+  '$id',
+  '$schema',
+  '$anchor',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+  '$vocabulary',
+  '$comment',
+  'definitions',
+  '$defs',
+  'title',
+  'description',
+  'default',
+  'examples',
+]);
+const REFERENCES = new Set(['$ref', '$recursiveRef', '$dynamicRef']);
+
+/** Registers the keyword that recognises sentinels. */
+export function addPlaceholderKeyword(validator: InstanceType<typeof Ajv>): void {
+  validator.addKeyword({
+    keyword: PLACEHOLDER_KEYWORD,
+    errors: false,
+    validate: (types: unknown, data: unknown) => {
+      if (typeof data !== 'string') return false;
+      if (data.startsWith(WHOLE_PLACEHOLDER)) return true;
+      if (!data.startsWith(TEXT_PLACEHOLDER)) return false;
+      return !Array.isArray(types) || types.includes('string');
+    },
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Rewrites a schema for raw validation. `originals` learns, for each rewritten subschema, the
+ * subschema as written (messages print it).
+ */
+export function withPlaceholders(schema: unknown, originals: WeakMap<object, unknown>): unknown {
+  if (!isObject(schema)) return schema;
+  const kept: Record<string, unknown> = {};
+  const moved: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    let rewritten = value;
+    if (SCHEMA_VALUED.has(keyword)) {
+      rewritten = withPlaceholders(value, originals);
+    } else if (keyword === 'items') {
+      rewritten = Array.isArray(value)
+        ? value.map((item) => withPlaceholders(item, originals))
+        : withPlaceholders(value, originals);
+    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
+      rewritten = value.map((item) => withPlaceholders(item, originals));
+    } else if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
+      const map: Record<string, unknown> = {};
+      for (const [name, subschema] of Object.entries(value)) {
+        // `dependencies` may also hold lists of property names.
+        map[name] = Array.isArray(subschema) ? subschema : withPlaceholders(subschema, originals);
+      }
+      rewritten = map;
+    } else if (REFERENCES.has(keyword) && typeof value === 'string') {
+      rewritten = rewriteReference(value);
+    }
+    if (STAYS.has(keyword)) kept[keyword] = rewritten;
+    else moved[keyword] = rewritten;
+  }
+  const type = schema.type;
+  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : null;
+  // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword here.
+  const wrapper = { ...kept, if: { [PLACEHOLDER_KEYWORD]: types }, then: true, else: moved };
+  originals.set(wrapper, schema);
+  return wrapper;
+}
+
+/** Follows a JSON-pointer fragment through the rewritten layout (`/properties/a` → `/else/properties/a`). */
+export function rewriteReference(reference: string): string {
+  const hash = reference.indexOf('#');
+  if (hash < 0 || reference[hash + 1] !== '/') return reference;
+  const tokens = reference.slice(hash + 2).split('/');
+  const rewritten: string[] = [];
+  type State = 'schema' | 'member' | 'items' | 'verbatim';
+  let state: State = 'schema';
+  for (const token of tokens) {
+    if (state === 'verbatim') {
+      rewritten.push(token);
+    } else if (state === 'member') {
+      rewritten.push(token);
+      state = 'schema';
+    } else if (state === 'items') {
+      // `items/0` is the list form; anything else is a keyword of the single-schema form.
+      if (/^[0-9]+$/.test(token)) {
+        rewritten.push(token);
+        state = 'schema';
+      } else {
+        rewritten.push('else', token);
+        state = nextState(token);
+      }
+    } else {
+      if (!STAYS.has(token)) rewritten.push('else');
+      rewritten.push(token);
+      state = nextState(token);
+    }
+  }
+  return `${reference.slice(0, hash)}#/${rewritten.join('/')}`;
+}
+
+function nextState(keyword: string): 'schema' | 'member' | 'items' | 'verbatim' {
+  if (keyword === 'items') return 'items';
+  if (SCHEMA_VALUED.has(keyword)) return 'schema';
+  if (SCHEMA_LISTS.has(keyword) || SCHEMA_MAPS.has(keyword)) return 'member';
+  return 'verbatim';
+}
