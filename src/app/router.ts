@@ -68,10 +68,22 @@ export function normalizePrefix(prefix: string): string {
  * app.mount('/api/v1', v1);
  */
 export class Router<Deps extends Registry = {}> {
+  /**
+   * The application the router is written for (seed 000 §2.4), when given: passing it types
+   * the router's handlers with the application's registered names.
+   *
+   * @example
+   * const v1 = new Router(app); // handlers see every name `app` registered
+   */
+  readonly app: Router<Deps> | undefined;
   readonly routes: Route<Deps>[] = [];
   readonly mounts: Mount[] = [];
   /** Extensions of later features (CORS, CSP) that apply to every route of this router. */
   readonly settings: Record<string, unknown> = {};
+
+  constructor(app?: Router<Deps>) {
+    this.app = app;
+  }
 
   /** Registers `handler` for `method` at `path`. */
   route<Path extends string>(

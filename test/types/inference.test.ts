@@ -70,6 +70,13 @@ describe('type inference', () => {
       return base;
     });
     app.mount('/api', router);
+    const fromApp = new Router(app);
+    fromApp.get('/typed', ({ double }) => {
+      expectTypeOf(double).toEqualTypeOf<number>();
+      return double;
+    });
+    // @ts-expect-error: the application registered no `triple`.
+    fromApp.get('/untyped', ({ triple }) => triple);
   });
 
   it('types error handlers and renderers', () => {
