@@ -1,0 +1,85 @@
+/**
+ * NodeAdapter: an application as a `(req, res)` listener for `node:http` and `node:https`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SetupError } from '../../app/errors.js';
+import { toRequest } from './request.js';
+import { writeFallback, writeResponse } from './response.js';
+import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
+
+function checkTrustProxy(value: unknown): TrustProxy {
+  if (value === undefined) return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new SetupError(
+    'INVALID_OPTION',
+    `trustProxy must be a boolean or a number of proxies (an integer >= 0), got ${String(value)}`,
+  );
+}
+
+/**
+ * Serves an application on a Node HTTP or HTTPS server.
+ *
+ * Requests become restmachine requests without WHATWG objects: headers are indexed only when
+ * read, the body is streamed to the pipeline (which enforces the application's `bodyLimit`),
+ * and `tls`/`clientCert` come from the socket. Responses are written in one `writeHead`; files
+ * and streams are piped with backpressure.
+ *
+ * The listener runs startup handlers lazily before the first request; `serve()` runs them
+ * before listening, which is usually what you want.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * import { NodeAdapter } from 'restmachine/node';
+ *
+ * const adapter = new NodeAdapter(app, { trustProxy: 1 });
+ * createServer(adapter.listener).listen(3000);
+ */
+export class NodeAdapter {
+  readonly app: ServedApplication;
+  readonly trustProxy: TrustProxy;
+  /** The `(req, res)` listener to give `http.createServer` or `https.createServer`. */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  #draining = false;
+
+  constructor(app: ServedApplication, options: NodeAdapterOptions = {}) {
+    if (app === null || typeof app !== 'object' || typeof app.execute !== 'function') {
+      throw new SetupError('INVALID_OPTION', 'NodeAdapter needs a RestApplication');
+    }
+    this.app = app;
+    this.trustProxy = checkTrustProxy(options.trustProxy);
+    // One closure for the adapter's life, none per request.
+    this.listener = (req, res) => {
+      void this.handle(req, res);
+    };
+  }
+
+  /**
+   * From now on every response asks its client to close the connection, so keep-alive
+   * connections end after their current request. `serve()` calls this when it shuts down;
+   * call it yourself before closing a server you created.
+   */
+  drain(): void {
+    this.#draining = true;
+  }
+
+  /** Whether `drain()` was called. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Handles one request; resolves once the response is handed to Node. Never rejects. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const app = this.app;
+    try {
+      const request = toRequest(req, this.trustProxy);
+      const response = await app.execute(request);
+      writeResponse(req, res, response, this.#draining, app.logger);
+    } catch (error) {
+      // execute() never throws for anything a request causes; reaching this is a bug in the
+      // application's wiring, and the client still gets an answer.
+      app.logger.error('Request could not be handled', { error });
+      if (!res.destroyed) writeFallback(res, 500);
+    }
+  }
+}

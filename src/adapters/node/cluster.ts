@@ -1,0 +1,236 @@
+/**
+ * serveCluster(): one server process per core with `node:cluster`, since one Node process runs
+ * JavaScript on one core.
+ *
+ * The same script runs in the primary and in every worker. The primary only forks, watches and
+ * stops workers; each worker builds its own application (so connections and caches are never
+ * shared across processes) and serves it on the shared port.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import { availableParallelism } from 'node:os';
+import { SetupError } from '../../app/errors.js';
+import { formatUrl, resolveHost, type ServeOptions, serve } from './serve.js';
+import type { ServedApplication } from './types.js';
+
+/** Options of `serveCluster()`: those of `serve()`, plus the number of workers. */
+export interface ClusterOptions extends ServeOptions {
+  /** Worker processes to run (default: `os.availableParallelism()`). */
+  workers?: number;
+}
+
+/** What `serveCluster()` resolves to, in the primary and in each worker. */
+export interface ClusterHandle {
+  /** `primary` in the process that forked the workers, `worker` in each worker. */
+  readonly role: 'primary' | 'worker';
+  readonly port: number;
+  readonly host: string;
+  readonly url: string;
+  /** The worker's server (`undefined` in the primary, which serves nothing itself). */
+  readonly server: Server | HttpsServer | undefined;
+  /**
+   * In the primary: asks every worker to shut down gracefully and waits for them to exit. In a
+   * worker: closes this worker's server and runs its shutdown handlers.
+   */
+  close(): Promise<void>;
+}
+
+const SHUTDOWN = 'restmachine:shutdown';
+const STARTUP_FAILED = 'restmachine:startup-failed';
+const RESTART_DELAY = 1_000;
+
+interface StartupFailed {
+  type: typeof STARTUP_FAILED;
+  message: string;
+}
+
+function isStartupFailed(message: unknown): message is StartupFailed {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as StartupFailed).type === STARTUP_FAILED
+  );
+}
+
+/**
+ * Serves an application from several worker processes sharing one port.
+ *
+ * Call it from your entry script with a function that builds the application: the primary
+ * never calls it, each worker calls it once. Resolves in the primary when every worker
+ * listens (rejecting, with the worker's message, when one fails to start); resolves in a
+ * worker when that worker listens. Workers that die later are replaced. SIGTERM/SIGINT (unless
+ * `handleSignals: false`) shut every process down gracefully.
+ *
+ * @example
+ * import { serveCluster } from 'restmachine/node';
+ * import { createApp } from './app.js';
+ *
+ * const cluster = await serveCluster(createApp, { port: 8080 });
+ * if (cluster.role === 'primary') console.log(`Listening on ${cluster.url}`);
+ */
+export function serveCluster(
+  createApp: () => ServedApplication | Promise<ServedApplication>,
+  options: ClusterOptions = {},
+): Promise<ClusterHandle> {
+  return cluster.isPrimary ? startPrimary(options) : startWorker(createApp, options);
+}
+
+async function startWorker(
+  createApp: () => ServedApplication | Promise<ServedApplication>,
+  options: ClusterOptions,
+): Promise<ClusterHandle> {
+  let handle: Awaited<ReturnType<typeof serve>>;
+  try {
+    const app = await createApp();
+    // Signals are handled here rather than in serve(), so that the worker also leaves the
+    // cluster (disconnects) once it has shut down, and so can exit.
+    handle = await serve(app, { ...options, handleSignals: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.send?.({ type: STARTUP_FAILED, message } satisfies StartupFailed);
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= handle.close().finally(() => {
+      process.off('message', onMessage);
+      if (process.connected) process.disconnect();
+    });
+    return closing;
+  };
+  const onMessage = (message: unknown): void => {
+    if ((message as { type?: unknown } | null)?.type === SHUTDOWN) void close();
+  };
+  process.on('message', onMessage);
+  // The primary is gone: nobody will restart or stop this worker, so it stops itself.
+  process.once('disconnect', () => void close());
+  if (options.handleSignals ?? true) {
+    process.once('SIGTERM', () => void close());
+    process.once('SIGINT', () => void close());
+  }
+  return {
+    role: 'worker',
+    port: handle.port,
+    host: handle.host,
+    url: handle.url,
+    server: handle.server,
+    close,
+  };
+}
+
+function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
+  const count = options.workers ?? availableParallelism();
+  if (!Number.isInteger(count) || count < 1) {
+    return Promise.reject(
+      new SetupError('INVALID_OPTION', `workers must be an integer >= 1, got ${String(count)}`),
+    );
+  }
+  const shutdownTimeout = options.shutdownTimeout ?? 10_000;
+  const handleSignals = options.handleSignals ?? true;
+  const workers = new Set<Worker>();
+  let closing: Promise<void> | undefined;
+  let started = false;
+
+  return new Promise<ClusterHandle>((resolve, reject) => {
+    const listening = new Set<Worker>();
+    let address: { port: number; address: string | null } | undefined;
+
+    const fork = (): void => {
+      const worker = cluster.fork();
+      workers.add(worker);
+      worker.on('message', (message: unknown) => {
+        if (isStartupFailed(message) && !started) {
+          fail(new SetupError('STARTUP_FAILED', `A worker failed to start: ${message.message}`));
+        }
+      });
+      worker.on('listening', (info: { port: number; address: string | null }) => {
+        address ??= info;
+        listening.add(worker);
+        if (!started && listening.size === count) {
+          started = true;
+          resolve(primaryHandle(address.port));
+        }
+      });
+      worker.on('exit', (code, signal) => {
+        workers.delete(worker);
+        listening.delete(worker);
+        if (closing !== undefined) return;
+        if (!started) {
+          fail(
+            new SetupError(
+              'STARTUP_FAILED',
+              `A worker exited before listening (${signal ?? `exit code ${code}`})`,
+            ),
+          );
+          return;
+        }
+        // A worker that died while serving is replaced, after a pause so that one that dies
+        // at once cannot make the primary spin.
+        process.emitWarning(
+          `restmachine worker ${worker.process.pid} exited (${signal ?? `exit code ${code}`}); starting another`,
+        );
+        setTimeout(() => {
+          if (closing === undefined) fork();
+        }, RESTART_DELAY).unref();
+      });
+    };
+
+    const fail = (error: Error): void => {
+      if (closing !== undefined) return;
+      void stopAll().finally(() => reject(error));
+    };
+
+    const onSignal = (): void => {
+      void stopAll();
+    };
+
+    const stopAll = (): Promise<void> => {
+      closing ??= (async () => {
+        if (handleSignals) {
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+        }
+        const exits: Promise<void>[] = [];
+        for (const worker of workers) {
+          exits.push(
+            new Promise((done) => {
+              if (worker.isDead()) {
+                done();
+                return;
+              }
+              worker.once('exit', () => done());
+              if (worker.isConnected()) worker.send({ type: SHUTDOWN });
+            }),
+          );
+        }
+        // Workers get their own grace period plus time for shutdown handlers; one that still
+        // has not exited is killed so that the primary's close() always ends.
+        const timer = setTimeout(() => {
+          for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+        }, shutdownTimeout + 5_000);
+        await Promise.all(exits);
+        clearTimeout(timer);
+      })();
+      return closing;
+    };
+
+    const primaryHandle = (port: number): ClusterHandle => {
+      const host = resolveHost(options.host);
+      return {
+        role: 'primary',
+        port,
+        host,
+        url: formatUrl(options.tls === undefined ? 'http' : 'https', host, port),
+        server: undefined,
+        close: stopAll,
+      };
+    };
+
+    if (handleSignals) {
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    }
+    for (let i = 0; i < count; i++) fork();
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * Node `IncomingMessage` → restmachine `Request`, without building any WHATWG object: the raw
+ * header pairs are handed over as they are and indexed only when read.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { HttpError } from '../../app/errors.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { Request } from '../../request.js';
+import { clientCertificate } from './certificate.js';
+import { forwardedAddress, forwardedProtocol } from './forwarded.js';
+import type { TrustProxy } from './types.js';
+
+/**
+ * The body of a Node request as the pipeline reads it.
+ *
+ * It is not the `IncomingMessage` itself because leaving a message's own iterator early
+ * destroys the message, and an unfinished message destroys its socket: the 413 for a body
+ * that crosses the limit could then never be sent. This iterator leaves the message alone when
+ * the reader stops; the adapter then answers and closes the connection instead of draining
+ * the rest.
+ */
+export class NodeRequestBody implements AsyncIterable<Uint8Array> {
+  /** The request this body belongs to, for code that needs Node's own stream. */
+  readonly message: IncomingMessage;
+
+  constructor(message: IncomingMessage) {
+    this.message = message;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return readMessage(this.message);
+  }
+}
+
+async function* readMessage(message: IncomingMessage): AsyncGenerator<Uint8Array> {
+  const chunks: AsyncIterable<Uint8Array> = message.iterator({ destroyOnReturn: false });
+  try {
+    for await (const chunk of chunks) yield chunk;
+  } catch {
+    // The client went away or broke the framing mid-body; nothing it sent can be trusted.
+    throw new HttpError(400, 'The request body was not received completely');
+  }
+}
+
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * The path and query as the client sent them. RFC 9112 §3.2.2: a server must accept the
+ * absolute form (`GET http://host/path`), which proxies use; only its path and query are
+ * routed. The path stays percent-encoded: the router decodes each segment once.
+ */
+function splitTarget(target: string): [path: string, query: string | undefined] {
+  if (target.charCodeAt(0) !== 47 /* / */) {
+    const authority = ABSOLUTE_FORM.exec(target);
+    if (authority !== null) {
+      target = target.slice(authority[0].length);
+      if (target === '' || target.charCodeAt(0) === 63 /* ? */) target = `/${target}`;
+    }
+  }
+  const question = target.indexOf('?');
+  if (question === -1) return [target, undefined];
+  return [target.slice(0, question), target.slice(question + 1)];
+}
+
+/** Builds the restmachine request for a Node request. */
+export function toRequest(message: IncomingMessage, trust: TrustProxy): Request {
+  const [path, query] = splitTarget(message.url ?? '/');
+  const headers = MultiValueHeaders.fromRawPairs(message.rawHeaders);
+  const socket = message.socket as TLSSocket;
+  const encrypted = socket.encrypted === true;
+  let protocol: 'http' | 'https' = encrypted ? 'https' : 'http';
+  let remoteAddress = socket.remoteAddress;
+  if (trust !== false) {
+    remoteAddress = forwardedAddress(headers, remoteAddress, trust);
+    protocol = forwardedProtocol(headers, protocol, trust);
+  }
+  return new Request({
+    method: message.method ?? 'GET',
+    path,
+    headers,
+    body: new NodeRequestBody(message),
+    queryParams: query,
+    // Behind a trusted proxy that terminated TLS the client's connection was still encrypted.
+    tls: protocol === 'https',
+    clientCert: encrypted ? clientCertificate(socket) : undefined,
+    remoteAddress,
+    protocol,
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * restmachine `Response` → Node `ServerResponse`: the status and every header in one
+ * `writeHead` call, then the body. Text and bytes go out with `end()`; streams and files are
+ * piped with backpressure and torn down when the client goes away.
+ */
+import { createReadStream } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
+import type { Logger } from '../../app/logger.js';
+import type { MultiValueHeaders } from '../../http/headers.js';
+import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+
+// `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
+// (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
+// `collectInto` is the target of the synchronous `forEachName` walk below; a module-level
+// function avoids allocating a closure per response.
+let collectInto: string[] = [];
+function collect(values: readonly string[], name: string): void {
+  for (let i = 0; i < values.length; i++) collectInto.push(name, values[i] as string);
+}
+
+function flatHeaders(headers: MultiValueHeaders): string[] {
+  const flat: string[] = [];
+  collectInto = flat;
+  headers.forEachName(collect);
+  collectInto = [];
+  return flat;
+}
+
+/** Releases a body that will not be sent, so a stream's resources are not held. */
+function discard(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> };
+  if (typeof stream.destroy === 'function') stream.destroy();
+  else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
+}
+
+/** Errors that only mean the client stopped listening; nothing to report. */
+function isClientGone(error: NodeJS.ErrnoException): boolean {
+  return (
+    error.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    error.code === 'ECONNRESET' ||
+    error.code === 'EPIPE' ||
+    error.code === 'ERR_STREAM_DESTROYED'
+  );
+}
+
+/**
+ * Sends `response` on `res`. `closeConnection` asks the client to close the connection after
+ * this response (used while the server drains for shutdown).
+ */
+export function writeResponse(
+  message: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  closeConnection: boolean,
+  logger: Logger,
+): void {
+  const body = response.body;
+  if (res.destroyed || res.writableEnded) {
+    discard(body);
+    return;
+  }
+  const flat = flatHeaders(response.headers);
+  // A request whose body was not read to the end (an early 413, a handler that ignored a large
+  // upload) is answered and then the connection closes: draining an unread body could cost as
+  // much as reading it, which is what the limit was for (RFC 9112 §9.6 lets a server close).
+  if ((closeConnection || !message.complete) && !response.headers.has('connection')) {
+    flat.push('Connection', 'close');
+  }
+  try {
+    res.writeHead(response.statusCode, flat);
+  } catch (error) {
+    // Node refuses some values the core lets through (characters above U+00FF); the client gets
+    // a plain 500 instead of a broken response, and the log says why.
+    logger.error('Response headers could not be written', { error });
+    discard(body);
+    writeFallback(res, 500);
+    return;
+  }
+  if (body === undefined || body === null) res.end();
+  else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
+  else if (body instanceof FileBody) sendFile(res, body, logger);
+  else if (isStream(body)) sendStream(res, body, logger);
+  else res.end();
+}
+
+/** A minimal response for when the normal one cannot be written. */
+export function writeFallback(res: ServerResponse, status: number): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = status === 500 ? 'Internal Server Error' : 'Bad Request';
+  res.writeHead(status, [
+    'Content-Type',
+    'text/plain; charset=utf-8',
+    'Content-Length',
+    String(text.length),
+  ]);
+  res.end(text);
+}
+
+function reportStreamError(logger: Logger, res: ServerResponse, error: unknown): void {
+  const errno = error as NodeJS.ErrnoException;
+  if (!isClientGone(errno)) logger.error('Response body stream failed', { error });
+  // Headers are out, so the status cannot change; cutting the connection tells the client the
+  // body is incomplete instead of letting it take a short body as whole.
+  if (!res.destroyed) res.destroy();
+}
+
+function sendStream(
+  res: ServerResponse,
+  body: AsyncIterable<Uint8Array | string> | Parameters<typeof streamChunks>[0],
+  logger: Logger,
+): void {
+  const source = Symbol.asyncIterator in body ? body : streamChunks(body);
+  pipeline(source as AsyncIterable<Uint8Array | string>, res, (error) => {
+    if (error) reportStreamError(logger, res, error);
+  });
+}
+
+function sendFile(res: ServerResponse, body: FileBody, logger: Logger): void {
+  // Read in chunks from `start` to `end` (inclusive, as in Content-Range): a range never reads
+  // the rest of the file, and a large file never sits in memory.
+  const stream =
+    body.start === undefined && body.end === undefined
+      ? createReadStream(body.path)
+      : createReadStream(body.path, { start: body.start, end: body.end });
+  pipeline(stream, res, (error) => {
+    if (error) reportStreamError(logger, res, error);
+  });
+}

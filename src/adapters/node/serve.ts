@@ -1,0 +1,229 @@
+/**
+ * serve(): an application on its own Node server, with startup before listening and a graceful
+ * shutdown.
+ */
+import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions, TlsOptions } from 'node:tls';
+import { SetupError } from '../../app/errors.js';
+import { NodeAdapter } from './adapter.js';
+import type { NodeAdapterOptions, ServedApplication } from './types.js';
+
+/** Options of `serve(app, options)`. */
+export interface ServeOptions extends NodeAdapterOptions {
+  /** The port; `0` picks a free one. Default: `PORT` from the environment, else 3000. */
+  port?: number;
+  /** The interface to listen on. Default: `HOST` from the environment, else `127.0.0.1`. */
+  host?: string;
+  /** TLS settings (`key`, `cert`, `ca`, `requestCert`, ...): when given, the server is HTTPS. */
+  tls?: TlsOptions & SecureContextOptions;
+  /**
+   * Shut down gracefully on SIGTERM and SIGINT (default `true`). The first signal starts
+   * `close()` and removes these listeners, so a second Ctrl-C ends the process at once.
+   */
+  handleSignals?: boolean;
+  /**
+   * How long `close()` lets in-flight requests run before cutting their connections, in
+   * milliseconds (default 10 000).
+   */
+  shutdownTimeout?: number;
+  /** Time to receive a request's headers, in milliseconds (default 30 000). */
+  headersTimeout?: number;
+  /** Time to receive a whole request, body included, in milliseconds (default 120 000). */
+  requestTimeout?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in milliseconds (default 5 000). Behind
+   * a load balancer, make it longer than the balancer's idle timeout (for example 65 000
+   * behind an AWS ALB), or the balancer may reuse a connection the server is closing.
+   */
+  keepAliveTimeout?: number;
+}
+
+/** What `serve()` resolves to (SPEC §17.12). */
+export interface ServeHandle {
+  /** The port listened on (the one picked when `0` was asked for). */
+  readonly port: number;
+  readonly host: string;
+  /** `http://host:port` (or `https://`), ready to print. */
+  readonly url: string;
+  readonly server: Server | HttpsServer;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`,
+   * then cuts them), then runs the application's shutdown handlers. Calling it again returns
+   * the same promise.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_PORT = 3000;
+const DEFAULT_HOST = '127.0.0.1';
+
+function resolvePort(option: number | undefined): number {
+  const source = option ?? process.env.PORT;
+  if (source === undefined || source === '') return DEFAULT_PORT;
+  const port = typeof source === 'number' ? source : Number(source);
+  if (
+    !Number.isInteger(port) ||
+    port < 0 ||
+    port > 65535 ||
+    (typeof source === 'string' && !/^\d+$/.test(source))
+  ) {
+    const from = option === undefined ? 'PORT' : 'port';
+    throw new SetupError(
+      'INVALID_OPTION',
+      `${from} must be an integer from 0 to 65535, got ${JSON.stringify(source)}`,
+    );
+  }
+  return port;
+}
+
+/** The host to listen on: the option, else `HOST`, else `127.0.0.1`. */
+export function resolveHost(option: string | undefined): string {
+  const host = option ?? process.env.HOST;
+  return host === undefined || host === '' ? DEFAULT_HOST : host;
+}
+
+function checkDuration(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new SetupError('INVALID_OPTION', `${name} must be a number of milliseconds >= 0`);
+  }
+  return value;
+}
+
+/** The URL to print for a server. */
+export function formatUrl(protocol: string, host: string, port: number): string {
+  // An IPv6 literal needs brackets in a URL (RFC 3986 §3.2.2).
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `${protocol}://${shown}:${port}`;
+}
+
+function listen(server: Server | HttpsServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen({ port, host }, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Starts an application on a Node HTTP (or HTTPS) server.
+ *
+ * Runs the application's startup handlers first (a failure rejects, and nothing listens), then
+ * listens, then resolves. Options win over the `PORT`/`HOST` environment variables, which win
+ * over `127.0.0.1:3000`. It never calls `process.exit`.
+ *
+ * @example
+ * import { serve } from 'restmachine/node';
+ *
+ * const server = await serve(app, { port: 8080 });
+ * console.log(`Listening on ${server.url}`);
+ * // later, or on SIGTERM/SIGINT automatically:
+ * await server.close();
+ */
+export async function serve(
+  app: ServedApplication,
+  options: ServeOptions = {},
+): Promise<ServeHandle> {
+  const port = resolvePort(options.port);
+  const host = resolveHost(options.host);
+  const shutdownTimeout = checkDuration('shutdownTimeout', options.shutdownTimeout, 10_000);
+  const headersTimeout = checkDuration('headersTimeout', options.headersTimeout, 30_000);
+  const requestTimeout = checkDuration('requestTimeout', options.requestTimeout, 120_000);
+  const keepAliveTimeout = checkDuration('keepAliveTimeout', options.keepAliveTimeout, 5_000);
+  const adapter = new NodeAdapter(app, options);
+
+  await app.startup();
+
+  const serverOptions = {
+    // Node checks the header and request timeouts on this interval; its default (30 s) would let
+    // a slow client overstay a short timeout by that much.
+    connectionsCheckingInterval: Math.max(
+      250,
+      Math.min(5_000, headersTimeout || 5_000, requestTimeout || 5_000),
+    ),
+  };
+  const server =
+    options.tls === undefined
+      ? createServer(serverOptions, adapter.listener)
+      : createHttpsServer({ ...serverOptions, ...options.tls }, adapter.listener);
+  // Bounded time for headers and for whole requests keeps slow clients (slowloris) from
+  // holding connections open forever; 0 turns a limit off, as in Node.
+  server.headersTimeout =
+    requestTimeout > 0 && headersTimeout > requestTimeout ? requestTimeout : headersTimeout;
+  server.requestTimeout = requestTimeout;
+  server.keepAliveTimeout = keepAliveTimeout;
+
+  let boundPort: number;
+  try {
+    boundPort = await listen(server, port, host);
+  } catch (error) {
+    // Startup may have opened resources (pools, files); release them before giving up.
+    await app.shutdown().catch((shutdownError: unknown) => {
+      app.logger.error('Shutdown after a failed listen also failed', { error: shutdownError });
+    });
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    app.logger.info(`Received ${signal}; shutting down`, { signal });
+    handle.close().catch((error: unknown) => {
+      app.logger.error('Shutdown failed', { error });
+    });
+  };
+  const handleSignals = options.handleSignals ?? true;
+  if (handleSignals) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+
+  const handle: ServeHandle = {
+    port: boundPort,
+    host,
+    url: formatUrl(options.tls === undefined ? 'http' : 'https', host, boundPort),
+    server,
+    close() {
+      closing ??= (async () => {
+        if (handleSignals) {
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+        }
+        await drainServer(server, adapter, shutdownTimeout);
+        await app.shutdown();
+      })();
+      return closing;
+    },
+  };
+  return handle;
+}
+
+/**
+ * Stops accepting, lets in-flight requests finish, and cuts whatever is left after `grace`
+ * milliseconds. Idle keep-alive connections are closed at once; busy ones are told to close
+ * after their current response.
+ */
+function drainServer(
+  server: Server | HttpsServer,
+  adapter: NodeAdapter,
+  grace: number,
+): Promise<void> {
+  adapter.drain();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), grace);
+    // A response that was already on its way when draining began did not ask its client to
+    // close; its connection turns idle afterwards and is closed on the next sweep.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    // `close()` stops listening and (Node >= 19) closes idle connections; its callback runs
+    // once every connection is gone, including those still serving a request.
+    server.close(() => {
+      clearTimeout(timer);
+      clearInterval(sweep);
+      resolve();
+    });
+  });
+}
