@@ -13,6 +13,7 @@ import { pointerToSegments } from './path.js';
 import { createValidator, type Dialect, dialectOf } from './schema/dialects.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeyword, withPlaceholders } from './schema/placeholders.js';
+import { ignoreReferenceSiblings } from './schema/walk.js';
 import { nearestNode, plainValue } from './source.js';
 import { nodesFromYaml } from './yaml-source.js';
 
@@ -211,10 +212,11 @@ function compile(state: SchemaState, mode: Mode): ValidateFunction {
   const cached = state.validators.get(mode);
   if (cached) return cached;
   const validator = createValidator(state.dialect, { useDefaults: mode === 'defaults' });
-  const prepare =
-    mode === 'raw'
-      ? (schema: unknown) => withPlaceholders(schema, state.originals) as AnySchema
-      : (schema: unknown) => schema as AnySchema;
+  const draft = state.dialect === 'draft-06' || state.dialect === 'draft-07';
+  const prepare = (schema: unknown): AnySchema => {
+    const asDrafted = draft ? ignoreReferenceSiblings(schema) : schema;
+    return (mode === 'raw' ? withPlaceholders(asDrafted, state.originals) : asDrafted) as AnySchema;
+  };
   if (mode === 'raw') addPlaceholderKeyword(validator);
   try {
     for (const [uri, reference] of Object.entries(state.references)) {

@@ -23,6 +23,7 @@
  */
 
 import type { Ajv } from 'ajv';
+import { pointerStateAfter, rewriteSchema } from './walk.js';
 
 export const PLACEHOLDER_KEYWORD = 'x-restmachine-placeholder';
 
@@ -31,31 +32,6 @@ export const WHOLE_PLACEHOLDER = '\u0000restmachine:placeholder:';
 /** Prefix of the sentinel standing for text that mixes interpolations and literal text. */
 export const TEXT_PLACEHOLDER = '\u0000restmachine:text:';
 
-/** Keywords whose value is one subschema. */
-const SCHEMA_VALUED = new Set([
-  'additionalItems',
-  'additionalProperties',
-  'contains',
-  'contentSchema',
-  'else',
-  'if',
-  'not',
-  'propertyNames',
-  'then',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-]);
-/** Keywords whose value is a list of subschemas. */
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Keywords whose value maps names to subschemas. */
-const SCHEMA_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  'definitions',
-  '$defs',
-  'dependentSchemas',
-  'dependencies',
-]);
 /** Keywords that identify or hold a schema rather than check the instance: they stay in place. */
 const STAYS = new Set([
   '$id',
@@ -88,47 +64,32 @@ export function addPlaceholderKeyword(validator: InstanceType<typeof Ajv>): void
   });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Rewrites a schema for raw validation. `originals` learns, for each rewritten subschema, the
  * subschema as written (messages print it).
  */
 export function withPlaceholders(schema: unknown, originals: WeakMap<object, unknown>): unknown {
-  if (!isObject(schema)) return schema;
-  const kept: Record<string, unknown> = {};
-  const moved: Record<string, unknown> = {};
-  for (const [keyword, value] of Object.entries(schema)) {
-    let rewritten = value;
-    if (SCHEMA_VALUED.has(keyword)) {
-      rewritten = withPlaceholders(value, originals);
-    } else if (keyword === 'items') {
-      rewritten = Array.isArray(value)
-        ? value.map((item) => withPlaceholders(item, originals))
-        : withPlaceholders(value, originals);
-    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-      rewritten = value.map((item) => withPlaceholders(item, originals));
-    } else if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
-      const map: Record<string, unknown> = {};
-      for (const [name, subschema] of Object.entries(value)) {
-        // `dependencies` may also hold lists of property names.
-        map[name] = Array.isArray(subschema) ? subschema : withPlaceholders(subschema, originals);
-      }
-      rewritten = map;
-    } else if (REFERENCES.has(keyword) && typeof value === 'string') {
-      rewritten = rewriteReference(value);
+  return rewriteSchema(schema, (copy, original) => {
+    const kept: Record<string, unknown> = {};
+    const moved: Record<string, unknown> = {};
+    for (const [keyword, value] of Object.entries(copy)) {
+      const rewritten =
+        REFERENCES.has(keyword) && typeof value === 'string' ? rewriteReference(value) : value;
+      if (STAYS.has(keyword)) kept[keyword] = rewritten;
+      else moved[keyword] = rewritten;
     }
-    if (STAYS.has(keyword)) kept[keyword] = rewritten;
-    else moved[keyword] = rewritten;
-  }
-  const type = schema.type;
-  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : null;
-  // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword here.
-  const wrapper = { ...kept, if: { [PLACEHOLDER_KEYWORD]: types }, then: true, else: moved };
-  originals.set(wrapper, schema);
-  return wrapper;
+    const type = copy.type;
+    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : null;
+    const wrapper = {
+      ...kept,
+      if: { [PLACEHOLDER_KEYWORD]: types },
+      // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword here.
+      then: true,
+      else: moved,
+    };
+    originals.set(wrapper, original);
+    return wrapper;
+  });
 }
 
 /** Follows a JSON-pointer fragment through the rewritten layout (`/properties/a` → `/else/properties/a`). */
@@ -137,35 +98,22 @@ export function rewriteReference(reference: string): string {
   if (hash < 0 || reference[hash + 1] !== '/') return reference;
   const tokens = reference.slice(hash + 2).split('/');
   const rewritten: string[] = [];
-  type State = 'schema' | 'member' | 'items' | 'verbatim';
-  let state: State = 'schema';
+  let state: ReturnType<typeof pointerStateAfter> = 'schema';
   for (const token of tokens) {
     if (state === 'verbatim') {
       rewritten.push(token);
     } else if (state === 'member') {
       rewritten.push(token);
       state = 'schema';
-    } else if (state === 'items') {
+    } else if (state === 'items' && /^[0-9]+$/.test(token)) {
       // `items/0` is the list form; anything else is a keyword of the single-schema form.
-      if (/^[0-9]+$/.test(token)) {
-        rewritten.push(token);
-        state = 'schema';
-      } else {
-        rewritten.push('else', token);
-        state = nextState(token);
-      }
+      rewritten.push(token);
+      state = 'schema';
     } else {
       if (!STAYS.has(token)) rewritten.push('else');
       rewritten.push(token);
-      state = nextState(token);
+      state = pointerStateAfter(token);
     }
   }
   return `${reference.slice(0, hash)}#/${rewritten.join('/')}`;
-}
-
-function nextState(keyword: string): 'schema' | 'member' | 'items' | 'verbatim' {
-  if (keyword === 'items') return 'items';
-  if (SCHEMA_VALUED.has(keyword)) return 'schema';
-  if (SCHEMA_LISTS.has(keyword) || SCHEMA_MAPS.has(keyword)) return 'member';
-  return 'verbatim';
 }

@@ -1,0 +1,98 @@
+/** Rewriting a schema's subschemas, for the few places that need a schema changed before Ajv sees it. */
+
+/** Keywords whose value is one subschema. */
+const SCHEMA_VALUED = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'contentSchema',
+  'else',
+  'if',
+  'not',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+  'dependencies',
+]);
+
+export function isSchemaObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Rewrites every object subschema bottom-up: `rewrite` receives a copy of each subschema whose
+ * own subschemas are already rewritten. Boolean schemas are left alone. The input is not changed.
+ */
+export function rewriteSchema(
+  schema: unknown,
+  rewrite: (copy: Record<string, unknown>, original: Record<string, unknown>) => unknown,
+): unknown {
+  if (!isSchemaObject(schema)) return schema;
+  const sub = (value: unknown) => rewriteSchema(value, rewrite);
+  const copy: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (SCHEMA_VALUED.has(keyword)) {
+      copy[keyword] = sub(value);
+    } else if (keyword === 'items') {
+      copy[keyword] = Array.isArray(value) ? value.map(sub) : sub(value);
+    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
+      copy[keyword] = value.map(sub);
+    } else if (SCHEMA_MAPS.has(keyword) && isSchemaObject(value)) {
+      const map: Record<string, unknown> = {};
+      for (const [name, subschema] of Object.entries(value)) {
+        // `dependencies` may also hold lists of property names.
+        map[name] = Array.isArray(subschema) ? subschema : sub(subschema);
+      }
+      copy[keyword] = map;
+    } else {
+      copy[keyword] = value;
+    }
+  }
+  return rewrite(copy, schema);
+}
+
+/** What the keyword after `keyword` in a JSON pointer into a schema is. */
+export function pointerStateAfter(keyword: string): 'schema' | 'member' | 'items' | 'verbatim' {
+  if (keyword === 'items') return 'items';
+  if (SCHEMA_VALUED.has(keyword)) return 'schema';
+  if (SCHEMA_LISTS.has(keyword) || SCHEMA_MAPS.has(keyword)) return 'member';
+  return 'verbatim';
+}
+
+/** Keywords that only annotate or hold schemas: they never check the instance themselves. */
+const ANNOTATIONS = new Set([
+  '$id',
+  '$comment',
+  'definitions',
+  'title',
+  'description',
+  'default',
+  'examples',
+]);
+
+/**
+ * Draft-06 and draft-07 say every keyword next to `$ref` is ignored; Ajv 8 applies them, as
+ * later drafts do. Dropping them gives the draft's behaviour (annotations stay: `default` next
+ * to `$ref` is a common way to give a referenced property a default).
+ */
+export function ignoreReferenceSiblings(schema: unknown): unknown {
+  return rewriteSchema(schema, (copy) => {
+    if (typeof copy.$ref !== 'string') return copy;
+    const kept: Record<string, unknown> = {};
+    for (const [keyword, value] of Object.entries(copy)) {
+      if (keyword === '$ref' || ANNOTATIONS.has(keyword)) kept[keyword] = value;
+    }
+    return kept;
+  });
+}
