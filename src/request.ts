@@ -103,6 +103,12 @@ export class Request {
   /** The largest body `bytes()` reads, in bytes; the application sets it from its `bodyLimit`. */
   bodyLimit = Number.POSITIVE_INFINITY;
   requestId: string | undefined;
+  /**
+   * The template of the route the path matched (`/users/{id}`), set by the pipeline; stays
+   * `undefined` when nothing matched. Adapters use it where the raw path would be unbounded,
+   * such as a metric dimension.
+   */
+  routeTemplate: string | undefined;
 
   #rawQuery: string | undefined;
   #query: Map<string, string[]> | undefined;

@@ -56,6 +56,7 @@ export async function runPipeline(
       throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
     }
     if (matched === undefined) throw new HttpError(404);
+    request.routeTemplate = matched.leaf.template;
     const byMethod = matched.leaf.byMethod;
     let entry = byMethod.get(method);
     if (method === HTTPMethod.HEAD) {
@@ -79,6 +80,7 @@ export async function runPipeline(
       throw new HttpError(413, `Request body is larger than the limit of ${host.bodyLimit} bytes`);
     }
     const compiled = entry.value;
+    request.routeTemplate = compiled.template;
     const params: Record<string, string> = {};
     const names = entry.paramNames;
     for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;

@@ -1,0 +1,380 @@
+/**
+ * CloudGatewayAdapter: runs a RestApplication on AWS Lambda behind API Gateway (REST and HTTP
+ * APIs), Function URLs and Application Load Balancers.
+ */
+import type {
+  ALBEvent,
+  ALBResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResult,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import type { RestApplication } from '../../app/application.js';
+import { HttpError, SetupError } from '../../app/errors.js';
+import { finalizeResponse } from '../../app/finalize.js';
+import type { Logger } from '../../app/logger.js';
+import { builtinErrorResponse } from '../../app/pipeline.js';
+import { parseMethod } from '../../http/methods.js';
+import { Request } from '../../request.js';
+import type { Response } from '../../response.js';
+import { decodeEventBody, encodeResponseBody } from './body.js';
+import { processorFor } from './detect.js';
+import type { GatewayEvent, GatewayResult } from './events.js';
+import { EmfMetricsPublisher } from './metrics/emf.js';
+import type { MetricDatum, MetricsEntry, MetricsPublisher } from './metrics/entry.js';
+import { InvocationMetrics } from './metrics/recorder.js';
+import { normalizeBasePath } from './path.js';
+import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
+import { forbidsContent } from './result-headers.js';
+
+/**
+ * The seed's "default marker" for `metricsPublisher`: the Embedded Metric Format publisher on
+ * stdout. Leaving the option out means the same.
+ */
+export const DEFAULT_METRICS_PUBLISHER: unique symbol = Symbol.for(
+  'restmachine.aws.defaultMetricsPublisher',
+);
+
+/** Options of `new CloudGatewayAdapter(app, options)` (seed 000 §4.5.2, SPEC §9). */
+export interface CloudGatewayAdapterOptions {
+  /**
+   * Where metrics go: the EMF publisher on stdout by default (or {@link DEFAULT_METRICS_PUBLISHER}),
+   * any object with `publish(entry)`, or `null` for no metrics at all.
+   */
+  metricsPublisher?: MetricsPublisher | null | typeof DEFAULT_METRICS_PUBLISHER;
+  /** `false` turns metrics off whatever the publisher; `true` or absent leaves them on. */
+  enableMetrics?: boolean;
+  /** CloudWatch namespace; else `RESTMACHINE_METRICS_NAMESPACE`, `POWERTOOLS_METRICS_NAMESPACE`, `restmachine`. */
+  namespace?: string;
+  /** The `service` dimension; else `RESTMACHINE_SERVICE_NAME`, `POWERTOOLS_SERVICE_NAME`, the function name. */
+  serviceName?: string;
+  /** Storage resolution in seconds: 60 (default) or 1 (high resolution). */
+  metricsResolution?: 1 | 60;
+  /**
+   * A custom-domain base path mapping removed from every path before routing (`/api` makes
+   * `/api/users` route as `/users`). Given as it appears in the URL.
+   */
+  basePath?: string;
+  /** The logger for the adapter's own lines; the application's by default. */
+  logger?: Logger;
+}
+
+/** A Lambda handler for every event kind the adapter accepts. */
+export type GatewayHandler = (event: GatewayEvent, context?: Context) => Promise<GatewayResult>;
+
+function envValue(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function eventMethod(event: GatewayEvent): string | undefined {
+  const fields = event as {
+    httpMethod?: unknown;
+    requestContext?: { http?: { method?: unknown } };
+  };
+  const method = fields.httpMethod ?? fields.requestContext?.http?.method;
+  return typeof method === 'string' ? method.toUpperCase() : undefined;
+}
+
+/**
+ * Runs an application on AWS Lambda.
+ *
+ * Startup handlers start in the constructor (during the cold start) and every event waits for
+ * them; when they fail, every invocation rejects with that error.
+ *
+ * @example
+ * import { RestApplication } from 'restmachine';
+ * import { CloudGatewayAdapter } from 'restmachine/aws';
+ *
+ * const app = new RestApplication();
+ * app.get('/users/{id}', ({ id }) => ({ id }));
+ * export const handler = new CloudGatewayAdapter(app, { serviceName: 'users' }).handler;
+ */
+export class CloudGatewayAdapter {
+  readonly app: RestApplication<never>;
+  /** `handleEvent`, bound: `export const handler = adapter.handler`. */
+  readonly handler: GatewayHandler;
+
+  readonly #logger: Logger;
+  readonly #settings: ProcessorSettings;
+  readonly #publisher: MetricsPublisher | undefined;
+  readonly #namespace: string;
+  readonly #serviceName: string | undefined;
+  readonly #resolution: 1 | 60;
+  readonly #ready: Promise<void>;
+  #started = false;
+  #warnedCookies = false;
+
+  // biome-ignore lint/suspicious/noExplicitAny: any application, whatever names it registered.
+  constructor(app: RestApplication<any>, options: CloudGatewayAdapterOptions = {}) {
+    const resolution = options.metricsResolution ?? 60;
+    if (resolution !== 1 && resolution !== 60) {
+      throw new SetupError(
+        'INVALID_OPTION',
+        `metricsResolution must be 1 or 60 (seconds), got ${JSON.stringify(resolution)}`,
+      );
+    }
+    const chosen = options.metricsPublisher;
+    if (
+      chosen !== undefined &&
+      chosen !== null &&
+      chosen !== DEFAULT_METRICS_PUBLISHER &&
+      typeof (chosen as MetricsPublisher).publish !== 'function'
+    ) {
+      throw new SetupError(
+        'INVALID_OPTION',
+        'metricsPublisher must have a publish(entry) method, or be null',
+      );
+    }
+    this.app = app as RestApplication<never>;
+    this.#logger = options.logger ?? app.logger;
+    this.#resolution = resolution;
+    this.#publisher =
+      options.enableMetrics === false || chosen === null
+        ? undefined
+        : chosen === undefined || chosen === DEFAULT_METRICS_PUBLISHER
+          ? new EmfMetricsPublisher()
+          : (chosen as MetricsPublisher);
+    this.#namespace =
+      options.namespace ??
+      envValue('RESTMACHINE_METRICS_NAMESPACE') ??
+      envValue('POWERTOOLS_METRICS_NAMESPACE') ??
+      'restmachine';
+    this.#serviceName =
+      options.serviceName ??
+      envValue('RESTMACHINE_SERVICE_NAME') ??
+      envValue('POWERTOOLS_SERVICE_NAME') ??
+      envValue('AWS_LAMBDA_FUNCTION_NAME');
+    const basePath = normalizeBasePath(options.basePath);
+    this.#settings = {
+      basePath,
+      droppedCookies: (count) => this.#warnDroppedCookies(count),
+    };
+    // Cold start: startup begins now, while Lambda initialises, not on the first event.
+    this.#ready = app.startup().then(() => {
+      this.#started = true;
+    });
+    // The failure is reported by each invocation; this only keeps it from being unhandled.
+    this.#ready.catch(() => undefined);
+    this.handler = (event, context) => this.handleEvent(event, context);
+  }
+
+  #warnDroppedCookies(count: number): void {
+    if (this.#warnedCookies) return;
+    this.#warnedCookies = true;
+    this.#logger.warn(
+      `An ALB target group in single-value mode can carry one Set-Cookie header; ${count} were set and only the first was sent. Enable multi-value headers on the target group to send them all.`,
+    );
+  }
+
+  async #awaitStartup(context: Context | undefined): Promise<void> {
+    try {
+      await this.#ready;
+    } catch (error) {
+      this.#logger.error('Application startup failed; the invocation is rejected', {
+        awsRequestId: context?.awsRequestId,
+        error,
+      });
+      throw error;
+    }
+  }
+
+  /**
+   * Handles one event: converts it, executes it, converts the response back and publishes the
+   * invocation's metrics. Rejects for an event of an unknown shape and when startup failed.
+   */
+  handleEvent(event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult>;
+  handleEvent(
+    event: APIGatewayProxyEventV2,
+    context?: Context,
+  ): Promise<APIGatewayProxyStructuredResultV2>;
+  handleEvent(event: ALBEvent, context?: Context): Promise<ALBResult>;
+  handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult>;
+  async handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult> {
+    const start = performance.now();
+    if (!this.#started) await this.#awaitStartup(context);
+    const processor = processorFor(event);
+    const parts = processor.requestParts(event, this.#settings);
+    const metrics = this.#publisher === undefined ? undefined : new InvocationMetrics();
+    const raw = event as { body?: string | null; isBase64Encoded?: boolean };
+    let body: string | Uint8Array | undefined;
+    let bodyError: HttpError | undefined;
+    try {
+      body = decodeEventBody(raw.body, raw.isBase64Encoded);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      bodyError = error;
+    }
+    const request = this.#newRequest(parts, body, event, context, metrics);
+    let response: Response;
+    if (bodyError === undefined) {
+      response = await this.app.execute(request);
+    } else {
+      // The event itself is unreadable: answered here, before routing, so no handler runs.
+      request.requestId ??= context?.awsRequestId;
+      response = await finalizeResponse(
+        builtinErrorResponse(request, bodyError.statusCode, bodyError.message, undefined),
+        request,
+        request.method === 'HEAD',
+      );
+    }
+    const result = await this.#toResult(processor, response, request.method === 'HEAD');
+    if (metrics !== undefined) {
+      await this.#publish(
+        metrics,
+        request,
+        response.statusCode,
+        performance.now() - start,
+        context,
+      );
+    }
+    return result;
+  }
+
+  #newRequest(
+    parts: RequestParts,
+    body: string | Uint8Array | undefined,
+    event: GatewayEvent,
+    context: Context | undefined,
+    metrics: InvocationMetrics | undefined,
+  ): Request {
+    return new Request({
+      method: parts.method,
+      path: parts.path,
+      headers: parts.headers ?? null,
+      body: body ?? null,
+      queryParams: parts.queryParams ?? null,
+      pathParams: parts.pathParams ?? null,
+      tls: parts.tls ?? false,
+      clientCert: parts.clientCert ?? null,
+      ...(parts.remoteAddress === undefined ? {} : { remoteAddress: parts.remoteAddress }),
+      ...(parts.protocol === undefined ? {} : { protocol: parts.protocol }),
+      // An ALB event carries no request id: Lambda's own id for the invocation stands in.
+      ...((parts.requestId ?? context?.awsRequestId) === undefined
+        ? {}
+        : { requestId: (parts.requestId ?? context?.awsRequestId) as string }),
+      context: {
+        lambdaEvent: event,
+        lambdaContext: context,
+        authorizer: parts.authorizer,
+        ...(metrics === undefined ? {} : { metrics }),
+      },
+    });
+  }
+
+  async #toResult(
+    processor: EventProcessor,
+    response: Response,
+    head: boolean,
+  ): Promise<GatewayResult> {
+    const omit = head || forbidsContent(response.statusCode);
+    const body = await encodeResponseBody(response, omit);
+    return processor.result(response, body, head, this.#settings) as GatewayResult;
+  }
+
+  async #publish(
+    metrics: InvocationMetrics,
+    request: Request,
+    status: number,
+    latency: number,
+    context: Context | undefined,
+  ): Promise<void> {
+    const publisher = this.#publisher as MetricsPublisher;
+    const service = this.#serviceName ?? context?.functionName ?? 'unknown';
+    // A client can send any method; only the seven known ones become dimension values, so a
+    // flood of invented methods cannot create unbounded metric series.
+    const method = parseMethod(request.method) ?? 'OTHER';
+    const dimensions: Array<Record<string, string>> = [
+      { service, method, route: request.routeTemplate ?? 'NOT_FOUND' },
+    ];
+    if (metrics.dimensions !== undefined) dimensions.push({ service, ...metrics.dimensions });
+    const builtin: MetricDatum[] = [
+      { name: 'Latency', unit: 'Milliseconds', value: Math.round(latency * 1000) / 1000 },
+      { name: 'Count', unit: 'Count', value: 1 },
+      { name: '4XXError', unit: 'Count', value: status >= 400 && status < 500 ? 1 : 0 },
+      { name: '5XXError', unit: 'Count', value: status >= 500 ? 1 : 0 },
+    ];
+    const properties: Record<string, unknown> = {
+      ...metrics.properties,
+      statusCode: status,
+      path: request.path,
+      requestId: request.requestId,
+    };
+    if (context?.awsRequestId !== undefined) properties.awsRequestId = context.awsRequestId;
+    const entry: MetricsEntry = {
+      namespace: this.#namespace,
+      timestamp: Date.now(),
+      dimensions,
+      metrics: builtin.concat(metrics.metrics),
+      properties,
+      resolution: this.#resolution,
+    };
+    try {
+      await publisher.publish(entry);
+    } catch (error) {
+      // Metrics never fail the request they describe.
+      this.#logger.error('Publishing metrics failed', { requestId: request.requestId, error });
+    }
+  }
+
+  /**
+   * Converts an event into a Request, as `handleEvent` does (without a metrics recorder).
+   * Throws `GatewayEventError` for an unknown event and an `HttpError` (400) for a body marked
+   * base64 that is not.
+   *
+   * @example
+   * const request = adapter.convertToRequest(event, context);
+   * const response = await app.execute(request);
+   */
+  convertToRequest(event: GatewayEvent, context?: Context): Request {
+    const processor = processorFor(event);
+    const parts = processor.requestParts(event, this.#settings);
+    const raw = event as { body?: string | null; isBase64Encoded?: boolean };
+    return this.#newRequest(
+      parts,
+      decodeEventBody(raw.body, raw.isBase64Encoded),
+      event,
+      context,
+      undefined,
+    );
+  }
+
+  /**
+   * Converts a Response into the result the event's integration expects.
+   *
+   * @example
+   * return adapter.convertFromResponse(await app.execute(request), event, context);
+   */
+  convertFromResponse(
+    response: Response,
+    event: APIGatewayProxyEvent,
+    context?: Context,
+  ): Promise<APIGatewayProxyResult>;
+  convertFromResponse(
+    response: Response,
+    event: APIGatewayProxyEventV2,
+    context?: Context,
+  ): Promise<APIGatewayProxyStructuredResultV2>;
+  convertFromResponse(response: Response, event: ALBEvent, context?: Context): Promise<ALBResult>;
+  convertFromResponse(
+    response: Response,
+    event: GatewayEvent,
+    context?: Context,
+  ): Promise<GatewayResult>;
+  convertFromResponse(
+    response: Response,
+    event: GatewayEvent,
+    _context?: Context,
+  ): Promise<GatewayResult> {
+    const processor = processorFor(event);
+    const method = response.request?.method ?? eventMethod(event);
+    return this.#toResult(processor, response, method === 'HEAD');
+  }
+}
+
+/** The same adapter under the name AWS users look for. */
+export const AwsApiGatewayAdapter = CloudGatewayAdapter;
+/** The same adapter under the name AWS users look for. */
+export type AwsApiGatewayAdapter = CloudGatewayAdapter;

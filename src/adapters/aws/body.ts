@@ -1,0 +1,177 @@
+/**
+ * Bodies in and out of Lambda events: base64 when the integration says so, text otherwise.
+ */
+import { Buffer } from 'node:buffer';
+import { open, readFile } from 'node:fs/promises';
+import { HttpError } from '../../app/errors.js';
+import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+
+/**
+ * The event's body as the Request takes it: the string itself, or the decoded bytes of a
+ * base64 body. Invalid base64 is the client's fault (SPEC §14): a 400, never a silently
+ * truncated body.
+ */
+export function decodeEventBody(
+  body: string | null | undefined,
+  isBase64Encoded: boolean | undefined,
+): string | Uint8Array | undefined {
+  if (body === null || body === undefined || body === '') return undefined;
+  if (typeof body !== 'string') throw new HttpError(400, 'The event body is not a string');
+  if (isBase64Encoded !== true) return body;
+  const bytes = Buffer.from(body, 'base64');
+  // Node's decoder skips characters outside the alphabet and stops at stray padding, so a
+  // damaged body would decode to different bytes. RFC 4648 §3.3 asks decoders to reject such
+  // data: only the canonical encoding of what was decoded is accepted.
+  if (bytes.toString('base64') !== body) {
+    throw new HttpError(400, 'The request body is marked base64-encoded but is not valid base64');
+  }
+  return bytes;
+}
+
+/** A result body ready for the integration, with its length in bytes. */
+export interface EncodedBody {
+  body: string;
+  isBase64Encoded: boolean;
+  byteLength: number;
+}
+
+const EMPTY: EncodedBody = { body: '', isBase64Encoded: false, byteLength: 0 };
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const UTF8 = new TextEncoder();
+
+const TEXTUAL_APPLICATION_TYPES = new Set([
+  'application/json',
+  'application/javascript',
+  'application/ecmascript',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'application/graphql',
+  'application/x-ndjson',
+  'application/yaml',
+  'application/x-yaml',
+  'application/sql',
+]);
+
+/**
+ * Whether a media type is text that gateways can carry as a JSON string. An absent type is
+ * decided by the bytes alone (seed 000 §4.5.7: text when valid UTF-8).
+ */
+export function isTextualType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return true;
+  const semicolon = contentType.indexOf(';');
+  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon))
+    .trim()
+    .toLowerCase();
+  if (essence.startsWith('text/')) return true;
+  if (TEXTUAL_APPLICATION_TYPES.has(essence)) return true;
+  return essence.endsWith('+json') || essence.endsWith('+xml') || essence.endsWith('+yaml');
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/** Bytes as text when they are valid UTF-8 of a textual type, else as base64. */
+export function encodeBytes(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  forceBase64: boolean,
+): EncodedBody {
+  if (bytes.length === 0) return EMPTY;
+  if (!forceBase64 && isTextualType(contentType)) {
+    try {
+      return { body: STRICT_UTF8.decode(bytes), isBase64Encoded: false, byteLength: bytes.length };
+    } catch {
+      // Not UTF-8 after all: fall through to base64, which carries any bytes.
+    }
+  }
+  return { body: toBase64(bytes), isBase64Encoded: true, byteLength: bytes.length };
+}
+
+async function readFileBody(file: FileBody): Promise<Uint8Array> {
+  try {
+    if (file.start === undefined || file.end === undefined) return await readFile(file.path);
+    // A range reads only its slice, never the whole file (seed 000 §4.5.9).
+    const length = Math.max(0, file.end - file.start + 1);
+    const out = new Uint8Array(length);
+    const handle = await open(file.path, 'r');
+    try {
+      let offset = 0;
+      while (offset < length) {
+        const { bytesRead } = await handle.read(out, offset, length - offset, file.start + offset);
+        if (bytesRead === 0) break;
+        offset += bytesRead;
+      }
+      return offset === length ? out : out.subarray(0, offset);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    // Seed 000 §4.5.7: a file that is gone by the time the response is sent gives an empty body.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return new Uint8Array(0);
+    throw error;
+  }
+}
+
+async function readStream(
+  body: AsyncIterable<Uint8Array | string> | Parameters<typeof streamChunks>[0],
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of streamChunks(body)) {
+    const bytes = typeof chunk === 'string' ? UTF8.encode(chunk) : chunk;
+    chunks.push(bytes);
+    total += bytes.length;
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** What {@link encodeResponseBody} found out about the body besides its encoding. */
+export interface ResultBody extends EncodedBody {
+  /** A Content-Type the body implies when the response has none (JSON for objects). */
+  impliedContentType: string | undefined;
+}
+
+/**
+ * The response body as the integration carries it (seed 000 §4.5.7): text when it is valid
+ * UTF-8 of a textual type, else base64; files and streams are read whole; a 206 is always
+ * base64 (§4.5.9). `omitBody` (HEAD, 204, 304) sends nothing and leaves any stream unread.
+ */
+export async function encodeResponseBody(
+  response: Response,
+  omitBody: boolean,
+): Promise<ResultBody> {
+  const body = response.body;
+  const contentType = response.headers.get('content-type') ?? response.contentType;
+  const forceBase64 = response.statusCode === 206 || response.headers.has('content-encoding');
+  let implied: string | undefined;
+  let encoded: EncodedBody;
+  if (omitBody || body === undefined || body === null) {
+    encoded = EMPTY;
+  } else if (typeof body === 'string') {
+    encoded = forceBase64
+      ? encodeBytes(UTF8.encode(body), contentType, true)
+      : { body, isBase64Encoded: false, byteLength: Buffer.byteLength(body, 'utf8') };
+  } else if (body instanceof Uint8Array) {
+    encoded = encodeBytes(body, contentType, forceBase64);
+  } else if (body instanceof ArrayBuffer) {
+    encoded = encodeBytes(new Uint8Array(body), contentType, forceBase64);
+  } else if (body instanceof FileBody) {
+    encoded = encodeBytes(await readFileBody(body), contentType, forceBase64);
+  } else if (isStream(body)) {
+    encoded = encodeBytes(await readStream(body), contentType, forceBase64);
+  } else {
+    const text = typeof body === 'object' ? JSON.stringify(body) : String(body);
+    if (typeof body === 'object') implied = 'application/json';
+    encoded = encodeBytes(UTF8.encode(text), contentType ?? implied, forceBase64);
+  }
+  return { ...encoded, impliedContentType: implied };
+}

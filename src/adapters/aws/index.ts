@@ -1,0 +1,30 @@
+/**
+ * restmachine/aws: run a RestApplication on AWS Lambda behind API Gateway REST (payload 1.0),
+ * HTTP APIs (1.0 and 2.0), Function URLs and Application Load Balancers, with CloudWatch
+ * Embedded Metric Format metrics.
+ *
+ * @example
+ * import { CloudGatewayAdapter } from 'restmachine/aws';
+ * export const handler = new CloudGatewayAdapter(app).handler;
+ */
+export type { CloudGatewayAdapterOptions, GatewayHandler } from './adapter.js';
+export { AwsApiGatewayAdapter, CloudGatewayAdapter, DEFAULT_METRICS_PUBLISHER } from './adapter.js';
+export type { GatewayEventErrorCode } from './errors.js';
+export { GatewayEventError } from './errors.js';
+export type {
+  ALBEvent,
+  ALBResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResult,
+  APIGatewayProxyStructuredResultV2,
+  EventKind,
+  GatewayEvent,
+  GatewayResult,
+  LambdaContext,
+  LambdaFunctionURLEvent,
+} from './events.js';
+export type { EmfDocument, EmfMetricsPublisherOptions } from './metrics/emf.js';
+export { EmfMetricsPublisher, toEmfDocument } from './metrics/emf.js';
+export type { MetricDatum, MetricsEntry, MetricsPublisher, MetricUnit } from './metrics/entry.js';
+export { METRIC_UNITS } from './metrics/entry.js';

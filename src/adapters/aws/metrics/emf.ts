@@ -1,0 +1,76 @@
+/**
+ * CloudWatch Embedded Metric Format: one JSON object per line on stdout, which the Lambda
+ * runtime ships to CloudWatch Logs and CloudWatch turns into metrics, with no API call and no
+ * extra latency.
+ */
+import type { MetricsEntry, MetricsPublisher } from './entry.js';
+
+/** The EMF document of one entry: the `_aws` metadata plus every value at the root. */
+export interface EmfDocument {
+  _aws: {
+    Timestamp: number;
+    CloudWatchMetrics: Array<{
+      Namespace: string;
+      Dimensions: string[][];
+      Metrics: Array<{ Name: string; Unit: string; StorageResolution?: 1 }>;
+    }>;
+  };
+  [member: string]: unknown;
+}
+
+/**
+ * Builds the EMF document for `entry`. Properties go first, then dimension values, then metric
+ * values, so a root member a directive names is always the value it means.
+ */
+export function toEmfDocument(entry: MetricsEntry): EmfDocument {
+  const document: EmfDocument = {
+    _aws: {
+      Timestamp: entry.timestamp,
+      CloudWatchMetrics: [
+        {
+          Namespace: entry.namespace,
+          Dimensions: entry.dimensions.map((set) => Object.keys(set)),
+          Metrics: entry.metrics.map((metric) =>
+            // StorageResolution 60 is the default and is left out, as the EMF specification allows.
+            entry.resolution === 1
+              ? { Name: metric.name, Unit: metric.unit, StorageResolution: 1 as const }
+              : { Name: metric.name, Unit: metric.unit },
+          ),
+        },
+      ],
+    },
+  };
+  for (const name of Object.keys(entry.properties)) document[name] = entry.properties[name];
+  for (const set of entry.dimensions) {
+    for (const name of Object.keys(set)) document[name] = set[name];
+  }
+  for (const metric of entry.metrics) document[metric.name] = metric.value;
+  return document;
+}
+
+/** Options of {@link EmfMetricsPublisher}. */
+export interface EmfMetricsPublisherOptions {
+  /** Where each line goes (without its newline); stdout by default. */
+  write?: (line: string) => void;
+}
+
+/**
+ * The default publisher: writes each entry as one EMF line to stdout.
+ *
+ * @example
+ * const lines: string[] = [];
+ * new CloudGatewayAdapter(app, { metricsPublisher: new EmfMetricsPublisher({ write: (line) => lines.push(line) }) });
+ */
+export class EmfMetricsPublisher implements MetricsPublisher {
+  readonly #write: (line: string) => void;
+
+  constructor(options: EmfMetricsPublisherOptions = {}) {
+    // One write per line: on Lambda stdout is a pipe, whose writes are synchronous on Linux, so
+    // the line is out before the invocation returns.
+    this.#write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
+  }
+
+  publish(entry: MetricsEntry): void {
+    this.#write(JSON.stringify(toEmfDocument(entry)));
+  }
+}

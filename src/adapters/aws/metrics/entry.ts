@@ -1,0 +1,69 @@
+/**
+ * One invocation's metrics, as every publisher receives them (SPEC §17.16).
+ */
+
+/** The units CloudWatch accepts (its `StandardUnit` list). */
+export const METRIC_UNITS = [
+  'Seconds',
+  'Microseconds',
+  'Milliseconds',
+  'Bytes',
+  'Kilobytes',
+  'Megabytes',
+  'Gigabytes',
+  'Terabytes',
+  'Bits',
+  'Kilobits',
+  'Megabits',
+  'Gigabits',
+  'Terabits',
+  'Percent',
+  'Count',
+  'Bytes/Second',
+  'Kilobytes/Second',
+  'Megabytes/Second',
+  'Gigabytes/Second',
+  'Terabytes/Second',
+  'Bits/Second',
+  'Kilobits/Second',
+  'Megabits/Second',
+  'Gigabits/Second',
+  'Terabits/Second',
+  'Count/Second',
+  'None',
+] as const;
+
+export type MetricUnit = (typeof METRIC_UNITS)[number];
+
+/** One metric: a value, or several values recorded in the same invocation. */
+export interface MetricDatum {
+  name: string;
+  unit: MetricUnit;
+  value: number | number[];
+}
+
+/** What a publisher receives once per invocation. */
+export interface MetricsEntry {
+  namespace: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  /** Dimension sets, each a name → value map; the first is `{ service, method, route }`. */
+  dimensions: Array<Record<string, string>>;
+  metrics: MetricDatum[];
+  /** Values logged with the metrics but not aggregated (`statusCode`, `path`, `requestId`...). */
+  properties: Record<string, unknown>;
+  /** Storage resolution in seconds: 1 (high resolution) or 60. */
+  resolution: 1 | 60;
+}
+
+/**
+ * Anything that can publish an invocation's metrics. `publish` may return a promise; the
+ * invocation awaits it, so the metrics are out before Lambda freezes the environment.
+ *
+ * @example
+ * const publisher: MetricsPublisher = { publish: (entry) => void queue.push(entry) };
+ * new CloudGatewayAdapter(app, { metricsPublisher: publisher });
+ */
+export interface MetricsPublisher {
+  publish(entry: MetricsEntry): void | Promise<void>;
+}

@@ -1,0 +1,118 @@
+/**
+ * Pieces every event processor shares when it builds a request.
+ */
+import type { APIGatewayEventClientCertificate } from 'aws-lambda';
+import { MultiValueHeaders } from '../../http/headers.js';
+import type { ClientCertificate } from '../../request.js';
+import { malformedEvent } from './errors.js';
+
+type SingleValueMap = Readonly<Record<string, string | undefined>> | null | undefined;
+type MultiValueMap = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
+
+/**
+ * Request headers from an event's maps, names lower-cased. When the integration sends
+ * `multiValueHeaders` it has every value of every header and is used alone; `headers` then
+ * holds only the last value of each. `null` maps (API Gateway console tests) are empty. The
+ * map is indexed only when a header is first read.
+ */
+export function eventHeaders(single: SingleValueMap, multi: MultiValueMap): MultiValueHeaders {
+  const pairs: string[] = [];
+  if (multi !== null && multi !== undefined && typeof multi === 'object') {
+    for (const name of Object.keys(multi)) {
+      const values = multi[name];
+      if (!Array.isArray(values)) continue;
+      const lower = name.toLowerCase();
+      for (const value of values) if (typeof value === 'string') pairs.push(lower, value);
+    }
+  } else if (single !== null && single !== undefined && typeof single === 'object') {
+    for (const name of Object.keys(single)) {
+      const value = single[name];
+      if (typeof value === 'string') pairs.push(name.toLowerCase(), value);
+    }
+  }
+  return MultiValueHeaders.fromRawPairs(pairs);
+}
+
+/**
+ * Query parameters an integration already decoded (API Gateway), every value of every key:
+ * `multiValueQueryStringParameters` when present, else `queryStringParameters`.
+ */
+export function decodedQuery(
+  single: SingleValueMap,
+  multi: MultiValueMap,
+): Record<string, string[]> | undefined {
+  const out: Record<string, string[]> = {};
+  let any = false;
+  if (multi !== null && multi !== undefined && typeof multi === 'object') {
+    for (const key of Object.keys(multi)) {
+      const values = multi[key];
+      if (!Array.isArray(values)) continue;
+      out[key] = values.filter((value) => typeof value === 'string');
+      any = true;
+    }
+  } else if (single !== null && single !== undefined && typeof single === 'object') {
+    for (const key of Object.keys(single)) {
+      const value = single[key];
+      if (typeof value !== 'string') continue;
+      out[key] = [value];
+      any = true;
+    }
+  }
+  return any ? out : undefined;
+}
+
+/** The string field `value`, or a clear error naming it (never a TypeError further in). */
+export function requiredString(value: unknown, kind: string, field: string): string {
+  if (typeof value !== 'string' || value === '') throw malformedEvent(kind, field);
+  return value;
+}
+
+/** An object-valued field, or undefined when absent, `null` or not an object. */
+export function optionalObject(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object'
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Path parameters the gateway matched, copied without `undefined` or `null` values. */
+export function gatewayPathParameters(value: SingleValueMap): Record<string, string> | undefined {
+  if (value === null || value === undefined || typeof value !== 'object') return undefined;
+  let out: Record<string, string> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (typeof item !== 'string') continue;
+    out ??= {};
+    out[key] = item;
+  }
+  return out;
+}
+
+/**
+ * The client certificate API Gateway verified for mutual TLS (1.0
+ * `requestContext.identity.clientCert`, 2.0 `requestContext.authentication.clientCert`).
+ */
+export function gatewayClientCert(
+  cert: APIGatewayEventClientCertificate | null | undefined,
+): ClientCertificate | undefined {
+  if (cert === null || cert === undefined || typeof cert !== 'object') return undefined;
+  return {
+    subject: cert.subjectDN,
+    issuer: cert.issuerDN,
+    serialNumber: cert.serialNumber,
+    validFrom: cert.validity?.notBefore,
+    validTo: cert.validity?.notAfter,
+    pem: cert.clientCertPem,
+  };
+}
+
+/**
+ * The stage segment an HTTP API puts in front of the path on its default
+ * `execute-api` endpoint when the stage is not `$default`; custom domains never carry it.
+ */
+export function httpApiStagePrefix(requestContext: Record<string, unknown>): string {
+  const stage = requestContext.stage;
+  if (typeof stage !== 'string' || stage === '' || stage === '$default') return '';
+  const domain = requestContext.domainName;
+  if (typeof domain === 'string' && !domain.includes('.execute-api.')) return '';
+  return `/${stage}`;
+}

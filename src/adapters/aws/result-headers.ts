@@ -1,0 +1,44 @@
+/**
+ * The response headers every integration receives, before each shapes them its own way.
+ */
+import type { Response } from '../../response.js';
+import type { ResultBody } from './body.js';
+
+/** Statuses that never carry content, so never a Content-Length (RFC 9110 §8.6, §6.4.1). */
+export function forbidsContent(status: number): boolean {
+  return status === 204 || status === 304 || status < 200;
+}
+
+/**
+ * Calls `visit` once per header name with all its values, in the response's order:
+ * Content-Length recomputed from the bytes actually sent (a HEAD keeps the GET's, RFC 9110
+ * §9.3.2), Content-Type added when the body implies one. `Set-Cookie` values stay separate.
+ */
+export function forEachResultHeader(
+  response: Response,
+  body: ResultBody,
+  head: boolean,
+  visit: (name: string, values: readonly string[]) => void,
+): void {
+  const status = response.statusCode;
+  const noContent = forbidsContent(status);
+  let sawType = false;
+  let sawLength = false;
+  response.headers.forEachName((values, name) => {
+    const lower = name.length === 14 || name.length === 12 ? name.toLowerCase() : '';
+    if (lower === 'content-length') {
+      sawLength = true;
+      if (noContent) return;
+      if (!head) {
+        visit(name, [String(body.byteLength)]);
+        return;
+      }
+    } else if (lower === 'content-type') sawType = true;
+    visit(name, values);
+  });
+  if (!sawType) {
+    const type = response.contentType ?? body.impliedContentType;
+    if (type !== undefined) visit('Content-Type', [type]);
+  }
+  if (!sawLength && !noContent && !head) visit('Content-Length', [String(body.byteLength)]);
+}
