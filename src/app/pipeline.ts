@@ -107,7 +107,12 @@ async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<R
   const accept = request.headers.get('accept');
   const renderers = compiled.renderers;
   let renderer = negotiate(accept, renderers);
-  if (renderer === undefined) throw notAcceptable(renderers);
+  if (renderer === undefined) {
+    // A route that answers with its own representation (a static file) has nothing to
+    // negotiate: `Accept: text/css` must not turn a stylesheet into a 406.
+    if (compiled.route.settings.negotiation !== false) throw notAcceptable(renderers);
+    renderer = renderers[0] as CompiledRenderer;
+  }
   // Step 4: resourceExists providers the handler reaches; null/undefined is a 404.
   for (const getter of compiled.existsGetters) {
     const value = getter(state);

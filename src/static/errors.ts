@@ -1,0 +1,35 @@
+/**
+ * Errors a `StaticRouter` throws while it is being built. Each carries a stable `code`; the
+ * message names the path, the option or the package to install (SPEC §3).
+ */
+
+/** Stable codes of the static router's construction errors. */
+export type StaticRouterErrorCode =
+  /** The local directory does not exist. */
+  | 'DIRECTORY_NOT_FOUND'
+  /** The local path exists but is not a directory. */
+  | 'NOT_A_DIRECTORY'
+  /** An S3 location was given but `@aws-sdk/client-s3` is not installed. */
+  | 'S3_CLIENT_MISSING'
+  /** The `serve` location or an option is malformed. */
+  | 'INVALID_OPTION';
+
+/**
+ * Thrown by `new StaticRouter(...)` when the location or an option cannot work.
+ *
+ * @example
+ * try {
+ *   new StaticRouter('./missing');
+ * } catch (error) {
+ *   if (error instanceof StaticRouterError && error.code === 'DIRECTORY_NOT_FOUND') { ... }
+ * }
+ */
+export class StaticRouterError extends Error {
+  readonly code: StaticRouterErrorCode;
+
+  constructor(code: StaticRouterErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StaticRouterError';
+    this.code = code;
+  }
+}

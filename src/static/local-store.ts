@@ -1,0 +1,225 @@
+/**
+ * Files from a local directory: containment against symlinks, and a bounded cache of small files
+ * validated against each file's stat on every request.
+ */
+import { realpathSync, type Stats, statSync } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { StaticRouterError } from './errors.js';
+import type { StaticCacheOptions } from './options.js';
+
+/** A regular file inside the directory. */
+export interface LocalFile {
+  readonly kind: 'file';
+  /** The real path (symlinks resolved) that was checked to lie inside the directory. */
+  readonly path: string;
+  readonly size: number;
+  readonly lastModified: Date;
+  /** A strong entity tag from the size and the modification time. */
+  readonly etag: string;
+  /** The content, when the file is small enough to be cached. */
+  readonly bytes: Uint8Array | undefined;
+}
+
+/** What a path names inside the directory. */
+export type LocalLookup = LocalFile | { readonly kind: 'directory' } | { readonly kind: 'missing' };
+
+const DIRECTORY: LocalLookup = { kind: 'directory' };
+const MISSING: LocalLookup = { kind: 'missing' };
+
+// Errors that mean "nothing servable here", whatever the client sent: a missing file, a file
+// used as a directory, a name too long, a symlink loop.
+const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EINVAL']);
+
+function isNotFound(error: unknown): boolean {
+  return NOT_FOUND_CODES.has((error as NodeJS.ErrnoException).code ?? '');
+}
+
+// Windows reads `C:` as a drive, `file::$DATA` as a stream of `file`, and drops trailing dots and
+// spaces (`index.html.` is `index.html`), so such names could escape the checks made on the
+// segment text. They are refused there; POSIX file systems treat them as plain names.
+const WINDOWS_UNSAFE = /[:<>"|?*]|[. ]$/;
+const IS_WINDOWS = process.platform === 'win32';
+
+interface CacheEntry {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  result: LocalLookup;
+  bytes: number;
+}
+
+/** Metadata entries kept at most, whatever their content size. */
+const MAX_ENTRIES = 8192;
+
+/**
+ * A local directory. Every path is checked twice: lexically (the segments come from
+ * `resolveStaticPath`, so they cannot climb out) and on disk (`realpath`, so a symlink inside
+ * the directory cannot lead out of it, SPEC §10).
+ */
+export class LocalStore {
+  /** The directory's real absolute path. */
+  readonly directory: string;
+  readonly #inside: string;
+  readonly #cache: Map<string, CacheEntry> | undefined;
+  readonly #maxFileSize: number;
+  readonly #maxBytes: number;
+  #cachedBytes = 0;
+
+  constructor(serve: string, cache: Required<StaticCacheOptions> | false) {
+    const absolute = resolve(serve);
+    let info: Stats;
+    try {
+      info = statSync(absolute);
+    } catch (error) {
+      throw new StaticRouterError(
+        'DIRECTORY_NOT_FOUND',
+        `StaticRouter: directory not found: ${absolute}`,
+        { cause: error },
+      );
+    }
+    if (!info.isDirectory()) {
+      throw new StaticRouterError('NOT_A_DIRECTORY', `StaticRouter: not a directory: ${absolute}`);
+    }
+    this.directory = realpathSync(absolute);
+    // `/srv/public` must not accept `/srv/public-secret`: compare with the separator appended.
+    this.#inside = this.directory.endsWith(sep) ? this.directory : this.directory + sep;
+    this.#cache = cache === false ? undefined : new Map();
+    this.#maxFileSize = cache === false ? 0 : cache.maxFileSize;
+    this.#maxBytes = cache === false ? 0 : cache.maxBytes;
+  }
+
+  /** Whether `real` (a real path) is the directory or lies inside it. */
+  contains(real: string): boolean {
+    return real === this.directory || real.startsWith(this.#inside);
+  }
+
+  /**
+   * What `segments` (+ `suffix`, for a precompressed sibling) name inside the directory. Errors
+   * other than "not there" (permissions, I/O) are thrown for the caller to answer 500.
+   */
+  async lookup(segments: readonly string[], suffix = ''): Promise<LocalLookup> {
+    if (IS_WINDOWS && segments.some((segment) => WINDOWS_UNSAFE.test(segment))) return MISSING;
+    const path =
+      segments.length === 0 ? this.directory : this.#inside + segments.join(sep) + suffix;
+    let info: Stats;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      if (isNotFound(error)) return MISSING;
+      throw error;
+    }
+    const cached = this.#cache?.get(path);
+    // The same inode with the same size, mtime and ctime is the same file that was checked and
+    // read before; anything else (an edit, a replaced symlink) is looked at afresh.
+    if (
+      cached !== undefined &&
+      cached.ino === info.ino &&
+      cached.dev === info.dev &&
+      cached.size === info.size &&
+      cached.mtimeMs === info.mtimeMs &&
+      cached.ctimeMs === info.ctimeMs
+    ) {
+      return cached.result;
+    }
+    let real: string;
+    try {
+      real = await realpath(path);
+    } catch (error) {
+      if (isNotFound(error)) return MISSING;
+      throw error;
+    }
+    if (!this.contains(real)) return MISSING;
+    let result: LocalLookup;
+    let bytes = 0;
+    if (info.isDirectory()) result = DIRECTORY;
+    else if (!info.isFile()) return MISSING;
+    else {
+      const file = await this.#readFile(real, info);
+      if (file === undefined) return MISSING;
+      result = file;
+      info = file.stats;
+      bytes = file.bytes?.length ?? 0;
+    }
+    this.#remember(path, info, result, bytes);
+    return result;
+  }
+
+  async #readFile(real: string, info: Stats): Promise<(LocalFile & { stats: Stats }) | undefined> {
+    if (info.size > this.#maxFileSize) return describe(real, info, undefined);
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(real, 'r');
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+    try {
+      // Read what the open file holds now: its own stat describes exactly these bytes.
+      const current = await handle.stat();
+      if (!current.isFile()) return undefined;
+      if (current.size > this.#maxFileSize) return describe(real, current, undefined);
+      const buffer = new Uint8Array(current.size);
+      let offset = 0;
+      while (offset < buffer.length) {
+        const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
+        if (bytesRead === 0) break;
+        offset += bytesRead;
+      }
+      // A file truncated while being read is served as it was cut, never padded with zeros.
+      const content = offset === buffer.length ? buffer : buffer.subarray(0, offset);
+      return describe(real, current, content);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  #remember(path: string, info: Stats, result: LocalLookup, bytes: number): void {
+    const cache = this.#cache;
+    if (cache === undefined) return;
+    const previous = cache.get(path);
+    if (previous !== undefined) {
+      cache.delete(path);
+      this.#cachedBytes -= previous.bytes;
+    }
+    if (bytes > this.#maxBytes) return;
+    // Oldest first out, until the new entry fits both bounds.
+    for (const [key, entry] of cache) {
+      if (cache.size < MAX_ENTRIES && this.#cachedBytes + bytes <= this.#maxBytes) break;
+      cache.delete(key);
+      this.#cachedBytes -= entry.bytes;
+    }
+    cache.set(path, {
+      dev: info.dev,
+      ino: info.ino,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      ctimeMs: info.ctimeMs,
+      result,
+      bytes,
+    });
+    this.#cachedBytes += bytes;
+  }
+}
+
+function describe(
+  real: string,
+  info: Stats,
+  bytes: Uint8Array | undefined,
+): LocalFile & { stats: Stats } {
+  const size = bytes?.length ?? info.size;
+  // Microsecond mtime and size: two versions of a file rarely share both, and a strong tag lets
+  // If-Range work (RFC 9110 §13.1.5 accepts only strong tags).
+  const micros = Math.floor(info.mtimeMs * 1000);
+  return {
+    kind: 'file',
+    path: real,
+    size,
+    lastModified: info.mtime,
+    etag: `"${size.toString(16)}-${micros.toString(16)}"`,
+    bytes,
+    stats: info,
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * StaticRouter: a Router that serves read-only files from a local directory or an S3 bucket
+ * (seed 000 §2.5 and §4.1, SPEC §10).
+ */
+import { HttpError } from '../app/errors.js';
+import { Router } from '../app/router.js';
+import { contentTypeFor } from '../http/content-types.js';
+import type { Request } from '../request.js';
+import { FileBody, Response } from '../response.js';
+import { decide } from './conditional.js';
+import { acceptedVariants } from './encoding.js';
+import { type LocalFile, LocalStore } from './local-store.js';
+import { parseLocation } from './location.js';
+import {
+  IMMUTABLE_CACHE_CONTROL,
+  type ResolvedOptions,
+  resolveOptions,
+  type StaticRouterOptions,
+} from './options.js';
+import {
+  MALFORMED,
+  mountPrefixSegments,
+  OUTSIDE,
+  pathBelowMount,
+  resolveStaticPath,
+  type StaticPath,
+} from './resolve.js';
+import {
+  fileResponse,
+  notModifiedResponse,
+  type Representation,
+  rangeNotSatisfiable,
+} from './respond.js';
+import { requireS3Sdk } from './s3-sdk.js';
+import { S3Store } from './s3-store.js';
+
+/** Why a static request failed in a way the client must not see the detail of (a 500). */
+export class StaticServeError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'StaticServeError';
+  }
+}
+
+// A redirect target may carry only these characters: everything else in the query is
+// percent-encoded, so no header injection and no `\` (which browsers read as `/`).
+const UNSAFE_IN_LOCATION = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g;
+
+function encodeQuery(query: string): string {
+  return query.replace(UNSAFE_IN_LOCATION, (char) =>
+    Array.from(
+      new TextEncoder().encode(char),
+      (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    ).join(''),
+  );
+}
+
+/**
+ * A router that serves files. Mount it like any router; it answers GET and HEAD below its mount
+ * point, OPTIONS with `Allow: GET, HEAD, OPTIONS`, and any other method with 405.
+ *
+ * `serve` is a local directory, or `s3://bucket/prefix/` (also `objstore://bucket/prefix/`),
+ * which needs the optional peer dependency `@aws-sdk/client-s3`.
+ *
+ * @example
+ * import { RestApplication } from 'restmachine';
+ * import { StaticRouter } from 'restmachine/static';
+ *
+ * const app = new RestApplication();
+ * app.mount('/assets', new StaticRouter('./public', { immutable: /\.[0-9a-f]{8}\./ }));
+ * app.mount('/', new StaticRouter('s3://my-site/www/', { retryWithIndex: true, s3: { region: 'eu-west-1' } }));
+ */
+export class StaticRouter extends Router {
+  /** The local directory's real absolute path; `undefined` for S3. */
+  readonly directory: string | undefined;
+  /** True for an S3 location. */
+  readonly isS3: boolean;
+  /** The bucket of an S3 location; `undefined` for a directory. */
+  readonly s3Bucket: string | undefined;
+  /** The key prefix of an S3 location, with its trailing slash (`'assets/'`), `''` at the root. */
+  readonly s3Prefix: string | undefined;
+  readonly #options: ResolvedOptions;
+  readonly #local: LocalStore | undefined;
+  readonly #s3: S3Store | undefined;
+
+  constructor(serve: string, options: StaticRouterOptions = {}) {
+    super();
+    this.#options = resolveOptions(options);
+    const location = parseLocation(serve);
+    if (location.kind === 'local') {
+      this.#local = new LocalStore(location.path, this.#options.cache);
+      this.directory = this.#local.directory;
+      this.isS3 = false;
+    } else {
+      requireS3Sdk();
+      this.#s3 = new S3Store(location.bucket, location.prefix, options.s3, this.#options);
+      this.isS3 = true;
+      this.s3Bucket = location.bucket;
+      this.s3Prefix = location.prefix;
+    }
+    const handler = ({ request, pathParams }: { request: Request; pathParams: { path: string } }) =>
+      this.#serve(request, pathParams.path);
+    // HEAD has its own route so the store can skip the body (an S3 HeadObject, no file read);
+    // OPTIONS and the 405s with `Allow: GET, HEAD, OPTIONS` come from the router's matching.
+    for (const route of [this.get('/{path*}', handler), this.head('/{path*}', handler)]) {
+      // A file is the representation it is: no renderer, so no 406 for `Accept: text/css`.
+      route.settings.negotiation = false;
+    }
+  }
+
+  async #serve(request: Request, catchAll: string): Promise<Response> {
+    const below = pathBelowMount(request.path, catchAll);
+    const resolved = resolveStaticPath(below);
+    if (resolved === MALFORMED)
+      throw new HttpError(400, 'Malformed percent-encoding in request path');
+    if (resolved === OUTSIDE) throw new HttpError(404);
+    const options = this.#options;
+    if (options.dotfiles !== 'allow' && resolved.segments.some((segment) => segment[0] === '.')) {
+      throw new HttpError(options.dotfiles === 'deny' ? 403 : 404);
+    }
+    try {
+      if (this.#s3 !== undefined) {
+        return await this.#s3.serve(request, resolved.segments, resolved.directory);
+      }
+      return await this.#serveLocal(request, below, resolved, this.#local as LocalStore);
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      const message =
+        error instanceof Error && error.name === 'S3FetchError'
+          ? error.message
+          : `Could not read a static file for ${request.path}: ${(error as Error)?.message ?? String(error)}`;
+      const logger = options.logger;
+      if (logger === undefined) throw new StaticServeError(message, { cause: error });
+      logger.error(message, { requestId: request.requestId, path: request.path, error });
+      throw new HttpError(500);
+    }
+  }
+
+  async #serveLocal(
+    request: Request,
+    below: string,
+    resolved: StaticPath,
+    store: LocalStore,
+  ): Promise<Response> {
+    const segments = resolved.segments;
+    const found = await store.lookup(segments);
+    if (found.kind === 'file') {
+      // `style.css/` names a directory that is not there.
+      if (resolved.directory) throw new HttpError(404);
+      return this.#serveFile(request, store, segments, found);
+    }
+    if (found.kind === 'directory') {
+      if (!resolved.directory) return this.#redirectToDirectory(request, below, segments);
+      const indexSegments = [...segments, this.#options.indexFile];
+      const index = await store.lookup(indexSegments);
+      if (index.kind === 'file') return this.#serveFile(request, store, indexSegments, index);
+      throw new HttpError(404);
+    }
+    const fallback = this.#options.fallback;
+    const last = segments[segments.length - 1];
+    if (fallback !== undefined && last !== undefined && !last.includes('.')) {
+      const page = await store.lookup(fallback);
+      if (page.kind === 'file') return this.#serveFile(request, store, fallback, page);
+    }
+    throw new HttpError(404);
+  }
+
+  /**
+   * SPEC §17.14: a directory without its trailing slash redirects to the slash form, keeping the
+   * query. The target is rebuilt from the normalised segments, each percent-encoded, behind one
+   * leading `/`: `//evil.example/d` becomes `/evil.example/d/`, a path on this site, never a
+   * scheme-relative URL to another one.
+   */
+  #redirectToDirectory(request: Request, below: string, segments: readonly string[]): Response {
+    const prefix = mountPrefixSegments(request.path, below).map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw new HttpError(400, 'Malformed percent-encoding in request path');
+      }
+    });
+    const path = [...prefix, ...segments].map((segment) => encodeURIComponent(segment));
+    const query = request.queryString;
+    const location = `/${path.join('/')}${path.length === 0 ? '' : '/'}${query === '' ? '' : `?${encodeQuery(query)}`}`;
+    return new Response(301, undefined, { headers: { Location: location } });
+  }
+
+  async #serveFile(
+    request: Request,
+    store: LocalStore,
+    segments: readonly string[],
+    file: LocalFile,
+  ): Promise<Response> {
+    const options = this.#options;
+    let chosen = file;
+    let coding: string | undefined;
+    if (options.precompressed) {
+      for (const variant of acceptedVariants(request.headers.get('accept-encoding'))) {
+        const sibling = await store.lookup(segments, variant.suffix);
+        if (sibling.kind === 'file') {
+          chosen = sibling;
+          coding = variant.coding;
+          break;
+        }
+      }
+    }
+    const relative = segments.join('/');
+    const representation: Representation = {
+      size: chosen.size,
+      // The coding is part of the tag: the two variants are different representations.
+      etag: coding === undefined ? chosen.etag : `${chosen.etag.slice(0, -1)}-${coding}"`,
+      lastModified: chosen.lastModified,
+      contentType: contentTypeFor(relative),
+      contentEncoding: coding,
+      cacheControl: options.immutable?.test(relative)
+        ? IMMUTABLE_CACHE_CONTROL
+        : options.cacheControl,
+      varyEncoding: options.precompressed,
+    };
+    const decision = decide(request, {
+      etag: representation.etag as string,
+      lastModified: representation.lastModified,
+      size: representation.size,
+    });
+    switch (decision.status) {
+      case 304:
+        return notModifiedResponse(representation);
+      case 412:
+        throw new HttpError(412);
+      case 416:
+        throw rangeNotSatisfiable(representation.size);
+      case 206: {
+        const { start, end } = decision;
+        return fileResponse(representation, this.#body(chosen, request, start, end), {
+          start,
+          end,
+        });
+      }
+      default:
+        return fileResponse(representation, this.#body(chosen, request, 0, chosen.size - 1));
+    }
+  }
+
+  /** The bytes to send: from the cache when the file is small, else streamed from disk. */
+  #body(
+    file: LocalFile,
+    request: Request,
+    start: number,
+    end: number,
+  ): Uint8Array | FileBody | undefined {
+    // HEAD sends headers only; reading nothing keeps it cheap.
+    if (request.method === 'HEAD') return undefined;
+    if (file.bytes !== undefined) {
+      return start === 0 && end === file.bytes.length - 1
+        ? file.bytes
+        : file.bytes.subarray(start, end + 1);
+    }
+    const body = new FileBody(file.path);
+    body.size = file.size;
+    if (start !== 0 || end !== file.size - 1) {
+      body.start = start;
+      body.end = end;
+    }
+    return body;
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * Objects from an S3 bucket. The request's conditions and range go to S3 itself (a conditional,
+ * ranged GetObject), so S3 decides 304 / 412 / 206 / 416 on its own copy and only the bytes
+ * asked for leave the bucket.
+ */
+import type {
+  GetObjectCommandInput,
+  GetObjectCommandOutput,
+  HeadObjectCommandOutput,
+  S3Client,
+  S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { HttpError } from '../app/errors.js';
+import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
+import type { Request } from '../request.js';
+import type { Response, ResponseBody } from '../response.js';
+import { ifRangeHolds } from './conditional.js';
+import { acceptedVariants, type Precompressed } from './encoding.js';
+import { IMMUTABLE_CACHE_CONTROL, type ResolvedOptions } from './options.js';
+import {
+  fileResponse,
+  notModifiedResponse,
+  type Representation,
+  rangeNotSatisfiable,
+} from './respond.js';
+import { loadS3Sdk, type S3Sdk } from './s3-sdk.js';
+
+/** S3 refuses longer keys (SPEC §17.14): answering 404 at once spares a round trip. */
+export const MAX_KEY_BYTES = 1024;
+
+/** An S3 failure the router reports as 500 (the detail is logged, never sent). */
+export class S3FetchError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'S3FetchError';
+  }
+}
+
+type Outcome = { kind: 'response'; response: Response } | { kind: 'missing'; status: 403 | 404 };
+
+interface S3ErrorShape {
+  name?: string;
+  Code?: string;
+  message?: string;
+  $metadata?: { httpStatusCode?: number };
+  $response?: { headers?: Record<string, string | undefined> };
+}
+
+// By error code first (SPEC §10): the code says what happened even behind a proxy that changes
+// statuses. A bucket that does not exist is a deployment mistake, so it is a 500 (logged), not a
+// 404 that would hide it.
+const STATUS_BY_CODE: Record<string, number> = {
+  NoSuchKey: 404,
+  NotFound: 404,
+  AccessDenied: 403,
+  Forbidden: 403,
+  NotModified: 304,
+  PreconditionFailed: 412,
+  InvalidRange: 416,
+  NoSuchBucket: 500,
+};
+// Without a known code (HEAD answers have no body; moto's policy denials carry none) the HTTP
+// status decides, for the statuses that mean something to the client.
+const PASSED_STATUSES = new Set([304, 403, 404, 412, 416]);
+
+/** The status an S3 error maps to: 304/403/404/412/416, or 500 for anything else. */
+export function s3ErrorStatus(error: unknown): number {
+  const shape = (typeof error === 'object' && error !== null ? error : {}) as S3ErrorShape;
+  const code = shape.Code ?? shape.name;
+  if (code !== undefined && Object.hasOwn(STATUS_BY_CODE, code)) {
+    return STATUS_BY_CODE[code] as number;
+  }
+  const status = shape.$metadata?.httpStatusCode;
+  return status !== undefined && PASSED_STATUSES.has(status) ? status : 500;
+}
+
+function responseHeader(error: unknown, name: string): string | undefined {
+  return (error as S3ErrorShape).$response?.headers?.[name];
+}
+
+// One `bytes=first-last` spec is what S3 ranges support; anything else (several ranges, another
+// unit, garbage) is not sent, and the whole object is served with 200 (RFC 9110 §14.2 lets a
+// server ignore Range).
+const SINGLE_RANGE = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i;
+
+function singleRange(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = SINGLE_RANGE.exec(header);
+  if (match === null) return undefined;
+  const [, first, last] = match as unknown as [string, string, string];
+  if (first === '' && last === '') return undefined;
+  if (first !== '' && last !== '' && BigInt(last) < BigInt(first)) return undefined;
+  return `bytes=${first}-${last}`;
+}
+
+const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
+
+/** An S3 bucket (and key prefix) served over HTTP. */
+export class S3Store {
+  readonly bucket: string;
+  readonly prefix: string;
+  readonly #options: ResolvedOptions;
+  readonly #given: S3Client | S3ClientConfig | undefined;
+  #client: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+
+  constructor(
+    bucket: string,
+    prefix: string,
+    given: S3Client | S3ClientConfig | undefined,
+    options: ResolvedOptions,
+  ) {
+    this.bucket = bucket;
+    this.prefix = prefix;
+    this.#given = given;
+    this.#options = options;
+  }
+
+  #connect(): Promise<{ sdk: S3Sdk; client: S3Client }> {
+    this.#client ??= loadS3Sdk().then((sdk) => {
+      const given = this.#given;
+      const client =
+        given !== undefined && typeof (given as S3Client).send === 'function'
+          ? (given as S3Client)
+          : new sdk.S3Client((given as S3ClientConfig | undefined) ?? {});
+      return { sdk, client };
+    });
+    this.#client.catch(() => {
+      this.#client = undefined;
+    });
+    return this.#client;
+  }
+
+  /**
+   * Serves the object at `path` (segments below the mount point): `directory` appends the index
+   * file; a missing key retries as `<path>/<indexFile>` when `retryWithIndex` is set (seed 000
+   * §4.1 rule 5), then tries the SPA fallback.
+   */
+  async serve(
+    request: Request,
+    segments: readonly string[],
+    directory: boolean,
+  ): Promise<Response> {
+    const options = this.#options;
+    const path = segments.join('/');
+    const candidates: string[] = [];
+    if (directory || path === '') {
+      candidates.push(path === '' ? options.indexFile : `${path}/${options.indexFile}`);
+    } else {
+      candidates.push(path);
+      if (options.retryWithIndex) candidates.push(`${path}/${options.indexFile}`);
+    }
+    let firstFailure: 403 | 404 | undefined;
+    for (const relative of candidates) {
+      const outcome = await this.#serveKey(request, relative);
+      if (outcome.kind === 'response') return outcome.response;
+      firstFailure ??= outcome.status;
+    }
+    const last = segments[segments.length - 1];
+    if (
+      firstFailure === 404 &&
+      options.fallback !== undefined &&
+      last !== undefined &&
+      !last.includes('.')
+    ) {
+      const outcome = await this.#serveKey(request, options.fallback.join('/'));
+      if (outcome.kind === 'response') return outcome.response;
+    }
+    throw new HttpError(firstFailure ?? 404);
+  }
+
+  /** `relative` (below the prefix), or a precompressed sibling of it the client accepts. */
+  async #serveKey(request: Request, relative: string): Promise<Outcome> {
+    const key = this.prefix + relative;
+    if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) return { kind: 'missing', status: 404 };
+    if (this.#options.precompressed) {
+      for (const variant of acceptedVariants(request.headers.get('accept-encoding'))) {
+        if (Buffer.byteLength(key + variant.suffix, 'utf8') > MAX_KEY_BYTES) continue;
+        const outcome = await this.#fetch(request, relative, key + variant.suffix, variant);
+        if (outcome.kind === 'response') return outcome;
+      }
+    }
+    return this.#fetch(request, relative, key, undefined);
+  }
+
+  async #fetch(
+    request: Request,
+    relative: string,
+    key: string,
+    variant: Precompressed | undefined,
+  ): Promise<Outcome> {
+    const { sdk, client } = await this.#connect();
+    const headers = request.headers;
+    const input: GetObjectCommandInput = { Bucket: this.bucket, Key: key };
+    // RFC 9110 §13.2.2: If-Unmodified-Since only counts without If-Match, If-Modified-Since
+    // only without If-None-Match. Passing only what counts keeps that order whatever the store.
+    if (headers.has('if-match')) input.IfMatch = headers.getAll('if-match').join(', ');
+    else input.IfUnmodifiedSince = request.getIfUnmodifiedSince();
+    if (headers.has('if-none-match'))
+      input.IfNoneMatch = headers.getAll('if-none-match').join(', ');
+    else input.IfModifiedSince = request.getIfModifiedSince();
+    const head = request.method === 'HEAD';
+    // Range is for GET only (§14.2).
+    let range = head ? undefined : singleRange(headers.get('range'));
+    let guarded = false;
+    try {
+      if (range !== undefined && headers.has('if-range')) {
+        // S3 has no If-Range: ask for the validators first, decide, and make the ranged read
+        // conditional on the tag just seen so a replaced object is never spliced into the copy.
+        const current = await client.send(new sdk.HeadObjectCommand({ ...input }));
+        const validators = {
+          etag: current.ETag ?? '',
+          lastModified: current.LastModified,
+          size: current.ContentLength ?? 0,
+        };
+        if (!ifRangeHolds(headers.get('if-range') as string, validators)) range = undefined;
+        else if (input.IfMatch === undefined && current.ETag !== undefined) {
+          input.IfMatch = current.ETag;
+          input.IfUnmodifiedSince = undefined;
+          guarded = true;
+        }
+      }
+      if (head) {
+        const output = await client.send(new sdk.HeadObjectCommand(input));
+        return this.#success(relative, output, undefined, variant);
+      }
+      if (range !== undefined) input.Range = range;
+      try {
+        const output = await client.send(new sdk.GetObjectCommand(input));
+        return this.#success(relative, output, output.Body as ResponseBody, variant);
+      } catch (error) {
+        if (!guarded || s3ErrorStatus(error) !== 412) throw error;
+        // The object changed since the If-Range check: the client's copy is stale, send it all.
+        input.IfMatch = undefined;
+        input.Range = undefined;
+        const output = await client.send(new sdk.GetObjectCommand(input));
+        return this.#success(relative, output, output.Body as ResponseBody, variant);
+      }
+    } catch (error) {
+      return this.#failure(relative, key, variant, error);
+    }
+  }
+
+  #representation(
+    relative: string,
+    output: GetObjectCommandOutput | HeadObjectCommandOutput,
+    size: number,
+    variant: Precompressed | undefined,
+  ): Representation {
+    const options = this.#options;
+    let contentType = contentTypeFor(relative);
+    const stored = output.ContentType;
+    // The extension table decides; an object without a known extension keeps the type it was
+    // uploaded with, unless that is only S3's own default.
+    if (
+      contentType === OCTET_STREAM &&
+      stored !== undefined &&
+      stored !== 'binary/octet-stream' &&
+      !/[\r\n\0]/.test(stored)
+    ) {
+      contentType = stored;
+    }
+    let cacheControl = options.cacheControl ?? output.CacheControl;
+    if (options.immutable?.test(relative)) cacheControl = IMMUTABLE_CACHE_CONTROL;
+    return {
+      size,
+      etag: output.ETag,
+      lastModified: output.LastModified,
+      contentType,
+      contentEncoding: variant?.coding ?? output.ContentEncoding,
+      cacheControl,
+      varyEncoding: options.precompressed,
+    };
+  }
+
+  #success(
+    relative: string,
+    output: GetObjectCommandOutput | HeadObjectCommandOutput,
+    body: ResponseBody,
+    variant: Precompressed | undefined,
+  ): Outcome {
+    const length = output.ContentLength ?? 0;
+    const partial =
+      output.ContentRange !== undefined ? CONTENT_RANGE.exec(output.ContentRange) : null;
+    if (partial !== null) {
+      const [, start, end, total] = partial as unknown as [string, string, string, string];
+      const representation = this.#representation(relative, output, Number(total), variant);
+      return {
+        kind: 'response',
+        response: fileResponse(representation, body, { start: Number(start), end: Number(end) }),
+      };
+    }
+    const representation = this.#representation(relative, output, length, variant);
+    return { kind: 'response', response: fileResponse(representation, body) };
+  }
+
+  async #failure(
+    relative: string,
+    key: string,
+    variant: Precompressed | undefined,
+    error: unknown,
+  ): Promise<Outcome> {
+    const status = s3ErrorStatus(error);
+    if (status === 404 || status === 403) return { kind: 'missing', status };
+    if (status === 304) {
+      const options = this.#options;
+      let cacheControl = options.cacheControl;
+      if (options.immutable?.test(relative)) cacheControl = IMMUTABLE_CACHE_CONTROL;
+      const lastModified = responseHeader(error, 'last-modified');
+      const representation: Representation = {
+        size: 0,
+        etag: responseHeader(error, 'etag'),
+        lastModified: lastModified === undefined ? undefined : new Date(lastModified),
+        contentType: OCTET_STREAM,
+        contentEncoding: variant?.coding,
+        cacheControl,
+        varyEncoding: options.precompressed,
+      };
+      if (Number.isNaN(representation.lastModified?.getTime())) {
+        representation.lastModified = undefined;
+      }
+      return { kind: 'response', response: notModifiedResponse(representation) };
+    }
+    if (status === 412) throw new HttpError(412);
+    if (status === 416) throw rangeNotSatisfiable(await this.#sizeOf(key, error));
+    throw new S3FetchError(
+      `S3 request for s3://${this.bucket}/${key} failed: ${describeS3Error(error)}`,
+      { cause: error },
+    );
+  }
+
+  /** The object's size for a 416, from S3's answer or, failing that, a HeadObject. */
+  async #sizeOf(key: string, error: unknown): Promise<number | undefined> {
+    const range = responseHeader(error, 'content-range');
+    const match = range === undefined ? null : /^bytes \*\/(\d+)$/.exec(range);
+    if (match !== null) return Number(match[1]);
+    try {
+      const { sdk, client } = await this.#connect();
+      const output = await client.send(
+        new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
+      return output.ContentLength;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function describeS3Error(error: unknown): string {
+  const shape = (typeof error === 'object' && error !== null ? error : {}) as S3ErrorShape;
+  const code = shape.Code ?? shape.name ?? 'unknown error';
+  const status = shape.$metadata?.httpStatusCode;
+  return `${code}${status === undefined ? '' : ` (HTTP ${status})`}: ${shape.message ?? String(error)}`;
+}
