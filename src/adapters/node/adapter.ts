@@ -40,6 +40,16 @@ export class NodeAdapter {
   readonly trustProxy: TrustProxy;
   /** The `(req, res)` listener to give `http.createServer` or `https.createServer`. */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * A listener for the server's `checkContinue` event. Without it Node answers every
+   * `Expect: 100-continue` with `100 Continue` at once; with it, the client is asked for the
+   * body only when the application reads it, so a request refused on its headers alone (404,
+   * 401, 413 from `Content-Length`) never uploads. `serve()` installs it.
+   *
+   * @example
+   * server.on('checkContinue', adapter.checkContinueListener);
+   */
+  readonly checkContinueListener: (req: IncomingMessage, res: ServerResponse) => void;
   #draining = false;
 
   constructor(app: ServedApplication, options: NodeAdapterOptions = {}) {
@@ -51,6 +61,9 @@ export class NodeAdapter {
     // One closure for the adapter's life, none per request.
     this.listener = (req, res) => {
       void this.handle(req, res);
+    };
+    this.checkContinueListener = (req, res) => {
+      void this.handle(req, res, true);
     };
   }
 
@@ -68,11 +81,14 @@ export class NodeAdapter {
     return this.#draining;
   }
 
-  /** Handles one request; resolves once the response is handed to Node. Never rejects. */
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Handles one request; resolves once the response is handed to Node. Never rejects.
+   * `expectsContinue` says the client waits for `100 Continue` before sending its body.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> {
     const app = this.app;
     try {
-      const request = toRequest(req, this.trustProxy);
+      const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined);
       const response = await app.execute(request);
       writeResponse(req, res, response, this.#draining, app.logger);
     } catch (error) {

@@ -2,7 +2,7 @@
  * Node `IncomingMessage` → restmachine `Request`, without building any WHATWG object: the raw
  * header pairs are handed over as they are and indexed only when read.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { HttpError } from '../../app/errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
@@ -23,17 +23,32 @@ import type { TrustProxy } from './types.js';
 export class NodeRequestBody implements AsyncIterable<Uint8Array> {
   /** The request this body belongs to, for code that needs Node's own stream. */
   readonly message: IncomingMessage;
+  readonly #awaitingContinue: ServerResponse | undefined;
 
-  constructor(message: IncomingMessage) {
+  /**
+   * `awaitingContinue` is the response of a request that sent `Expect: 100-continue` and has
+   * not been told to go on: the first read sends `100 Continue` on it.
+   */
+  constructor(message: IncomingMessage, awaitingContinue?: ServerResponse) {
     this.message = message;
+    this.#awaitingContinue = awaitingContinue;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    return readMessage(this.message);
+    return readMessage(this.message, this.#awaitingContinue);
   }
 }
 
-async function* readMessage(message: IncomingMessage): AsyncGenerator<Uint8Array> {
+async function* readMessage(
+  message: IncomingMessage,
+  awaitingContinue: ServerResponse | undefined,
+): AsyncGenerator<Uint8Array> {
+  // RFC 9110 §10.1.1: a client that expects 100-continue waits before sending the body. It is
+  // asked for the body only now that something reads it, so a request refused on its headers
+  // (404, 401, a declared length over the limit) never uploads anything.
+  if (awaitingContinue !== undefined && !awaitingContinue.headersSent) {
+    awaitingContinue.writeContinue();
+  }
   const chunks: AsyncIterable<Uint8Array> = message.iterator({ destroyOnReturn: false });
   try {
     for await (const chunk of chunks) yield chunk;
@@ -64,7 +79,11 @@ function splitTarget(target: string): [path: string, query: string | undefined] 
 }
 
 /** Builds the restmachine request for a Node request. */
-export function toRequest(message: IncomingMessage, trust: TrustProxy): Request {
+export function toRequest(
+  message: IncomingMessage,
+  trust: TrustProxy,
+  awaitingContinue?: ServerResponse,
+): Request {
   const [path, query] = splitTarget(message.url ?? '/');
   const headers = MultiValueHeaders.fromRawPairs(message.rawHeaders);
   const socket = message.socket as TLSSocket;
@@ -79,7 +98,7 @@ export function toRequest(message: IncomingMessage, trust: TrustProxy): Request 
     method: message.method ?? 'GET',
     path,
     headers,
-    body: new NodeRequestBody(message),
+    body: new NodeRequestBody(message, awaitingContinue),
     queryParams: query,
     // Behind a trusted proxy that terminated TLS the client's connection was still encrypted.
     tls: protocol === 'https',

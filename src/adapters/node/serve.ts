@@ -151,6 +151,7 @@ export async function serve(
     options.tls === undefined
       ? createServer(serverOptions, adapter.listener)
       : createHttpsServer({ ...serverOptions, ...options.tls }, adapter.listener);
+  server.on('checkContinue', adapter.checkContinueListener);
   // Bounded time for headers and for whole requests keeps slow clients (slowloris) from
   // holding connections open forever; 0 turns a limit off, as in Node.
   server.headersTimeout =

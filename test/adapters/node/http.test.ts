@@ -1,0 +1,507 @@
+/**
+ * The Node adapter over real loopback HTTP: request mapping, response writing, oversized and
+ * malformed input, and clients that go away.
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServeHandle } from '../../../src/adapters/node/index.js';
+import { Response, RestApplication } from '../../../src/index.js';
+import { memoryLogger, rawExchange, send, sleep, start } from './helpers.js';
+
+const MiB = 1024 * 1024;
+const log = memoryLogger();
+const streamEvents: string[] = [];
+
+function buildApp() {
+  const app = new RestApplication({ logger: log.logger, bodyLimit: 64 * 1024 });
+  app.get('/', () => ({ hello: 'world' }));
+  app.get('/echo-request', ({ request, headers, cookies }) => ({
+    method: request.method,
+    path: request.path,
+    query: request.queryString,
+    multi: headers.getAll('x-multi'),
+    cookies,
+    remoteAddress: request.remoteAddress,
+    protocol: request.protocol,
+    tls: request.tls,
+  }));
+  app.post('/upload', async ({ request }) => ({ length: (await request.bytes()).length }));
+  app.post('/ignore-body', () => ({ ignored: true }));
+  app.get('/cookies', () =>
+    new Response(200, 'ok')
+      .setCookie('a', '1', { path: '/' })
+      .setCookie('b', '2, with a comma', { httpOnly: true })
+      .setCookie('c', '3'),
+  );
+  app.get('/endless', () => {
+    async function* endless() {
+      try {
+        streamEvents.push('started');
+        const chunk = new Uint8Array(16 * 1024).fill(97);
+        for (;;) {
+          streamEvents.push('chunk');
+          yield chunk;
+        }
+      } finally {
+        streamEvents.push('finally');
+      }
+    }
+    return new Response(200, endless(), { contentType: 'application/octet-stream' });
+  });
+  app.get('/endless-readable', () => {
+    const chunk = Buffer.alloc(16 * 1024, 98);
+    const readable = new Readable({
+      read() {
+        this.push(chunk);
+      },
+    });
+    readable.on('close', () => streamEvents.push('readable closed'));
+    return new Response(200, readable, { contentType: 'application/octet-stream' });
+  });
+  app.get('/broken-stream', () => {
+    async function* broken() {
+      yield 'first part, ';
+      throw new Error('the source failed');
+    }
+    return new Response(200, broken(), { contentType: 'text/plain' });
+  });
+  app.get('/strings-stream', () => {
+    async function* words() {
+      yield 'one ';
+      yield new TextEncoder().encode('two ');
+      yield 'three';
+    }
+    return new Response(200, words(), { contentType: 'text/plain' });
+  });
+  app.get('/bad-header', () => new Response(200, 'x', { headers: { 'X-Euro': '€' } }));
+  return app;
+}
+
+let server: ServeHandle;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  server = await start(buildApp());
+  server.server.on('connection', (socket: Socket) => sockets.push(socket));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+/** Uploads `total` bytes in 64 KiB writes until the server answers; never buffers it all. */
+function upload(
+  port: number,
+  total: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; sent: number; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/upload',
+      headers: { 'content-type': 'application/octet-stream', ...headers },
+      agent: false,
+    });
+    let sent = 0;
+    let answered = false;
+    const chunk = Buffer.alloc(64 * 1024, 120);
+    const pump = (): void => {
+      while (!answered && sent < total) {
+        sent += chunk.length;
+        if (!outgoing.write(chunk)) {
+          outgoing.once('drain', pump);
+          return;
+        }
+      }
+      if (!answered) outgoing.end();
+    };
+    outgoing.on('response', (incoming) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      incoming.on('data', (data: Buffer) => chunks.push(data));
+      incoming.on('end', () =>
+        resolve({
+          status: incoming.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString(),
+          sent,
+          connection: incoming.headers.connection,
+        }),
+      );
+    });
+    // Once the server has answered and closed, further writes fail; that is expected.
+    outgoing.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    pump();
+  });
+}
+
+describe('request mapping', () => {
+  it('keeps repeated headers and cookies, the raw path and the raw query', async () => {
+    const response = await send(server.port, {
+      path: '//echo-request/?a=1&a=%2F&b',
+      headers: { 'X-Multi': ['one', 'two'], Cookie: ['x=1', 'y=2'] },
+    });
+    expect(response.status).toBe(200);
+    const body = JSON.parse(response.body.toString());
+    expect(body).toMatchObject({
+      method: 'GET',
+      path: '//echo-request/',
+      query: 'a=1&a=%2F&b',
+      multi: ['one', 'two'],
+      cookies: { x: '1', y: '2' },
+      remoteAddress: '127.0.0.1',
+      protocol: 'http',
+      tls: false,
+    });
+  });
+
+  it('routes an absolute-form request target by its path (RFC 9112 §3.2.2)', async () => {
+    const reply = await rawExchange(
+      server.port,
+      'GET http://example.test/echo-request?x=1 HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n',
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply).toContain('"path":"/echo-request"');
+    expect(reply).toContain('"query":"x=1"');
+  });
+
+  it('ignores X-Forwarded-* unless the proxy is trusted', async () => {
+    const untrusted = await send(server.port, {
+      path: '/echo-request',
+      headers: { 'X-Forwarded-For': '203.0.113.9', 'X-Forwarded-Proto': 'https' },
+    });
+    expect(JSON.parse(untrusted.body.toString())).toMatchObject({
+      remoteAddress: '127.0.0.1',
+      protocol: 'http',
+      tls: false,
+    });
+    const behindOne = await start(buildApp(), { trustProxy: 1 });
+    const behindAll = await start(buildApp(), { trustProxy: true });
+    try {
+      const headers = {
+        'X-Forwarded-For': ['198.51.100.7, 203.0.113.1', '192.0.2.44'],
+        'X-Forwarded-Proto': 'https',
+      };
+      const one = await send(behindOne.port, { path: '/echo-request', headers });
+      // One trusted hop: only the entry that proxy appended (the right-most) is believed.
+      expect(JSON.parse(one.body.toString())).toMatchObject({
+        remoteAddress: '192.0.2.44',
+        protocol: 'https',
+        tls: true,
+      });
+      const all = await send(behindAll.port, { path: '/echo-request', headers });
+      expect(JSON.parse(all.body.toString())).toMatchObject({ remoteAddress: '198.51.100.7' });
+      const bogusProto = await send(behindOne.port, {
+        path: '/echo-request',
+        headers: { 'X-Forwarded-Proto': 'javascript' },
+      });
+      expect(JSON.parse(bogusProto.body.toString())).toMatchObject({
+        remoteAddress: '127.0.0.1',
+        protocol: 'http',
+      });
+    } finally {
+      await Promise.all([behindOne.close(), behindAll.close()]);
+    }
+  });
+
+  it('answers a method Node parses but restmachine does not route with 501', async () => {
+    const response = await send(server.port, { method: 'PROPFIND', path: '/' });
+    expect(response.status).toBe(501);
+  });
+
+  it('keeps the connection alive across ordinary requests', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const before = sockets.length;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await new Promise<{ status: number; connection?: string }>(
+          (resolve, reject) => {
+            const outgoing = httpRequest(
+              {
+                host: '127.0.0.1',
+                port: server.port,
+                method: 'POST',
+                path: '/upload',
+                agent,
+                headers: { 'content-type': 'text/plain', 'content-length': '5' },
+              },
+              (incoming) => {
+                incoming.resume();
+                incoming.on('end', () =>
+                  resolve({
+                    status: incoming.statusCode ?? 0,
+                    connection: incoming.headers.connection,
+                  }),
+                );
+              },
+            );
+            outgoing.on('error', reject);
+            outgoing.end('hello');
+          },
+        );
+        expect(response.status).toBe(200);
+        expect(response.connection).toBe('keep-alive');
+      }
+      expect(sockets.length - before).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('responses', () => {
+  it('sends every Set-Cookie as its own header line, never joined', async () => {
+    const response = await send(server.port, { path: '/cookies' });
+    const lines: string[] = [];
+    for (let i = 0; i < response.rawHeaders.length; i += 2) {
+      if (response.rawHeaders[i]?.toLowerCase() === 'set-cookie') {
+        lines.push(response.rawHeaders[i + 1] as string);
+      }
+    }
+    expect(lines).toEqual(['a=1; Path=/', expect.stringMatching(/^b=2/), 'c=3']);
+  });
+
+  it('answers HEAD with the GET headers and not one byte of body', async () => {
+    const get = await send(server.port, { path: '/' });
+    const reply = await rawExchange(
+      server.port,
+      'HEAD / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    const [head, rest] = reply.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toContain(`Content-Length: ${get.headers['content-length']}`);
+    expect(head).toContain('Content-Type: application/json');
+    expect(rest).toBe('');
+  });
+
+  it('streams string and byte chunks of a generator', async () => {
+    const response = await send(server.port, { path: '/strings-stream' });
+    expect(response.body.toString()).toBe('one two three');
+    expect(response.headers['transfer-encoding']).toBe('chunked');
+  });
+
+  it('cuts the connection when a stream fails midway, and logs the failure', async () => {
+    const outcome = await new Promise<string>((resolve) => {
+      const outgoing = httpRequest(
+        { host: '127.0.0.1', port: server.port, path: '/broken-stream', agent: false },
+        (incoming) => {
+          incoming.on('data', () => undefined);
+          incoming.on('end', () => resolve('ended normally'));
+          incoming.on('error', (error) => resolve(`error: ${error.message}`));
+          incoming.on('aborted', () => resolve('aborted'));
+        },
+      );
+      outgoing.on('error', (error) => resolve(`error: ${error.message}`));
+      outgoing.end();
+    });
+    // A truncated chunked body must not look complete to the client.
+    expect(outcome).not.toBe('ended normally');
+    expect(log.lines.some((line) => line.message === 'Response body stream failed')).toBe(true);
+  });
+
+  it('answers 500 when Node refuses a header value, and keeps serving', async () => {
+    const response = await send(server.port, { path: '/bad-header' });
+    expect(response.status).toBe(500);
+    expect(log.lines.some((line) => line.message === 'Response headers could not be written')).toBe(
+      true,
+    );
+    expect((await send(server.port, { path: '/' })).status).toBe(200);
+  });
+});
+
+describe('clients that go away', () => {
+  async function readThenDisconnect(path: string): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const outgoing = httpRequest(
+        { host: '127.0.0.1', port: server.port, path, agent: false },
+        (incoming) => {
+          let received = 0;
+          incoming.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > 256 * 1024) {
+              outgoing.destroy();
+              resolve();
+            }
+          });
+        },
+      );
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ECONNRESET') reject(error);
+      });
+      outgoing.end();
+    });
+  }
+
+  it('stops an endless generator when the client disconnects mid-response', async () => {
+    streamEvents.length = 0;
+    const errorsBefore = log.lines.filter((line) => line.level === 'error').length;
+    await readThenDisconnect('/endless');
+    for (let i = 0; i < 50 && !streamEvents.includes('finally'); i++) await sleep(20);
+    expect(streamEvents).toContain('finally');
+    const produced = streamEvents.filter((event) => event === 'chunk').length;
+    await sleep(100);
+    // Nothing more is produced once the generator has been closed.
+    expect(streamEvents.filter((event) => event === 'chunk').length).toBe(produced);
+    // A client leaving is not an error of the application.
+    expect(log.lines.filter((line) => line.level === 'error').length).toBe(errorsBefore);
+    expect((await send(server.port, { path: '/' })).status).toBe(200);
+  });
+
+  it('destroys a Node stream body when the client disconnects', async () => {
+    streamEvents.length = 0;
+    await readThenDisconnect('/endless-readable');
+    for (let i = 0; i < 50 && !streamEvents.includes('readable closed'); i++) await sleep(20);
+    expect(streamEvents).toContain('readable closed');
+  });
+
+  it('does not let a stream run ahead of a client that stops reading', async () => {
+    streamEvents.length = 0;
+    const outgoing = httpRequest({
+      host: '127.0.0.1',
+      port: server.port,
+      path: '/endless',
+      agent: false,
+    });
+    outgoing.on('error', () => undefined);
+    outgoing.on('response', (incoming) => incoming.pause());
+    outgoing.end();
+    await sleep(500);
+    const produced = streamEvents.filter((event) => event === 'chunk').length;
+    outgoing.destroy();
+    // 16 KiB chunks: without backpressure this would be thousands within half a second. What
+    // is there is what the socket buffers on both sides hold.
+    expect(produced * 16 * 1024).toBeLessThan(32 * MiB);
+    for (let i = 0; i < 50 && !streamEvents.includes('finally'); i++) await sleep(20);
+    expect(streamEvents).toContain('finally');
+  });
+});
+
+describe('oversized bodies', () => {
+  it('answers 413 from Content-Length without reading the body, and closes', async () => {
+    const before = sockets.length;
+    const result = await upload(server.port, 50 * MiB, { 'content-length': String(50 * MiB) });
+    expect(result.status).toBe(413);
+    expect(result.connection).toBe('close');
+    expect(JSON.parse(result.body)).toMatchObject({ statusCode: 413, path: '/upload' });
+    await sleep(50);
+    const socket = sockets[before] as Socket;
+    expect(socket.destroyed).toBe(true);
+    // The server read the headers and whatever was already in flight, not 50 MiB.
+    expect(socket.bytesRead).toBeLessThan(8 * MiB);
+    expect((await send(server.port, { path: '/' })).status).toBe(200);
+  });
+
+  it('answers 413 when a chunked body crosses the limit, without reading the rest', async () => {
+    const before = sockets.length;
+    const result = await upload(server.port, 50 * MiB, { 'transfer-encoding': 'chunked' });
+    expect(result.status).toBe(413);
+    expect(result.connection).toBe('close');
+    await sleep(50);
+    const socket = sockets[before] as Socket;
+    expect(socket.destroyed).toBe(true);
+    expect(socket.bytesRead).toBeLessThan(8 * MiB);
+  });
+
+  it('refuses an oversized Expect: 100-continue request before the client sends the body', async () => {
+    const reply = await rawExchange(
+      server.port,
+      'POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\n' +
+        `Content-Length: ${50 * MiB}\r\nExpect: 100-continue\r\n\r\n`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reply).not.toContain('100 Continue');
+  });
+
+  it('sends 100 Continue when the application reads the body', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const outgoing = httpRequest({
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path: '/upload',
+        agent: false,
+        headers: { 'content-type': 'text/plain', 'content-length': '5', expect: '100-continue' },
+      });
+      outgoing.on('continue', () => outgoing.end('hello'));
+      outgoing.on('response', (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      });
+      outgoing.on('error', reject);
+    });
+    expect(JSON.parse(reply)).toEqual({ length: 5 });
+  });
+
+  it('closes the connection after answering a request whose body it never read', async () => {
+    // The handler ignores the body; most of the declared 60 KiB (under the limit) never arrives.
+    const reply = await rawExchange(
+      server.port,
+      `POST /ignore-body HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${60 * 1024}\r\n\r\npartial`,
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply).toContain('Connection: close');
+  });
+});
+
+describe('malformed requests', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['a garbage request line', 'HELLO\r\n\r\n', /^HTTP\/1\.1 400 /],
+    ['a method outside the parser table', 'BREW / HTTP/1.1\r\nHost: x\r\n\r\n', /^HTTP\/1\.1 400 /],
+    [
+      'a header without a colon',
+      'GET / HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n',
+      /^HTTP\/1\.1 400 /,
+    ],
+    [
+      'a control character in a header value',
+      'GET / HTTP/1.1\r\nHost: x\r\nX-A: a\x01b\r\n\r\n',
+      /^HTTP\/1\.1 400 /,
+    ],
+    ['a space inside the target', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n', /^HTTP\/1\.1 400 /],
+    ['an unsupported HTTP version', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n', /^HTTP\/1\.1 (400|505) /],
+    [
+      'Content-Length together with Transfer-Encoding (request smuggling)',
+      'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      /^HTTP\/1\.1 400 /,
+    ],
+    [
+      'two different Content-Length values',
+      'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcd',
+      /^HTTP\/1\.1 400 /,
+    ],
+    [
+      'a bad chunk size',
+      'POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\nzz\r\n',
+      /^HTTP\/1\.1 400 /,
+    ],
+    ['no Host header in HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', /^HTTP\/1\.1 400 /],
+    [
+      'headers over the size limit',
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      /^HTTP\/1\.1 431 /,
+    ],
+  ];
+
+  for (const [title, text, expected] of cases) {
+    it(`answers ${title} with a 4xx and stays up`, async () => {
+      const reply = await rawExchange(server.port, text);
+      expect(reply).toMatch(expected);
+      expect((await send(server.port, { path: '/' })).status).toBe(200);
+    });
+  }
+
+  it('survives a client that sends half a request and vanishes', async () => {
+    await rawExchange(
+      server.port,
+      'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc',
+      100,
+    );
+    expect((await send(server.port, { path: '/' })).status).toBe(200);
+  });
+});
