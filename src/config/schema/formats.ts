@@ -24,9 +24,16 @@ function checkOf(format: Format): Check {
   return checkOf(validate);
 }
 
-/** Percent-encodes every non-ASCII character (RFC 3987 §3.1: IRI to URI). */
-function iriToUri(text: string): string {
-  return text.replace(/[^\p{ASCII}]+/gu, (run) => encodeURIComponent(run));
+/**
+ * Percent-encodes every non-ASCII character (RFC 3987 §3.1: IRI to URI); undefined for text
+ * that is not well-formed Unicode (a lone surrogate has no UTF-8 form).
+ */
+function iriToUri(text: string): string | undefined {
+  try {
+    return text.replace(/[^\p{ASCII}]+/gu, (run) => encodeURIComponent(run));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -57,11 +64,11 @@ export function addExtraFormats(validator: InstanceType<typeof Ajv>): void {
 
   validator.addFormat('iri', (text: string) => {
     const ascii = iriToUri(text);
-    return uri(ascii) && hasValidAuthority(ascii);
+    return ascii !== undefined && uri(ascii) && hasValidAuthority(ascii);
   });
   validator.addFormat('iri-reference', (text: string) => {
     const ascii = iriToUri(text);
-    return uriReference(ascii) && hasValidAuthority(ascii);
+    return ascii !== undefined && uriReference(ascii) && hasValidAuthority(ascii);
   });
   validator.addFormat('idn-hostname', (text: string) => {
     const ascii = hostnameToAscii(text);

@@ -1,0 +1,438 @@
+/** Interpolation: every form of SPEC §11, typed references, each error kind, cycles. */
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  Config,
+  ConfigCircularReferenceError,
+  ConfigMalformedError,
+  ConfigNotFoundError,
+} from '../../src/config/index.js';
+import { thrown } from './helpers.js';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+
+function yaml(text: string, env: Record<string, string> = {}) {
+  return Config.fromYaml(text, { filename: 'app.yaml', env });
+}
+
+describe('environment variables', () => {
+  it('reads ${env:NAME} as text', () => {
+    expect(yaml('host: ${env:HOST}', { HOST: 'db.local' }).get('host')).toBe('db.local');
+    expect(yaml('port: ${env:PORT}', { PORT: '5432' }).get('port')).toBe('5432');
+  });
+
+  it('uses the default when the variable is missing, and the variable when it is set', () => {
+    const text = 'host: ${env:HOST,default=localhost}';
+    expect(yaml(text).get('host')).toBe('localhost');
+    expect(yaml(text, { HOST: 'db' }).get('host')).toBe('db');
+  });
+
+  it('takes an empty default and a default with commas and spaces', () => {
+    expect(yaml('a: "${env:X,default=}"').get('a')).toBe('');
+    expect(yaml('a: "${env:X,default=a, b c}"').get('a')).toBe('a, b c');
+  });
+
+  it('nests interpolations in defaults, followed by more text', () => {
+    const text = [
+      'a: ${env:A,default=${env:B}}',
+      'b: ${env:A,default=${env:B,default=bee}-suffix}',
+      'c: "${env:A,default=${env:B}:${env:C,default=3}}/path"',
+      'd: ${env:A,default=${.b}}',
+    ].join('\n');
+    expect(yaml(text, { B: 'from-b' }).resolve()).toEqual({
+      a: 'from-b',
+      b: 'from-b-suffix',
+      c: 'from-b:3/path',
+      d: 'from-b-suffix',
+    });
+    expect(yaml(text, { A: 'x', B: 'y' }).resolve()).toEqual({
+      a: 'x',
+      b: 'x',
+      c: 'x/path',
+      d: 'x',
+    });
+  });
+
+  it('reads process.env at each resolution when no env is given', () => {
+    const config = Config.fromYaml('v: ${env:RESTMACHINE_TEST_VALUE,default=unset}');
+    delete process.env.RESTMACHINE_TEST_VALUE;
+    expect(config.get('v')).toBe('unset');
+    process.env.RESTMACHINE_TEST_VALUE = 'set';
+    try {
+      expect(config.get('v')).toBe('set');
+    } finally {
+      delete process.env.RESTMACHINE_TEST_VALUE;
+    }
+  });
+
+  it('names the key, the expression and the variable, with a hint, when it is missing', () => {
+    const error = thrown(() => yaml('database:\n  port: ${env:DB_PORT}').resolve());
+    expect(error).toBeInstanceOf(ConfigNotFoundError);
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe(
+      'app.yaml:2:9: database.port: ${env:DB_PORT}: environment variable "DB_PORT" not found (set it, or add a default: ${env:DB_PORT,default=...})',
+    );
+    expect(error).toMatchObject({
+      key: 'database.port',
+      expression: '${env:DB_PORT}',
+      file: 'app.yaml',
+      line: 2,
+      column: 9,
+    });
+  });
+
+  it('reports a missing variable inside a default', () => {
+    const error = thrown(() => yaml('a: ${env:A,default=${env:B}}').get('a'));
+    expect(error.message).toContain('a: ${env:B}: environment variable "B" not found');
+  });
+});
+
+describe('references', () => {
+  const text = [
+    'database:',
+    '  host: db.internal',
+    '  port: 5432',
+    '  url: "postgres://${.host}:${.port}/app"',
+    '  tls: null',
+    '  ssl: true',
+    'servers:',
+    '  - name: a',
+    '    port: ${database.port}',
+    '    sibling: ${.name}',
+    '    parent: ${..[1].name}',
+    '    top: ${...database.host}',
+    '  - name: b',
+    '    port: ${servers[0].port}',
+    'first: ${servers[0]}',
+    'dotted: ${servers.1.name}',
+    'typed:',
+    '  port: ${database.port}',
+    '  tls: ${database.tls}',
+    '  ssl: ${database.ssl}',
+    '  both: "${database.port}${database.ssl}"',
+  ].join('\n');
+  const config = yaml(text);
+
+  it('resolves absolute references, with list indices', () => {
+    expect(config.get('servers[0].port')).toBe(5432);
+    expect(config.get('servers[1].port')).toBe(5432);
+    expect(config.get('dotted')).toBe('b');
+  });
+
+  it('resolves relative references: one dot for a sibling, two for the parent', () => {
+    expect(config.get('database.url')).toBe('postgres://db.internal:5432/app');
+    expect(config.get('servers[0].sibling')).toBe('a');
+    expect(config.get('servers[0].parent')).toBe('b');
+    expect(yaml('a:\n  b:\n    c: ${..x}\n  x: 1').get('a.b.c')).toBe(1);
+    expect(yaml('a:\n  b:\n    c: ${...y}\ny: 2').get('a.b.c')).toBe(2);
+  });
+
+  it('keeps the type of a value that is wholly one reference', () => {
+    expect(config.get('typed')).toEqual({ port: 5432, tls: null, ssl: true, both: '5432true' });
+  });
+
+  it('copies a referenced object, so the two places never share it', () => {
+    const resolved = config.resolve<{
+      first: { name: string };
+      servers: Array<{ name: string }>;
+    }>();
+    expect(resolved.first).toEqual({
+      name: 'a',
+      port: 5432,
+      sibling: 'a',
+      parent: 'b',
+      top: 'db.internal',
+    });
+    resolved.first.name = 'changed';
+    expect(resolved.servers[0]?.name).toBe('a');
+  });
+
+  it('follows a path into a value that itself came from a reference', () => {
+    const chained = yaml('a: ${b}\nb: ${c}\nc: {d: [10, {e: 20}]}\nx: ${a.d[1].e}\ny: ${b.d.0}');
+    expect(chained.get('x')).toBe(20);
+    expect(chained.get('y')).toBe(10);
+    expect(chained.get('a.d[1].e')).toBe(20);
+  });
+
+  it('names the path that is missing', () => {
+    const error = thrown(() => yaml('a:\n  b: 1\nc: ${a.x}').get('c'));
+    expect(error).toBeInstanceOf(ConfigNotFoundError);
+    expect(error.message).toBe('app.yaml:3:4: c: ${a.x}: path "a.x" not found');
+  });
+
+  it('gives the absolute path of a missing relative reference', () => {
+    const error = thrown(() => yaml('a:\n  b: ${.nope}').get('a.b'));
+    expect(error.message).toBe('app.yaml:2:6: a.b: ${.nope}: path "a.nope" not found');
+  });
+
+  it('uses a default when a referenced path is missing', () => {
+    expect(yaml('a: ${b.c,default=fallback}').get('a')).toBe('fallback');
+  });
+
+  it('refuses to climb above the root', () => {
+    const error = thrown(() => yaml('a: ${...b}').get('a'));
+    expect(error).toBeInstanceOf(ConfigNotFoundError);
+    expect(error.message).toContain('a: ${...b}: 3 dots go above the root of the configuration');
+  });
+
+  it('resolves lazily: a broken value does not stop reading another', () => {
+    const partial = yaml('good: ${.other}\nother: 1\nbad: ${env:MISSING}\nworse: "${oops"');
+    expect(partial.get('good')).toBe(1);
+    expect(() => partial.resolve()).toThrow(ConfigNotFoundError);
+  });
+});
+
+describe('cycles', () => {
+  it('reports the whole chain with ASCII arrows', () => {
+    const error = thrown(() => yaml('a: ${b}\nb: ${c}\nc: ${a}').resolve());
+    expect(error).toBeInstanceOf(ConfigCircularReferenceError);
+    expect(error.code).toBe('CIRCULAR_REFERENCE');
+    expect(error.message).toBe('app.yaml:1:4: a: ${b}: circular reference: a -> b -> c -> a');
+    expect((error as ConfigCircularReferenceError).chain).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('reports a value that refers to itself', () => {
+    const error = thrown(() => yaml('a: ${a}').get('a'));
+    expect(error.message).toBe('app.yaml:1:4: a: ${a}: circular reference: a -> a');
+  });
+
+  it('reports a value that refers to the object containing it', () => {
+    const error = thrown(() => yaml('a:\n  b: ${a}').get('a.b'));
+    expect((error as ConfigCircularReferenceError).chain).toEqual(['a.b', 'a', 'a.b']);
+  });
+
+  it('finds a cycle through a default', () => {
+    const error = thrown(() => yaml('a: ${env:NOPE,default=${b}}\nb: ${a}').get('b'));
+    expect((error as ConfigCircularReferenceError).chain).toEqual(['b', 'a', 'b']);
+  });
+
+  it('resolves a chain of 10,000 references without overflowing the stack', () => {
+    const lines = Array.from({ length: 10_000 }, (_, index) => `k${index}: \${k${index + 1}}`);
+    lines.push('k10000: 42');
+    const config = Config.fromYaml(lines.join('\n'));
+    expect(config.get('k0')).toBe(42);
+    const resolved = config.resolve<Record<string, number>>();
+    expect(resolved.k0).toBe(42);
+    expect(resolved.k5000).toBe(42);
+  });
+
+  it('reports a cycle of 10,000 references without overflowing the stack', () => {
+    const lines = Array.from(
+      { length: 10_000 },
+      (_, index) => `k${index}: \${k${(index + 1) % 10_000}}`,
+    );
+    const error = thrown(() => Config.fromYaml(lines.join('\n')).get('k0'));
+    expect(error).toBeInstanceOf(ConfigCircularReferenceError);
+    const { chain } = error as ConfigCircularReferenceError;
+    expect(chain).toHaveLength(10_001);
+    expect(chain[0]).toBe('k0');
+    expect(chain.at(-1)).toBe('k0');
+  });
+});
+
+describe('files', () => {
+  it('reads ${file:path} relative to the configuration file', () => {
+    const config = Config.fromYamlFile(join(fixtures, 'files', 'app.yaml'));
+    expect(config.resolve()).toEqual({
+      password: 'secret-from-file',
+      port: '8443',
+      nested: 'secret-from-file',
+    });
+  });
+
+  it('reads relative to baseDir for text, and takes absolute paths', () => {
+    const folder = join(fixtures, 'files');
+    expect(Config.fromYaml('p: ${file:secret.txt}', { baseDir: folder }).get('p')).toBe(
+      'secret-from-file',
+    );
+    expect(Config.fromObject({ p: `\${file:${join(folder, 'port.txt')}}` }).get('p')).toBe('8443');
+  });
+
+  it('keeps the file text exactly, newlines included', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-config-'));
+    writeFileSync(join(folder, 'key.pem'), 'line 1\nline 2\n');
+    expect(Config.fromYaml('k: ${file:key.pem}', { baseDir: folder }).get('k')).toBe(
+      'line 1\nline 2\n',
+    );
+  });
+
+  it('reports a missing file with its full path, or uses the default', () => {
+    const folder = join(fixtures, 'files');
+    const error = thrown(() =>
+      Config.fromYaml('k: ${file:nope.txt}', { baseDir: folder, filename: 'x.yaml' }).get('k'),
+    );
+    expect(error).toBeInstanceOf(ConfigNotFoundError);
+    expect(error.message).toBe(
+      `x.yaml:1:4: k: \${file:nope.txt}: file ${JSON.stringify(join(folder, 'nope.txt'))} not found`,
+    );
+    expect(Config.fromYaml('k: ${file:nope.txt,default=none}', { baseDir: folder }).get('k')).toBe(
+      'none',
+    );
+  });
+});
+
+describe('escapes and mixed text', () => {
+  it('reads \\${ as a literal ${', () => {
+    const config = yaml('a: \\${env:HOME}\nb: "cost: \\\\${5}"\nc: pre \\${x} ${env:V}');
+    expect(config.resolve()).toEqual({ a: '${env:HOME}', b: 'cost: ${5}', c: 'pre ${x} v' });
+  });
+
+  it('leaves other backslashes and lone dollars alone', () => {
+    expect(yaml('a: C:\\dir\\$HOME $ {x} $').get('a')).toBe('C:\\dir\\$HOME $ {x} $');
+  });
+
+  it('turns mixed text into a string, printing non-strings as JSON', () => {
+    const config = yaml('n: 5\nl: [1, "x"]\nz: null\nm: "${n}/${l}/${z}/${env:V}"');
+    expect(config.get('m')).toBe('5/[1,"x"]/null/v');
+  });
+
+  function yaml(text: string) {
+    return Config.fromYaml(text, { env: { V: 'v' } });
+  }
+});
+
+describe('malformed expressions', () => {
+  it.each([
+    ['${abc', 'unexpected end of input at column 6'],
+    ['x ${env:A,default=${env:B}', 'unexpected end of input at column 27'],
+    ['${}', 'empty interpolation at column 1'],
+    ['ab${}', 'empty interpolation at column 3'],
+    ['${env:}', 'empty variable name at column 7'],
+    ['${file:}', 'empty file path at column 8'],
+    ['${vault:x}', 'unknown resolver "vault" (expected "env" or "file") at column 3'],
+    ['${env:A,fallback=1}', 'unknown option "fallback" (only "default=" is supported) at column 9'],
+    ['${a..b}', 'invalid reference: unexpected "." at column 5'],
+    ['${a[x]}', 'invalid reference: expected an array index at column 5'],
+    ['${.}', 'expected a key after "." at column 4'],
+  ])('%s: %s', (text, reason) => {
+    const error = thrown(() => Config.fromObject({ key: text }).get('key'));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.code).toBe('MALFORMED');
+    expect(error.message).toBe(`key: ${JSON.stringify(text)}: malformed interpolation: ${reason}`);
+    expect((error as ConfigMalformedError).offset).toBe(Number(/column (\d+)/.exec(reason)?.[1]));
+  });
+
+  it('puts the file position in front', () => {
+    const error = thrown(() =>
+      Config.fromYaml('a:\n  url: "${abc"', { filename: 'c.yaml' }).resolve(),
+    );
+    expect(error.message).toBe(
+      'c.yaml:2:8: a.url: "${abc": malformed interpolation: unexpected end of input at column 6',
+    );
+  });
+});
+
+describe('get and resolve', () => {
+  const config = Config.fromObject({ a: { b: [{ c: 1 }, { 'd.e': 2 }] }, list: ['x'] });
+
+  it('reads dotted paths with indices, quoted keys and the root', () => {
+    expect(config.get('a.b[0].c')).toBe(1);
+    expect(config.get('a.b[1]["d.e"]')).toBe(2);
+    expect(config.get('list[0]')).toBe('x');
+    expect(config.get('')).toEqual(config.resolve());
+  });
+
+  it('throws NOT_FOUND for a missing path, naming the first missing part', () => {
+    const error = thrown(() => config.get('a.x.y'));
+    expect(error).toBeInstanceOf(ConfigNotFoundError);
+    expect(error.message).toBe('path "a.x.y" not found ("a.x" does not exist)');
+    expect(thrown(() => config.get('a.b[5]')).message).toBe('path "a.b[5]" not found');
+    expect(thrown(() => config.get('list[0].x')).code).toBe('NOT_FOUND');
+  });
+
+  it('throws MALFORMED for a path it cannot read', () => {
+    const error = thrown(() => config.get('a..b'));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+  });
+
+  it('takes any JSON value as the root', () => {
+    expect(Config.fromObject(5).resolve()).toBe(5);
+    expect(Config.fromObject(null).resolve()).toBeNull();
+    expect(Config.fromObject(['${[1]}', 'x']).resolve()).toEqual(['x', 'x']);
+    expect(Config.fromObject('${env:V}', { env: { V: 'v' } }).resolve()).toBe('v');
+    expect(Config.fromYaml('- 1\n- 2').resolve()).toEqual([1, 2]);
+    expect(Config.fromYaml('').resolve()).toBeNull();
+  });
+
+  it('returns a fresh value each time', () => {
+    const first = config.resolve<{ a: { b: unknown[] } }>();
+    first.a.b.length = 0;
+    expect(config.get('a.b')).toHaveLength(2);
+  });
+
+  it('rejects values that are not JSON, naming where', () => {
+    for (const [value, path] of [
+      [{ a: { f: () => 1 } }, 'a.f'],
+      [{ a: [1, undefined] }, 'a[1]'],
+      [{ n: Number.NaN }, 'n'],
+      [{ d: new Date(0) }, 'd'],
+    ] as const) {
+      const error = thrown(() => Config.fromObject(value));
+      expect(error).toBeInstanceOf(ConfigMalformedError);
+      expect(error.key).toBe(path);
+    }
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(thrown(() => Config.fromObject(cyclic)).code).toBe('MALFORMED');
+  });
+});
+
+describe('YAML', () => {
+  it('uses YAML 1.2 core types: yes, on and 0755-like text stay what they are', () => {
+    expect(
+      Config.fromYaml('a: yes\nb: on\nc: No\nd: 010\ne: 0o17\nf: ~\ng: 1e3\nh: true').resolve(),
+    ).toEqual({
+      a: 'yes',
+      b: 'on',
+      c: 'No',
+      d: 10,
+      e: 15,
+      f: null,
+      g: 1000,
+      h: true,
+    });
+  });
+
+  it('reports invalid YAML with its line and column', () => {
+    const error = thrown(() => Config.fromYaml('a: 1\nb: [1,\n', { filename: 'bad.yaml' }));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toMatch(/^bad\.yaml:3:1: invalid YAML: /);
+    expect(error).toMatchObject({ line: 3, column: 1 });
+  });
+
+  it('rejects duplicate keys', () => {
+    const error = thrown(() => Config.fromYaml('a: 1\na: 2'));
+    expect(error.message).toBe('2:1: invalid YAML: Map keys must be unique');
+  });
+
+  it('honours anchors, aliases and merge keys', () => {
+    const text = 'base: &base\n  host: h\n  port: 1\nprod:\n  <<: *base\n  port: 2\ncopy: *base';
+    expect(Config.fromYaml(text).resolve()).toEqual({
+      base: { host: 'h', port: 1 },
+      prod: { host: 'h', port: 2 },
+      copy: { host: 'h', port: 1 },
+    });
+  });
+
+  it('keeps a __proto__ key as data', () => {
+    const resolved = Config.fromYaml('__proto__:\n  polluted: true').resolve<
+      Record<string, unknown>
+    >();
+    expect(Object.getPrototypeOf(resolved)).toBe(Object.prototype);
+    expect(Object.keys(resolved)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reports a missing configuration file as NOT_FOUND', () => {
+    const error = thrown(() => Config.fromYamlFile(join(fixtures, 'nope.yaml')));
+    expect(error).toBeInstanceOf(ConfigNotFoundError);
+    expect(error.message).toContain('nope.yaml" not found');
+  });
+});
+
+afterEach(() => {
+  delete process.env.RESTMACHINE_TEST_VALUE;
+});
