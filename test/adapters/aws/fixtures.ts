@@ -339,7 +339,9 @@ export function v2Event(
       queryStringParameters[key] === undefined ? value : `${queryStringParameters[key]},${value}`;
   }
   const routed = functionUrl ? path : gatewayDecodedPath(path);
-  const rawPath = stage === '$default' ? routed : `/${stage}${routed}`;
+  // A named stage prefixes the path on the default endpoint only; custom domains map it away.
+  const rawPath =
+    stage === '$default' || !domainName.includes('.execute-api.') ? routed : `/${stage}${routed}`;
   const requestId = nextId();
   const event: APIGatewayProxyEventV2 = {
     version: '2.0',
