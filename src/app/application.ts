@@ -5,6 +5,19 @@
 import type { HeadersInit } from '../http/headers.js';
 import { Request, type RequestBody } from '../request.js';
 import type { Response } from '../response.js';
+import {
+  type AuthorizationHook,
+  type AuthorizationOptions,
+  authorizedProvider,
+  checkChallenge,
+  describeHook,
+  forbiddenProvider,
+} from './authorization.js';
+import {
+  type DefaultHeadersInit,
+  type DefaultHeadersSource,
+  fixedDefaultHeaders,
+} from './default-headers.js';
 import { SetupError } from './errors.js';
 import { bumpGeneration, currentGeneration } from './generation.js';
 import { type Binding, BUILTIN_NAMES, type Scope } from './injection.js';
@@ -25,6 +38,11 @@ export interface ApplicationOptions {
   debug?: boolean;
   /** The logger for everything the application writes (console JSON lines by default). */
   logger?: Logger;
+  /**
+   * The `WWW-Authenticate` challenge sent with the 401 of an `authorized()` hook, for example
+   * `'Bearer realm="api"'` (RFC 9110 §15.5.2 expects one on every 401).
+   */
+  wwwAuthenticate?: string;
 }
 
 /** A dependency provider: takes the injection object, returns the value (or a promise). */
@@ -45,6 +63,9 @@ export type LifecycleHandler<Deps extends Registry, T = unknown> = (
 ) => T;
 
 const MiB = 1024 * 1024;
+
+/** What a truthy value can be: the type without its falsy members. */
+type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
 
 interface LifecycleEntry {
   name: string | undefined;
@@ -79,6 +100,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly startupValues = new Map<string, unknown>();
   readonly appRenderers = new Map<string, Injectable>();
   readonly errorHandlerSources = new Map<number | 'default', Injectable>();
+  /** Authorization hooks in registration order (SPEC §12). */
+  readonly authorizationHooks: AuthorizationHook[] = [];
+  /** What `defaultHeaders()` registered, in order. */
+  readonly defaultHeaderSources: DefaultHeadersSource[] = [];
+  readonly wwwAuthenticate: string | undefined;
 
   #startupHandlers: LifecycleEntry[] = [];
   #shutdownHandlers: LifecycleEntry[] = [];
@@ -96,6 +122,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     this.bodyLimit = limit;
     this.debug = options.debug ?? false;
     this.logger = options.logger ?? createConsoleLogger();
+    this.wwwAuthenticate = checkChallenge(options.wwwAuthenticate, 'wwwAuthenticate option');
   }
 
   get root(): Router<Registry> {
@@ -208,6 +235,90 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       injectable: describeInjectable(provider, `resourceExists "${name}"`),
     });
     return this as never;
+  }
+
+  /**
+   * Registers an authorization hook (SPEC §12): when `check` returns a falsy value the request
+   * ends with 401 (with the `wwwAuthenticate` challenge), before content negotiation; otherwise
+   * the value is injectable under `name`. It guards the routes that inject `name` (directly or
+   * through their providers), or every route with `{ global: true }`; their responses carry
+   * `Vary: Authorization`.
+   *
+   * @example
+   * const app = new RestApplication({ wwwAuthenticate: 'Bearer realm="api"' })
+   *   .authorized('user', ({ headers }) => users.byToken(headers.get('authorization')));
+   * app.get('/me', ({ user }) => user);
+   */
+  authorized<Name extends string, T>(
+    name: Name,
+    check: Provider<Deps, T>,
+    options?: AuthorizationOptions,
+  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>>> {
+    const hook = describeHook('authorized', name, options);
+    const { names } = describeInjectable(check, `authorized "${name}"`);
+    this.#register({
+      kind: 'provider',
+      name,
+      scope: 'request',
+      injectable: {
+        fn: authorizedProvider(check, options?.wwwAuthenticate ?? this.wwwAuthenticate),
+        names,
+      },
+    });
+    this.authorizationHooks.push(hook);
+    return this as never;
+  }
+
+  /**
+   * Registers a permission check (SPEC §12): when `check` returns a truthy value the request
+   * ends with 403, after the `authorized()` hooks and before content negotiation. It guards the
+   * routes that inject `name` (directly or through their providers), or every route with
+   * `{ global: true }`.
+   *
+   * @example
+   * app.forbidden('notAdmin', ({ user }) => !user.roles.includes('admin'), { global: true });
+   */
+  forbidden<Name extends string>(
+    name: Name,
+    check: Provider<Deps, unknown>,
+    options?: AuthorizationOptions,
+  ): RestApplication<With<Deps, Name, false>> {
+    const hook = describeHook('forbidden', name, options);
+    const { names } = describeInjectable(check, `forbidden "${name}"`);
+    this.#register({
+      kind: 'provider',
+      name,
+      scope: 'request',
+      injectable: { fn: forbiddenProvider(check), names },
+    });
+    this.authorizationHooks.push(hook);
+    return this as never;
+  }
+
+  /**
+   * Adds headers to every response the application sends, error responses included, where the
+   * response does not already carry them: a fixed set, or a function of the injection object
+   * (builtins and registered names) that returns them.
+   *
+   * @example
+   * app.defaultHeaders({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+   * app.defaultHeaders(({ requestId }) => ({ 'X-Trace-Id': requestId }));
+   */
+  defaultHeaders(
+    headers:
+      | DefaultHeadersInit
+      | Provider<Deps, DefaultHeadersInit | undefined | Promise<DefaultHeadersInit | undefined>>,
+  ): this {
+    if (typeof headers === 'function') {
+      this.defaultHeaderSources.push({
+        kind: 'function',
+        injectable: describeInjectable(headers, 'Default headers function'),
+      });
+    } else {
+      this.defaultHeaderSources.push({ kind: 'fixed', headers: fixedDefaultHeaders(headers) });
+    }
+    bumpGeneration();
+    return this;
   }
 
   /**

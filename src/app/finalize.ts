@@ -1,13 +1,18 @@
 /**
- * The way out (SPEC §5.7 step 8): normalise the body, fill the headers it implies, answer a
- * matching conditional GET with 304, drop the body of a HEAD while keeping its headers.
+ * The way out (SPEC §5.7 step 8): add the headers the route's semantics imply (CORS, CSP,
+ * default headers...), normalise the body, fill the headers it implies, evaluate the
+ * preconditions against the validators the handler set (304 / 412), apply ranges (206 / 416),
+ * drop the body of a HEAD while keeping its headers.
  */
 import { contentTypeFor } from '../http/content-types.js';
-import { formatHttpDate, toHttpSeconds } from '../http/date.js';
-import { weakMatch } from '../http/etag.js';
+import { formatHttpDate, parseHttpDate } from '../http/date.js';
 import { type Request, utf8Length } from '../request.js';
 import { FileBody, isStream, type Response } from '../response.js';
+import { evaluatePreconditions, hasPreconditions } from './conditional.js';
 import { HttpError } from './errors.js';
+import { isThenable, type RequestState } from './injection.js';
+import { applyRange } from './ranges.js';
+import { decorateResponse, type RouteSemantics } from './semantics.js';
 
 /** Statuses that never carry content (RFC 9110 §6.4.1). */
 function forbidsContent(status: number): boolean {
@@ -33,25 +38,28 @@ async function statFile(body: FileBody): Promise<{ size: number; mtime: Date }> 
 }
 
 /**
- * RFC 9110 §13.1.2 / §13.1.3 on the way out: a GET or HEAD whose response carries validators
- * that match If-None-Match (weak comparison) or, without If-None-Match, If-Modified-Since, is
- * answered 304 instead.
+ * RFC 9110 §13.2.2 on the way out, for the validators a handler set on a 200 to GET or HEAD:
+ * 'not-modified' turns it into a 304, 'failed' (If-Match / If-Unmodified-Since) into a 412. The
+ * handler of a safe method changed nothing, so answering after it ran is still correct; unsafe
+ * methods are checked before their handler, from the route's providers (conditional.ts).
  */
-function notModified(request: Request, response: Response): boolean {
-  if (response.statusCode !== 200) return false;
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const headers = request.headers;
-  const ifNoneMatch = headers.has('if-none-match') ? request.getIfNoneMatch() : undefined;
-  if (ifNoneMatch !== undefined) {
-    const etag = response.headers.get('etag');
-    if (etag === undefined) return false;
-    return ifNoneMatch.some((tag) => tag === '*' || weakMatch(tag, etag));
+function responsePreconditions(request: Request, response: Response): 'proceed' | 'not-modified' {
+  if (response.statusCode !== 200) return 'proceed';
+  if (request.method !== 'GET' && request.method !== 'HEAD') return 'proceed';
+  // Look at the response first: most responses carry no validator and cost nothing more.
+  const headers = response.headers;
+  const etag = headers.get('etag');
+  const hasDate = response.lastModified !== undefined || headers.has('last-modified');
+  if (etag === undefined && !hasDate) return 'proceed';
+  if (!hasPreconditions(request)) return 'proceed';
+  const lastModified = response.lastModified ?? parseHttpDate(headers.get('last-modified'));
+  const outcome = evaluatePreconditions(request, { etag, lastModified, exists: true });
+  if (outcome === 'failed') {
+    discard(response.body);
+    response.body = undefined;
+    throw new HttpError(412, 'Precondition Failed: the resource does not match the request');
   }
-  const since = request.getIfModifiedSince();
-  if (since === undefined) return false;
-  const lastModified = response.lastModified;
-  if (lastModified === undefined) return false;
-  return toHttpSeconds(lastModified) <= toHttpSeconds(since);
+  return outcome;
 }
 
 // RFC 9110 §15.4.5: a 304 carries the headers a 200 would have had among these.
@@ -70,13 +78,23 @@ function toNotModified(response: Response): void {
   }
 }
 
-/** Completes `response` for sending; returns it. */
+/**
+ * Completes `response` for sending; returns it. `semantics` are the route's (or, for requests no
+ * route took, the application's), `state` the request's injection state when there is one.
+ * Throws an HttpError for a 412 or 416 found here; the pipeline turns it into the error response.
+ */
 export async function finalizeResponse(
   response: Response,
   request: Request,
   head: boolean,
+  semantics?: RouteSemantics,
+  state?: RequestState,
 ): Promise<Response> {
   response.request ??= request;
+  if (semantics !== undefined) {
+    const decorated = decorateResponse(semantics, response, request, state);
+    if (isThenable(decorated)) await decorated;
+  }
   const headers = response.headers;
   if (response.preCalculatedHeaders !== undefined) {
     for (const name of response.preCalculatedHeaders.names()) {
@@ -131,7 +149,7 @@ export async function finalizeResponse(
   if (request.requestId !== undefined && !headers.has('x-request-id')) {
     headers.set('X-Request-ID', request.requestId);
   }
-  if (notModified(request, response)) {
+  if (responsePreconditions(request, response) === 'not-modified') {
     toNotModified(response);
     return response;
   }
@@ -140,6 +158,20 @@ export async function finalizeResponse(
     response.body = undefined;
     headers.delete('content-length');
     return response;
+  }
+  if (
+    length !== undefined &&
+    response.statusCode === 200 &&
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !isStream(body)
+  ) {
+    // SPEC §6: bodies of known length (text, bytes, files) can be ranged; HEAD gets the
+    // headers a GET with the same Range would.
+    const ranged = applyRange(response, request, length);
+    if (ranged !== undefined) {
+      headers.set('Content-Length', ranged);
+      length = undefined;
+    }
   }
   if (length !== undefined && !headers.has('content-length')) headers.set('Content-Length', length);
   else if (body === undefined && !headers.has('content-length')) headers.set('Content-Length', 0);

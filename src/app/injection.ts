@@ -7,6 +7,7 @@
 import { mediaTypeEssence } from '../http/media-type.js';
 import { parseQueryString } from '../http/query.js';
 import type { MetricsRecorder, Request } from '../request.js';
+import { requestNonce } from './csp.js';
 import { HttpError, SetupError } from './errors.js';
 import { type Logger, withFields } from './logger.js';
 import type { Injectable } from './parameters.js';
@@ -130,6 +131,8 @@ export function builtinGetter(name: string, host: InjectionHost): Getter | undef
       return (s) => s.request.cookies;
     case 'requestId':
       return (s) => s.request.requestId;
+    case 'cspNonce':
+      return requestNonce;
     case 'log':
       return (s) => requestLogger(host, s);
     case 'lambdaEvent':
@@ -157,6 +160,7 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'formBody',
   'cookies',
   'requestId',
+  'cspNonce',
   'log',
   'lambdaEvent',
   'lambdaContext',

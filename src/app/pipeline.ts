@@ -9,12 +9,15 @@ import { formatAllow, HTTPMethod, parseMethod } from '../http/methods.js';
 import { reasonPhrase } from '../http/status.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';
+import { checkRoutePreconditions } from './conditional.js';
+import { isPreflight } from './cors.js';
 import { HttpError, SetupError, ValidationError } from './errors.js';
 import { finalizeResponse } from './finalize.js';
 import { buildContext, isThenable, type RequestState } from './injection.js';
 import type { Logger } from './logger.js';
 import { MALFORMED } from './matcher.js';
 import { type CompiledRenderer, isRawBody, makeResponse, unpack } from './render.js';
+import { answerPreflight, authorize, pathSemantics, type RouteSemantics } from './semantics.js';
 import type { CompiledRoute, RoutingTable } from './table.js';
 
 /** What the pipeline needs from the application. */
@@ -45,6 +48,8 @@ export async function runPipeline(
 ): Promise<Response> {
   let state: RequestState | undefined;
   let head = false;
+  // CORS, CSP and default headers of whatever answers: the application's until a route does.
+  let semantics: RouteSemantics | undefined = table.semantics;
   try {
     request.bodyLimit = host.bodyLimit;
     assignRequestId(request);
@@ -58,6 +63,12 @@ export async function runPipeline(
     if (matched === undefined) throw new HttpError(404);
     request.routeTemplate = matched.leaf.template;
     const byMethod = matched.leaf.byMethod;
+    if (method === HTTPMethod.OPTIONS && isPreflight(request)) {
+      const preflight = answerPreflight(byMethod, request);
+      if (preflight !== undefined) {
+        return await finalizeResponse(preflight, request, false, table.defaultsOnly);
+      }
+    }
     let entry = byMethod.get(method);
     if (method === HTTPMethod.HEAD) {
       head = true;
@@ -65,11 +76,13 @@ export async function runPipeline(
     }
     if (entry === undefined) {
       const allow = allowed(byMethod);
+      semantics = pathSemantics(byMethod, semantics);
       if (method === HTTPMethod.OPTIONS) {
         return await finalizeResponse(
           new Response(204, undefined, { headers: { Allow: allow } }),
           request,
           false,
+          semantics,
         );
       }
       throw new HttpError(405, undefined, undefined, { Allow: allow });
@@ -81,15 +94,16 @@ export async function runPipeline(
     }
     const compiled = entry.value;
     request.routeTemplate = compiled.template;
+    semantics = compiled.semantics;
     const params: Record<string, string> = {};
     const names = entry.paramNames;
     for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
     request.pathParams = params;
     state = newState(request, params);
     const response = await runRoute(compiled, state);
-    return await finalizeResponse(response, request, head);
+    return await finalizeResponse(response, request, head, semantics, state);
   } catch (error) {
-    return handleError(host, table, request, state, error, head);
+    return handleError(host, table, request, state, error, head, semantics);
   }
 }
 
@@ -103,6 +117,9 @@ function allowed(byMethod: ReadonlyMap<string, unknown>): string {
 async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<Response> {
   if (compiled.problem !== undefined) throw compiled.problem;
   const request = state.request;
+  const semantics = compiled.semantics;
+  // Step 2: authorization hooks the route runs (401 / 403), before anything else is revealed.
+  if (semantics?.authorization !== undefined) await authorize(semantics.authorization, state);
   // Step 3: content negotiation. 406 before any provider or handler runs.
   const accept = request.headers.get('accept');
   const renderers = compiled.renderers;
@@ -117,6 +134,12 @@ async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<R
   for (const getter of compiled.existsGetters) {
     const value = getter(state);
     if (isThenable(value)) await value;
+  }
+  // Step 5: preconditions against the route's ETag / Last-Modified providers: 304 without
+  // running the handler, or 412 before any side effect.
+  if (semantics?.conditional !== undefined) {
+    const notModified = await checkRoutePreconditions(semantics.conditional, state);
+    if (notModified !== undefined) return notModified;
   }
   // Steps 6 and 7: everything else the handler needs, then the handler.
   let context = buildContext(compiled.names, compiled.getters, state);
@@ -229,6 +252,7 @@ async function handleError(
   state: RequestState | undefined,
   error: unknown,
   head: boolean,
+  semantics: RouteSemantics | undefined,
 ): Promise<Response> {
   const info = describeError(host, error, request);
   let response: Response | undefined;
@@ -265,7 +289,8 @@ async function handleError(
     }
   }
   try {
-    return await finalizeResponse(response, request, head);
+    // Error responses carry the route's CORS headers too, so a browser script can read them.
+    return await finalizeResponse(response, request, head, semantics, state);
   } catch (finalError) {
     host.logger.error('Could not complete an error response', {
       requestId: request.requestId,

@@ -2,12 +2,19 @@
  * A registered route, and the options that chain on it.
  */
 import type { HTTPMethod } from '../http/methods.js';
+import { type CorsOptions, checkCorsOptions } from './cors.js';
+import { type CspOptions, compileCsp } from './csp.js';
 import { bumpGeneration } from './generation.js';
 import { describeInjectable, type Injectable } from './parameters.js';
-import type { Registry, Renderer } from './types.js';
+import type { HandlerContext, Registry, Renderer } from './types.js';
+
+/** A route-level provider: takes the handler's injection object, returns a value or a promise. */
+export type RouteProvider<Deps extends Registry, Path extends string, T> = (
+  context: HandlerContext<Deps, Path>,
+) => T | Promise<T>;
 
 /** A route object: returned by every registration call, with route-level options. */
-export class Route<Deps extends Registry = Registry> {
+export class Route<Deps extends Registry = Registry, Path extends string = string> {
   readonly method: HTTPMethod;
   readonly path: string;
   readonly handler: Injectable;
@@ -31,6 +38,65 @@ export class Route<Deps extends Registry = Registry> {
    */
   provides(mediaType: string, renderer: Renderer<Deps>): this {
     this.renderers.set(mediaType, describeInjectable(renderer, `Renderer for ${mediaType}`));
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * Gives the route the current entity tag of its resource (quoted or not; `W/"..."` for a weak
+   * one), computed before the handler runs: a GET whose `If-None-Match` matches gets 304 without
+   * running the handler, and a PUT/PATCH/DELETE whose `If-Match` does not match gets 412 before
+   * any side effect (RFC 9110 §13.2.2). Return `undefined` when the resource does not exist.
+   *
+   * @example
+   * app.put('/notes/{id}', ({ id, jsonBody }) => notes.save(id, jsonBody))
+   *   .etag(({ id }) => notes.get(id)?.version);
+   */
+  etag(provider: RouteProvider<Deps, Path, string | null | undefined>): this {
+    this.settings.etag = describeInjectable(provider, `etag() of ${this.method} ${this.path}`);
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * Gives the route the last modification date of its resource, computed before the handler
+   * runs, for `If-Modified-Since` (304) and `If-Unmodified-Since` (412). Compared at one-second
+   * precision. Return `undefined` when the resource does not exist or has no date.
+   *
+   * @example
+   * app.get('/notes/{id}', ({ id }) => notes.get(id)).lastModified(({ id }) => notes.get(id)?.updatedAt);
+   */
+  lastModified(provider: RouteProvider<Deps, Path, Date | null | undefined>): this {
+    this.settings.lastModified = describeInjectable(
+      provider,
+      `lastModified() of ${this.method} ${this.path}`,
+    );
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * CORS for this route: options merged over its routers' and the application's, or `false`
+   * to switch CORS off here.
+   *
+   * @example
+   * app.get('/public', () => data).cors({ origin: '*' });
+   */
+  cors(options: CorsOptions | false): this {
+    this.settings.cors = checkCorsOptions(options);
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * The Content-Security-Policy of this route's responses, replacing its routers' and the
+   * application's, or `false` for none.
+   *
+   * @example
+   * app.get('/page', ({ cspNonce }) => page(cspNonce)).csp({ directives: { scriptSrc: ["'nonce'"] } });
+   */
+  csp(options: CspOptions | false): this {
+    this.settings.csp = options === false ? false : compileCsp(options);
     bumpGeneration();
     return this;
   }

@@ -3,6 +3,8 @@
  * it uses the application it ends up mounted on (seed 000 §2.4).
  */
 import { type HTTPMethod, type MethodInput, normalizeMethod } from '../http/methods.js';
+import { type CorsOptions, checkCorsOptions } from './cors.js';
+import { type CspOptions, compileCsp } from './csp.js';
 import { SetupError } from './errors.js';
 import { bumpGeneration } from './generation.js';
 import { describeInjectable } from './parameters.js';
@@ -90,10 +92,10 @@ export class Router<Deps extends Registry = {}> {
     method: MethodInput,
     path: Path,
     handler: Handler<Deps, Path>,
-  ): Route<Deps> {
+  ): Route<Deps, Path> {
     const canonical: HTTPMethod = normalizeMethod(method);
     validateTemplate(path);
-    const route = new Route<Deps>(
+    const route = new Route<Deps, Path>(
       canonical,
       path,
       describeInjectable(handler, `Handler of ${canonical} ${path}`),
@@ -103,32 +105,58 @@ export class Router<Deps extends Registry = {}> {
     return route;
   }
 
-  get<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  get<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('GET', path, handler);
   }
 
-  post<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  post<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('POST', path, handler);
   }
 
-  put<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  put<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('PUT', path, handler);
   }
 
-  patch<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  patch<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('PATCH', path, handler);
   }
 
-  delete<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  delete<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('DELETE', path, handler);
   }
 
-  head<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  head<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('HEAD', path, handler);
   }
 
-  options<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps> {
+  options<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
     return this.route('OPTIONS', path, handler);
+  }
+
+  /**
+   * CORS for every route of this router (the application's routes too, when called on it):
+   * options merged over the enclosing routers', or `false` to switch CORS off here.
+   *
+   * @example
+   * app.cors({ origin: 'https://app.example', credentials: true });
+   */
+  cors(options: CorsOptions | false): this {
+    this.settings.cors = checkCorsOptions(options);
+    bumpGeneration();
+    return this;
+  }
+
+  /**
+   * The Content-Security-Policy of every response of this router's routes (of every response,
+   * when called on the application), unless an inner router or route sets its own.
+   *
+   * @example
+   * app.csp({ directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", "'nonce'"] } });
+   */
+  csp(options: CspOptions | false): this {
+    this.settings.csp = options === false ? false : compileCsp(options);
+    bumpGeneration();
+    return this;
   }
 
   /** Mounts `router` under `prefix`; later changes to `router` still count. */

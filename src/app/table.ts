@@ -11,6 +11,12 @@ import type { Injectable } from './parameters.js';
 import { BUILTIN_RENDERERS, type CompiledRenderer, rendererMediaType } from './render.js';
 import type { Route } from './route.js';
 import type { Router } from './router.js';
+import {
+  compileDefaultHeaders,
+  compileRouteSemantics,
+  type RouteSemantics,
+  type SemanticsSource,
+} from './semantics.js';
 import type { Registry } from './types.js';
 
 /** A route ready to run. */
@@ -30,6 +36,11 @@ export interface CompiledRoute {
   stringRenderers: readonly CompiledRenderer[];
   /** Set when the route cannot run (an unknown name, a cycle): requests to it answer 500. */
   problem: SetupError | undefined;
+  /**
+   * Authorization hooks, conditional providers, CORS, CSP and default headers of the route;
+   * `undefined` when it uses none, so the pipeline skips them all with one comparison.
+   */
+  semantics: RouteSemantics | undefined;
 }
 
 /** A compiled error handler. */
@@ -46,10 +57,14 @@ export interface RoutingTable {
   renderers: readonly CompiledRenderer[];
   errorHandlers: ReadonlyMap<number | 'default', CompiledErrorHandler>;
   problems: readonly SetupError[];
+  /** The application's CORS, CSP and default headers, for responses no route produced. */
+  semantics: RouteSemantics | undefined;
+  /** Only the default headers, for CORS preflight answers. */
+  defaultsOnly: RouteSemantics | undefined;
 }
 
 /** What the table compiler reads from the application. */
-export interface TableSource extends InjectionHost {
+export interface TableSource extends InjectionHost, SemanticsSource {
   readonly root: Router<Registry>;
   readonly appRenderers: ReadonlyMap<string, Injectable>;
   readonly errorHandlerSources: ReadonlyMap<number | 'default', Injectable>;
@@ -186,6 +201,12 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   const problems: SetupError[] = [];
   const flat: FlatRoute[] = [];
   flatten(source.root, '', [], flat);
+  let defaults: ReturnType<typeof compileDefaultHeaders>;
+  try {
+    defaults = compileDefaultHeaders(compiler, source.defaultHeaderSources);
+  } catch (error) {
+    problems.push(error as SetupError);
+  }
   for (const { template, route, routers } of flat) {
     const label = `Route ${route.method} ${template}`;
     const paramNames = template
@@ -212,6 +233,16 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         }
       }
       const renderers = orderRenderers(compiler, source, route, label, params);
+      const semantics = compileRouteSemantics(
+        compiler,
+        source,
+        routers,
+        route,
+        label,
+        params,
+        defaults,
+        renderers.length > 1,
+      );
       compiled = {
         route,
         template,
@@ -223,6 +254,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         renderers,
         stringRenderers: textFirst(renderers),
         problem: undefined,
+        semantics,
       };
     } catch (error) {
       const problem =
@@ -243,6 +275,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         renderers: [],
         stringRenderers: [],
         problem,
+        semantics: undefined,
       };
     }
     const previous = matcher.add(template, route.method, compiled);
@@ -275,5 +308,26 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   } catch (error) {
     problems.push(error as SetupError);
   }
-  return { generation, matcher, renderers, errorHandlers, problems };
+  const semantics = compileRouteSemantics(
+    compiler,
+    source,
+    [source.root],
+    undefined,
+    'application',
+    NONE,
+    defaults,
+    false,
+  );
+  const defaultsOnly =
+    defaults === undefined
+      ? undefined
+      : {
+          authorization: undefined,
+          vary: undefined,
+          conditional: undefined,
+          cors: undefined,
+          csp: undefined,
+          defaults,
+        };
+  return { generation, matcher, renderers, errorHandlers, problems, semantics, defaultsOnly };
 }

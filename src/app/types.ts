@@ -41,6 +41,8 @@ export interface BuiltinInjectables {
   formBody: Record<string, string>;
   cookies: Record<string, string>;
   requestId: string;
+  /** This request's Content-Security-Policy nonce (the `'nonce'` source of `csp()` directives). */
+  cspNonce: string;
   log: Logger;
   /** The Lambda event, on AWS Lambda; `undefined` elsewhere. */
   lambdaEvent: unknown;

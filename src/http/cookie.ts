@@ -1,6 +1,7 @@
 /**
  * Cookies (RFC 6265): parsing the `Cookie` request header and serialising `Set-Cookie`.
  */
+import { formatHttpDate } from './date.js';
 
 /** Options for one `Set-Cookie` (RFC 6265 §4.1). */
 export interface CookieOptions {
@@ -19,7 +20,10 @@ export interface CookieOptions {
 // cookie-name is a token; cookie-octet excludes CTLs, whitespace, DQUOTE, comma, semicolon and
 // backslash (RFC 6265 §4.1.1). Anything else could split or smuggle attributes.
 const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const VALUE = /^(?:"?[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*"?)$/;
+// Values are sent raw only when they are plain cookie-octets without `%` (and without the
+// optional quotes): anything else is percent-encoded, so parseCookieHeader gives back exactly the
+// value that was set.
+const VALUE = /^[\x21\x23-\x24\x26-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 const ATTRIBUTE = /^[\x20-\x3a\x3c-\x7e]*$/;
 
 /**
@@ -57,11 +61,24 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
   if (!NAME.test(name)) throw new TypeError(`Invalid cookie name ${JSON.stringify(name)}`);
-  const encoded = VALUE.test(value) ? value : encodeURIComponent(value);
+  if (typeof value !== 'string') throw new TypeError('A cookie value must be a string');
+  let encoded = value;
+  if (!VALUE.test(value)) {
+    try {
+      encoded = encodeURIComponent(value);
+    } catch {
+      throw new TypeError(`Cookie ${name} has a value that is not well-formed Unicode`);
+    }
+  }
   let out = `${name}=${encoded}`;
   if (options.domain !== undefined) out += `; Domain=${attribute('Domain', options.domain)}`;
   if (options.path !== undefined) out += `; Path=${attribute('Path', options.path)}`;
-  if (options.expires !== undefined) out += `; Expires=${options.expires.toUTCString()}`;
+  if (options.expires !== undefined) {
+    if (!(options.expires instanceof Date) || Number.isNaN(options.expires.getTime())) {
+      throw new TypeError('Cookie expires must be a valid Date');
+    }
+    out += `; Expires=${formatHttpDate(options.expires)}`;
+  }
   if (options.maxAge !== undefined) {
     if (!Number.isFinite(options.maxAge)) throw new TypeError('Cookie maxAge must be finite');
     out += `; Max-Age=${Math.floor(options.maxAge)}`;

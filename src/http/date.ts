@@ -26,9 +26,12 @@ function build(
 ): Date | undefined {
   const month = MONTH_INDEX.get(monthName);
   if (month === undefined || hour > 23 || minute > 59 || second > 60 || day < 1) return undefined;
-  const time = Date.UTC(year, month, day, hour, minute, Math.min(second, 59));
-  const date = new Date(time);
-  // Reject dates that Date.UTC silently rolled over (31 Feb becomes 3 Mar).
+  // setUTCFullYear, not Date.UTC: Date.UTC maps the years 0-99 to 1900-1999.
+  const date = new Date(0);
+  // A leap second (:60) is read as :59; HTTP dates cannot say anything finer anyway.
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hour, minute, Math.min(second, 59), 0);
+  // Reject dates that the setters silently rolled over (31 Feb becomes 3 Mar).
   if (date.getUTCDate() !== day || date.getUTCMonth() !== month) return undefined;
   return date;
 }
@@ -59,8 +62,20 @@ export function parseHttpDate(value: string | undefined): Date | undefined {
   return undefined;
 }
 
-/** Formats a date as IMF-fixdate in GMT (`Sun, 06 Nov 1994 08:49:37 GMT`). */
+/**
+ * Formats a date as IMF-fixdate in GMT (`Sun, 06 Nov 1994 08:49:37 GMT`), dropping the
+ * milliseconds. Throws a RangeError for an invalid date or one outside the years 0-9999, which
+ * the format's four-digit year cannot carry (RFC 9110 §5.6.7).
+ *
+ * @example
+ * formatHttpDate(new Date(Date.UTC(1994, 10, 6, 8, 49, 37))); // 'Sun, 06 Nov 1994 08:49:37 GMT'
+ */
 export function formatHttpDate(date: Date): string {
+  const year = date.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999)) {
+    throw new RangeError(`${String(date)} cannot be written as an HTTP date`);
+  }
+  // toUTCString is IMF-fixdate for these years (the ECMAScript spec fixes its format).
   return date.toUTCString();
 }
 

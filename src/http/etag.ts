@@ -6,9 +6,30 @@
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE ; etagc = %x21 / %x23-7E / obs-text
 const ETAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
 
-/** Quotes `value` as an entity tag, prefixed `W/` when weak; an already quoted tag is kept. */
+// What may stand between the quotes unchanged; obs-text is left out because runtimes disagree on
+// sending it, and `%` because it marks the escapes below.
+const PLAIN_ETAGC = /^[\x21\x23-\x24\x26-\x7e]*$/;
+
+/**
+ * Quotes `value` as an entity tag, prefixed `W/` when weak; an already quoted tag is kept.
+ * Characters an entity tag cannot carry are percent-encoded rather than dropped, so two
+ * different values never share a tag (which would answer 304 for a changed resource).
+ *
+ * @example
+ * formatEntityTag('v1'); // '"v1"'
+ * formatEntityTag('v1', true); // 'W/"v1"'
+ */
 export function formatEntityTag(value: string, weak = false): string {
-  const quoted = ETAG.test(value) ? value : `"${value.replace(/["\\\r\n]/g, '')}"`;
+  let quoted: string;
+  if (ETAG.test(value)) quoted = value;
+  else if (PLAIN_ETAGC.test(value)) quoted = `"${value}"`;
+  else {
+    try {
+      quoted = `"${encodeURIComponent(value)}"`;
+    } catch {
+      throw new TypeError('An entity tag must be well-formed Unicode');
+    }
+  }
   if (weak && !quoted.startsWith('W/')) return `W/${quoted}`;
   return quoted;
 }

@@ -1,0 +1,111 @@
+/**
+ * Authorization hooks (SPEC §12, §5.7 step 2): `app.authorized(name, fn)` answers 401 when `fn`
+ * returns a falsy value and otherwise makes that value injectable under `name`;
+ * `app.forbidden(name, fn)` answers 403 when `fn` returns a truthy value.
+ *
+ * A route opts in by injecting the name, directly or through any provider it uses (the same
+ * reach that decides which dependencies a route resolves), or every route does when the hook is
+ * registered with `{ global: true }`. Either way the hooks run before content negotiation, so an
+ * anonymous client learns nothing about a route (not even its 406) before it is authenticated.
+ */
+import { HttpError, SetupError } from './errors.js';
+import { isThenable } from './injection.js';
+
+/** Options of `app.authorized()` and `app.forbidden()`. */
+export interface AuthorizationOptions {
+  /** Run the hook for every route, not only for the routes that inject `name`. */
+  global?: boolean;
+  /**
+   * The request header the hook's answer depends on, added to `Vary` on the responses of the
+   * routes it guards (RFC 9110 §12.5.5), so shared caches keep users apart. Default
+   * `'Authorization'`; `false` adds nothing (for example when the hook reads a cookie and
+   * responses are marked private anyway).
+   */
+  vary?: string | false;
+  /** The `WWW-Authenticate` challenge of this hook's 401, instead of the application's. */
+  wwwAuthenticate?: string;
+}
+
+/** A registered hook, as the routing table sees it. */
+export interface AuthorizationHook {
+  kind: 'authorized' | 'forbidden';
+  name: string;
+  global: boolean;
+  vary: string | undefined;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Checks hook options at registration and gives the table's view of the hook. */
+export function describeHook(
+  kind: AuthorizationHook['kind'],
+  name: string,
+  options: AuthorizationOptions | undefined,
+): AuthorizationHook {
+  const vary = options?.vary === undefined ? 'Authorization' : options.vary;
+  if (vary !== false && (typeof vary !== 'string' || !TOKEN.test(vary))) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `${kind} "${name}": vary must be a header name or false`,
+    );
+  }
+  checkChallenge(options?.wwwAuthenticate, `${kind} "${name}"`);
+  return { kind, name, global: options?.global === true, vary: vary === false ? undefined : vary };
+}
+
+/** Checks a `WWW-Authenticate` challenge given as an option; returns it. */
+export function checkChallenge(challenge: string | undefined, what: string): string | undefined {
+  if (challenge !== undefined && (typeof challenge !== 'string' || /[\r\n\0]/.test(challenge))) {
+    throw new SetupError('INVALID_OPTION', `${what}: wwwAuthenticate must be a single-line string`);
+  }
+  return challenge;
+}
+
+/**
+ * Wraps an `authorized` function: a falsy result becomes a 401 carrying the challenge, which
+ * RFC 9110 §15.5.2 requires on every 401 (configure it with `wwwAuthenticate`).
+ */
+export function authorizedProvider(
+  fn: Function,
+  challenge: string | undefined,
+): (context: object) => unknown {
+  const headers = challenge === undefined ? undefined : { 'WWW-Authenticate': challenge };
+  const check = (value: unknown): unknown => {
+    if (!value) throw new HttpError(401, 'Unauthorized', undefined, headers);
+    return value;
+  };
+  return (context) => {
+    const value = fn(context);
+    return isThenable(value) ? Promise.resolve(value).then(check) : check(value);
+  };
+}
+
+/**
+ * Wraps a `forbidden` function: a truthy result becomes a 403. Any truthy value counts, so a
+ * check that returns something unexpected fails closed.
+ */
+export function forbiddenProvider(fn: Function): (context: object) => unknown {
+  const check = (value: unknown): false => {
+    if (value) throw new HttpError(403, 'Forbidden');
+    return false;
+  };
+  return (context) => {
+    const value = fn(context);
+    return isThenable(value) ? Promise.resolve(value).then(check) : check(value);
+  };
+}
+
+/**
+ * The hooks a route runs, authorized ones first (401 before 403), each in registration order:
+ * the global ones and those among the names the route reaches.
+ */
+export function hooksFor(
+  hooks: readonly AuthorizationHook[],
+  reached: ReadonlySet<string>,
+): AuthorizationHook[] {
+  const selected = hooks.filter((hook) => hook.global || reached.has(hook.name));
+  return [
+    ...selected.filter((hook) => hook.kind === 'authorized'),
+    ...selected.filter((hook) => hook.kind === 'forbidden'),
+  ];
+}

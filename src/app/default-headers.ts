@@ -1,0 +1,96 @@
+/**
+ * Default headers (SPEC §12): headers added to every response the application sends, error
+ * responses and 404s included, from a fixed set or from a function that may inject dependencies.
+ * A header the response already carries is left as it is: the handler has the last word.
+ */
+import { type HeadersInit, MultiValueHeaders } from '../http/headers.js';
+import type { Response } from '../response.js';
+import { SetupError } from './errors.js';
+import { buildContext, type Getter, isThenable, type RequestState } from './injection.js';
+import type { Injectable } from './parameters.js';
+
+/** Headers as `app.defaultHeaders()` takes and default header functions return them. */
+export type DefaultHeadersInit = Readonly<Record<string, string | number | readonly string[]>>;
+
+/** What `app.defaultHeaders()` registered: fixed headers, or a function to call per response. */
+export type DefaultHeadersSource =
+  | { kind: 'fixed'; headers: MultiValueHeaders }
+  | { kind: 'function'; injectable: Injectable };
+
+/** A default header function with its getters compiled. */
+export interface CompiledDefaultHeaderFunction {
+  fn: Function;
+  names: readonly string[];
+  getters: readonly Getter[];
+}
+
+/** The default headers of an application, compiled once per routing table. */
+export interface CompiledDefaultHeaders {
+  /** Fixed headers merged in registration order. */
+  fixed: MultiValueHeaders | undefined;
+  functions: readonly CompiledDefaultHeaderFunction[];
+}
+
+/** Checks fixed headers at registration (names and values, as MultiValueHeaders does). */
+export function fixedDefaultHeaders(headers: DefaultHeadersInit): MultiValueHeaders {
+  if (headers === null || typeof headers !== 'object') {
+    throw new SetupError('INVALID_OPTION', 'defaultHeaders() takes an object or a function');
+  }
+  try {
+    return new MultiValueHeaders(headers as HeadersInit);
+  } catch (error) {
+    throw new SetupError('INVALID_OPTION', `defaultHeaders: ${(error as Error).message}`);
+  }
+}
+
+function addMissing(response: Response, headers: MultiValueHeaders): void {
+  const target = response.headers;
+  headers.forEachName((values, name) => {
+    if (!target.has(name)) target.set(name, values);
+  });
+}
+
+function addReturned(response: Response, value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'object') {
+    throw new TypeError(`A default headers function must return an object, got ${typeof value}`);
+  }
+  addMissing(response, new MultiValueHeaders(value as HeadersInit));
+}
+
+/**
+ * Adds the default headers a response lacks. A promise only when a function (or a dependency it
+ * injects) is asynchronous. A function that throws fails the response like a handler would.
+ */
+export function applyDefaultHeaders(
+  compiled: CompiledDefaultHeaders,
+  response: Response,
+  state: RequestState,
+): void | Promise<void> {
+  if (compiled.fixed !== undefined) addMissing(response, compiled.fixed);
+  const functions = compiled.functions;
+  for (let i = 0; i < functions.length; i++) {
+    const entry = functions[i] as CompiledDefaultHeaderFunction;
+    const context = buildContext(entry.names, entry.getters, state);
+    const value = isThenable(context)
+      ? Promise.resolve(context).then((resolved) => entry.fn(resolved))
+      : entry.fn(context);
+    if (isThenable(value)) return finishAsync(functions, i, value, response, state);
+    addReturned(response, value);
+  }
+}
+
+async function finishAsync(
+  functions: readonly CompiledDefaultHeaderFunction[],
+  index: number,
+  pending: PromiseLike<unknown>,
+  response: Response,
+  state: RequestState,
+): Promise<void> {
+  addReturned(response, await pending);
+  for (let i = index + 1; i < functions.length; i++) {
+    const entry = functions[i] as CompiledDefaultHeaderFunction;
+    const context = await buildContext(entry.names, entry.getters, state);
+    addReturned(response, await entry.fn(context));
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Range requests on the way out (RFC 9110 §14, SPEC §6): a 200 to a GET whose body has a known
+ * length (bytes, a string or a file) advertises `Accept-Ranges: bytes` and answers a `Range` with
+ * 206 (one range, or several as `multipart/byteranges`) or 416.
+ */
+import { parseHttpDate, toHttpSeconds } from '../http/date.js';
+import { isEntityTag, strongMatch } from '../http/etag.js';
+import { type ByteRangesLayout, buildByteRanges, byteRangesLayout } from '../http/multipart.js';
+import {
+  type ByteRange,
+  formatContentRange,
+  formatUnsatisfiedRange,
+  parseRange,
+} from '../http/range.js';
+import type { Request } from '../request.js';
+import { FileBody, type Response } from '../response.js';
+import { HttpError } from './errors.js';
+
+/**
+ * RFC 9110 §13.1.5: If-Range holds when its entity tag matches the response's by the strong
+ * comparison, or its date equals the response's Last-Modified exactly. Anything else (a weak
+ * tag, a malformed value, no validator to compare with) does not hold, and the whole
+ * representation is sent: the client's partial copy may be of another version.
+ */
+function ifRangeHolds(value: string, response: Response): boolean {
+  const text = value.trim();
+  if (text.startsWith('"') || text.startsWith('W/"')) {
+    const etag = response.headers.get('etag');
+    return isEntityTag(text) && etag !== undefined && strongMatch(text, etag);
+  }
+  const date = parseHttpDate(text);
+  if (date === undefined) return false;
+  const lastModified =
+    response.lastModified ?? parseHttpDate(response.headers.get('last-modified'));
+  return lastModified !== undefined && toHttpSeconds(lastModified) === toHttpSeconds(date);
+}
+
+function discard(body: unknown): void {
+  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> } | null;
+  if (stream === null || typeof stream !== 'object') return;
+  if (typeof stream.destroy === 'function') stream.destroy();
+  else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
+}
+
+async function* fileParts(
+  path: string,
+  ranges: readonly ByteRange[],
+  layout: ByteRangesLayout,
+): AsyncGenerator<Uint8Array> {
+  // Loaded only when a file is actually served in parts, so the core still bundles for runtimes
+  // without a file system (SPEC §17.18).
+  const { createReadStream } = await import('node:fs');
+  const encoder = new TextEncoder();
+  for (let i = 0; i < ranges.length; i++) {
+    yield encoder.encode(layout.heads[i] as string);
+    const range = ranges[i] as ByteRange;
+    // Each part streams only its own bytes: the file is never read whole.
+    for await (const chunk of createReadStream(path, { start: range.start, end: range.end })) {
+      yield chunk as Uint8Array;
+    }
+  }
+  yield encoder.encode(layout.tail);
+}
+
+/**
+ * Applies `Range` to a 200 response to GET or HEAD whose body (a string, bytes or a file) is
+ * `length` bytes long. Returns the Content-Length of the 206 it made, or `undefined` when the
+ * whole representation is sent. Throws a 416 (with `Content-Range: bytes *\/length`) when
+ * nothing asked for is satisfiable.
+ */
+export function applyRange(
+  response: Response,
+  request: Request,
+  length: number,
+): number | undefined {
+  const headers = response.headers;
+  if (!headers.has('accept-ranges')) headers.set('Accept-Ranges', 'bytes');
+  const values = request.headers.getAll('range');
+  // §14.2: a Range we cannot use is ignored, and so is one sent twice.
+  if (values.length !== 1) return undefined;
+  const ifRange = request.headers.get('if-range');
+  if (ifRange !== undefined && !ifRangeHolds(ifRange, response)) return undefined;
+  const asked = parseRange(values[0], length);
+  if (asked.kind === 'ignore') return undefined;
+  if (asked.kind === 'unsatisfiable') {
+    discard(response.body);
+    response.body = undefined;
+    throw new HttpError(416, 'Range Not Satisfiable', undefined, {
+      'Content-Range': formatUnsatisfiedRange(length),
+    });
+  }
+  const ranges = asked.ranges;
+  const body = response.body;
+  response.statusCode = 206;
+  if (ranges.length === 1) {
+    const range = ranges[0] as ByteRange;
+    headers.set('Content-Range', formatContentRange(range, length));
+    response.rangeStart = range.start;
+    response.rangeEnd = range.end;
+    if (body instanceof FileBody) {
+      // Adapters read only start..end of the file.
+      body.start = range.start;
+      body.end = range.end;
+    } else {
+      response.body = toBytes(body).subarray(range.start, range.end + 1);
+    }
+    return range.end - range.start + 1;
+  }
+  // §14.6: several ranges are sent as multipart/byteranges, never as just the first one.
+  const layout = byteRangesLayout(ranges, length, headers.get('content-type'));
+  headers.set('Content-Type', layout.contentType);
+  response.contentType = layout.contentType;
+  response.body =
+    body instanceof FileBody
+      ? fileParts(body.path, ranges, layout)
+      : buildByteRanges(toBytes(body), ranges, layout);
+  return layout.length;
+}
+
+function toBytes(body: unknown): Uint8Array {
+  return typeof body === 'string' ? new TextEncoder().encode(body) : (body as Uint8Array);
+}

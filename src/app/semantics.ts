@@ -1,0 +1,268 @@
+/**
+ * The HTTP semantics a route opts into (authorization hooks, conditional providers, CORS, CSP,
+ * default headers), compiled once per routing table. A route that uses none of them compiles to
+ * `undefined` and the pipeline skips every step below with one comparison.
+ */
+import { ALLOW_ORDER, HTTPMethod } from '../http/methods.js';
+import { addVary } from '../http/vary.js';
+import type { Request } from '../request.js';
+import type { Response } from '../response.js';
+import type { AuthorizationHook } from './authorization.js';
+import { hooksFor } from './authorization.js';
+import { addProvidedValidators, type CompiledConditional } from './conditional.js';
+import {
+  addCorsHeaders,
+  type CompiledCors,
+  type CorsOptions,
+  compileCors,
+  preflightResponse,
+} from './cors.js';
+import { addCspHeader, type CompiledCsp } from './csp.js';
+import {
+  applyDefaultHeaders,
+  type CompiledDefaultHeaders,
+  type DefaultHeadersSource,
+} from './default-headers.js';
+import { type Getter, type GetterCompiler, isThenable, type RequestState } from './injection.js';
+import type { Injectable } from './parameters.js';
+import type { Route } from './route.js';
+import type { Router } from './router.js';
+import type { Registry } from './types.js';
+
+/** Everything beyond routing and rendering that one route does. */
+export interface RouteSemantics {
+  /** Step 2: the getters of the authorization hooks the route runs, 401 hooks first. */
+  authorization: readonly Getter[] | undefined;
+  /** Request headers the authorization answer depends on, for `Vary`. */
+  vary: readonly string[] | undefined;
+  /** Step 5: the route's ETag / Last-Modified providers. */
+  conditional: CompiledConditional | undefined;
+  cors: CompiledCors | undefined;
+  csp: CompiledCsp | undefined;
+  defaults: CompiledDefaultHeaders | undefined;
+}
+
+/** What the table compiler reads from the application for these features. */
+export interface SemanticsSource {
+  readonly authorizationHooks: readonly AuthorizationHook[];
+  readonly defaultHeaderSources: readonly DefaultHeadersSource[];
+}
+
+/** Where the features keep their settings on routes and routers (`settings[key]`). */
+export const SETTING = {
+  etag: 'etag',
+  lastModified: 'lastModified',
+  cors: 'cors',
+  csp: 'csp',
+} as const;
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Compiles the application's default headers once per table; `undefined` when there are none. */
+export function compileDefaultHeaders(
+  compiler: GetterCompiler,
+  sources: readonly DefaultHeadersSource[],
+): CompiledDefaultHeaders | undefined {
+  if (sources.length === 0) return undefined;
+  let fixed: CompiledDefaultHeaders['fixed'];
+  const functions: CompiledDefaultHeaders['functions'][number][] = [];
+  sources.forEach((source, index) => {
+    if (source.kind === 'fixed') {
+      fixed ??= source.headers.clone();
+      source.headers.forEachName((values, name) => {
+        if (fixed !== undefined && !fixed.has(name)) fixed.set(name, values);
+      });
+      return;
+    }
+    const { fn, names } = source.injectable;
+    functions.push({
+      fn,
+      names,
+      getters: compiler.compile(names, `Default headers function #${index + 1}`, {
+        params: NONE,
+        extras: NONE,
+      }),
+    });
+  });
+  return { fixed, functions };
+}
+
+function levelSetting<T>(
+  routers: ReadonlyArray<Router<Registry>>,
+  route: Route<Registry> | undefined,
+  key: string,
+) {
+  const levels: Array<T | undefined> = routers.map(
+    (router) => router.settings[key] as T | undefined,
+  );
+  if (route !== undefined) levels.push(route.settings[key] as T | undefined);
+  return levels;
+}
+
+/** The innermost CSP setting wins whole (a policy is not merged directive by directive). */
+function compileCspLevels(levels: ReadonlyArray<CompiledCsp | false | undefined>) {
+  let chosen: CompiledCsp | false | undefined;
+  for (const level of levels) if (level !== undefined) chosen = level;
+  return chosen === false ? undefined : chosen;
+}
+
+function compileProvider(
+  compiler: GetterCompiler,
+  injectable: Injectable | undefined,
+  label: string,
+  params: ReadonlySet<string>,
+) {
+  if (injectable === undefined) return undefined;
+  return {
+    fn: injectable.fn,
+    names: injectable.names,
+    getters: compiler.compile(injectable.names, label, { params, extras: NONE }),
+  };
+}
+
+/**
+ * Compiles the semantics of one route (or, without a route, of the application for requests no
+ * route matched). Throws a SetupError naming the route when a provider injects an unknown name.
+ */
+export function compileRouteSemantics(
+  compiler: GetterCompiler,
+  source: SemanticsSource,
+  routers: ReadonlyArray<Router<Registry>>,
+  route: Route<Registry> | undefined,
+  label: string,
+  params: ReadonlySet<string>,
+  defaults: CompiledDefaultHeaders | undefined,
+  varyAccept: boolean,
+): RouteSemantics | undefined {
+  let conditional: CompiledConditional | undefined;
+  let authorization: Getter[] | undefined;
+  let vary: string[] | undefined;
+  if (route !== undefined) {
+    const etag = compileProvider(
+      compiler,
+      route.settings[SETTING.etag] as Injectable | undefined,
+      `${label} etag()`,
+      params,
+    );
+    const lastModified = compileProvider(
+      compiler,
+      route.settings[SETTING.lastModified] as Injectable | undefined,
+      `${label} lastModified()`,
+      params,
+    );
+    if (etag !== undefined || lastModified !== undefined) {
+      conditional = { etag, lastModified, varyAccept };
+    }
+    if (source.authorizationHooks.length > 0) {
+      const roots = [
+        ...route.handler.names,
+        ...(etag?.names ?? []),
+        ...(lastModified?.names ?? []),
+      ];
+      for (const hook of source.authorizationHooks) if (hook.global) roots.push(hook.name);
+      const hooks = hooksFor(source.authorizationHooks, compiler.reach(roots));
+      if (hooks.length > 0) {
+        authorization = hooks.flatMap((hook) =>
+          compiler.compile([hook.name], label, { params, extras: NONE }),
+        );
+        vary = [...new Set(hooks.flatMap((hook) => (hook.vary === undefined ? [] : [hook.vary])))];
+        if (vary.length === 0) vary = undefined;
+      }
+    }
+  }
+  const cors = compileCors(levelSetting<CorsOptions | false>(routers, route, SETTING.cors));
+  const csp = compileCspLevels(levelSetting<CompiledCsp | false>(routers, route, SETTING.csp));
+  if (
+    authorization === undefined &&
+    conditional === undefined &&
+    cors === undefined &&
+    csp === undefined &&
+    defaults === undefined
+  ) {
+    return undefined;
+  }
+  return { authorization, vary, conditional, cors, csp, defaults };
+}
+
+/** SPEC §5.7 step 2: runs the route's authorization hooks; a refusal throws its 401 or 403. */
+export async function authorize(getters: readonly Getter[], state: RequestState): Promise<void> {
+  for (const getter of getters) {
+    const value = getter(state);
+    if (isThenable(value)) await value;
+  }
+}
+
+/**
+ * Adds the headers the route's semantics imply to any response it sends, errors included:
+ * provided validators (GET/HEAD), `Vary` for authorization, CORS, CSP, then default headers
+ * (last, so they fill only what nothing else set).
+ */
+export function decorateResponse(
+  semantics: RouteSemantics,
+  response: Response,
+  request: Request,
+  state: RequestState | undefined,
+): void | Promise<void> {
+  if (semantics.conditional !== undefined) addProvidedValidators(response, state);
+  if (semantics.vary !== undefined) {
+    for (const name of semantics.vary) addVary(response.headers, name);
+  }
+  if (semantics.cors !== undefined) addCorsHeaders(semantics.cors, request, response);
+  if (semantics.csp !== undefined) addCspHeader(semantics.csp, response, request, state);
+  if (semantics.defaults !== undefined) {
+    return applyDefaultHeaders(
+      semantics.defaults,
+      response,
+      state ?? { request, params: {}, cache: undefined, extra: undefined, log: undefined },
+    );
+  }
+}
+
+/** What the preflight glue needs from a routing-table entry. */
+interface SemanticsCarrier {
+  value: { semantics: RouteSemantics | undefined };
+}
+
+/**
+ * The semantics for a response about a path rather than one of its routes (405, OPTIONS without
+ * a handler): those of the first of its routes with CORS, so a browser can read the answer, or
+ * `fallback` (the application's).
+ */
+export function pathSemantics(
+  byMethod: ReadonlyMap<string, SemanticsCarrier>,
+  fallback: RouteSemantics | undefined,
+): RouteSemantics | undefined {
+  for (const entry of byMethod.values()) {
+    const semantics = entry.value.semantics;
+    if (semantics?.cors !== undefined) return semantics;
+  }
+  return fallback;
+}
+
+/**
+ * Answers a CORS preflight for a path whose routes use CORS; `undefined` when the request is not
+ * a preflight or no route of the path has CORS (then OPTIONS is handled as usual).
+ */
+export function answerPreflight(
+  byMethod: ReadonlyMap<string, SemanticsCarrier>,
+  request: Request,
+): Response | undefined {
+  let anyCors = false;
+  for (const entry of byMethod.values()) {
+    if (entry.value.semantics?.cors !== undefined) {
+      anyCors = true;
+      break;
+    }
+  }
+  if (!anyCors) return undefined;
+  const pathMethods = new Set<string>();
+  for (const method of ALLOW_ORDER) {
+    if (byMethod.has(method) || (method === HTTPMethod.HEAD && byMethod.has(HTTPMethod.GET))) {
+      pathMethods.add(method);
+    }
+  }
+  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
+  const entry =
+    byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined);
+  return preflightResponse(entry?.value.semantics?.cors, request, pathMethods);
+}
