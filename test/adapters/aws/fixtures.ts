@@ -519,3 +519,27 @@ export function readAlbResult(result: ALBResult, multiValue: boolean): WireRespo
     headers.add(name, String(value));
   return { status: result.statusCode, headers, body: resultBody(result) };
 }
+
+/** One line a {@link captureLogger} recorded. */
+export interface LoggedLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  fields: Record<string, unknown> | undefined;
+}
+
+/** A logger that keeps its lines for assertions. */
+export function captureLogger(): {
+  logger: import('../../../src/index.js').Logger;
+  lines: LoggedLine[];
+} {
+  const lines: LoggedLine[] = [];
+  const at =
+    (level: LoggedLine['level']) =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      lines.push({ level, message, fields });
+    };
+  return {
+    logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+    lines,
+  };
+}
