@@ -19,6 +19,9 @@ import { bodyBytes, FileBody, isStream, streamChunks } from '../../src/response.
 /** Text that must never appear in any response. */
 export const SECRET = 'TOP-SECRET-7f3a9c2e-do-not-serve';
 
+/** The content of `.env` inside the served directory, hidden by the default dotfiles policy. */
+export const DOTENV = 'dotenv-value-4b1d';
+
 export interface Fixture {
   /** The folder holding everything. */
   base: string;
@@ -59,7 +62,7 @@ export function createFixture(): Fixture {
     'empty-dir/.keep': '',
     'a b/c d.txt': 'spaced',
     'percent%2e.txt': 'literal percent name',
-    '.env': `SECRET=${SECRET}`,
+    '.env': `API_KEY=${DOTENV}`,
     '.hidden/file.txt': 'hidden dir',
     'assets/app.3f9a2c1e.js': 'fingerprinted',
     'assets/plain.js': 'plain',
