@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: "${...}" in plain strings is the syntax under test.
 /** Interpolation: every form of SPEC §11, typed references, each error kind, cycles. */
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
