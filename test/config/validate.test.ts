@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: "${...}" in plain strings is the syntax under test.
+// biome-ignore-all lint/suspicious/noThenProperty: "then" is the JSON Schema keyword in these schemas.
 /** Validation: coercion, validate against validateRaw, wording per keyword, loading schemas. */
 
 import { join } from 'node:path';
