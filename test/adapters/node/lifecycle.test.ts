@@ -1,0 +1,298 @@
+/**
+ * serve(): startup before listening, options and environment, timeouts, and a graceful
+ * shutdown that lets accepted requests finish.
+ */
+import { spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import { connect, createServer as createNetServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ServeHandle, serve } from '../../../src/adapters/node/index.js';
+import { RestApplication, silentLogger } from '../../../src/index.js';
+import { rawExchange, send, sleep, start } from './helpers.js';
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** Whether something accepts TCP connections on the port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const opened: ServeHandle[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((handle) => handle.close()));
+});
+
+function slowApp(events: string[], delay = 400) {
+  const app = new RestApplication({ logger: silentLogger });
+  app.get('/slow', async () => {
+    events.push('slow started');
+    await sleep(delay);
+    events.push('slow finished');
+    return { slow: true };
+  });
+  app.get('/fast', () => ({ fast: true }));
+  app.onShutdown(() => {
+    events.push('shutdown');
+  });
+  return app;
+}
+
+describe('startup', () => {
+  it('runs startup handlers before the port accepts connections', async () => {
+    const port = await freePort();
+    const seen: boolean[] = [];
+    const app = new RestApplication({ logger: silentLogger }).onStartup('store', async () => {
+      seen.push(await accepts(port));
+      await sleep(50);
+      seen.push(await accepts(port));
+      return new Map<string, string>([['k', 'v']]);
+    });
+    app.get('/value', ({ store }) => ({ value: store.get('k') }));
+    const handle = await serve(app, { port, host: '127.0.0.1', handleSignals: false });
+    opened.push(handle);
+    expect(seen).toEqual([false, false]);
+    expect(await accepts(port)).toBe(true);
+    const response = await send(handle.port, { path: '/value' });
+    expect(JSON.parse(response.body.toString())).toEqual({ value: 'v' });
+  });
+
+  it('rejects when startup fails, and listens on nothing', async () => {
+    const port = await freePort();
+    const app = new RestApplication({ logger: silentLogger }).onStartup('db', () => {
+      throw new Error('database unreachable');
+    });
+    await expect(serve(app, { port, handleSignals: false })).rejects.toThrow(
+      'database unreachable',
+    );
+    expect(await accepts(port)).toBe(false);
+  });
+
+  it('rejects when an unknown dependency is injected, naming it', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    // biome-ignore lint/suspicious/noExplicitAny: the point is a name nothing registered.
+    app.get('/x', ({ nowhere }: any) => nowhere);
+    await expect(serve(app, { port: 0, handleSignals: false })).rejects.toThrow(/nowhere/);
+  });
+
+  it('picks a free port for port 0 and reports it', async () => {
+    const handle = await start(slowApp([]));
+    opened.push(handle);
+    expect(handle.port).toBeGreaterThan(0);
+    expect(handle.host).toBe('127.0.0.1');
+    expect(handle.url).toBe(`http://127.0.0.1:${handle.port}`);
+    expect((await fetch(`${handle.url}/fast`)).status).toBe(200);
+  });
+
+  it('takes PORT and HOST from the environment, and options over both', async () => {
+    const saved = { PORT: process.env.PORT, HOST: process.env.HOST };
+    try {
+      const port = await freePort();
+      process.env.PORT = String(port);
+      process.env.HOST = '127.0.0.1';
+      const fromEnv = await serve(slowApp([]), { handleSignals: false });
+      opened.push(fromEnv);
+      expect(fromEnv.port).toBe(port);
+      expect(fromEnv.host).toBe('127.0.0.1');
+      process.env.PORT = '1';
+      process.env.HOST = '192.0.2.1';
+      const fromOptions = await serve(slowApp([]), {
+        port: 0,
+        host: '127.0.0.1',
+        handleSignals: false,
+      });
+      opened.push(fromOptions);
+      expect(fromOptions.port).not.toBe(1);
+      process.env.PORT = 'eighty';
+      await expect(serve(slowApp([]), { handleSignals: false })).rejects.toThrow(
+        /PORT must be an integer from 0 to 65535, got "eighty"/,
+      );
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  it('defaults to 127.0.0.1:3000', async () => {
+    const saved = { PORT: process.env.PORT, HOST: process.env.HOST };
+    delete process.env.PORT;
+    delete process.env.HOST;
+    try {
+      const handle = await serve(slowApp([]), { handleSignals: false });
+      opened.push(handle);
+      expect(handle.url).toBe('http://127.0.0.1:3000');
+    } catch (error) {
+      // Something else on this machine holds 3000; the attempt still shows the default.
+      expect((error as NodeJS.ErrnoException).code).toBe('EADDRINUSE');
+      expect((error as Error).message).toContain('127.0.0.1:3000');
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value !== undefined) process.env[name] = value;
+      }
+    }
+  });
+
+  it('rejects when the port is taken, after running the shutdown handlers', async () => {
+    const first = await start(slowApp([]));
+    opened.push(first);
+    const events: string[] = [];
+    await expect(
+      serve(slowApp(events), { port: first.port, host: '127.0.0.1', handleSignals: false }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect(events).toEqual(['shutdown']);
+  });
+
+  it('sets bounded header, request and keep-alive timeouts', async () => {
+    const handle = await start(slowApp([]));
+    opened.push(handle);
+    expect(handle.server.headersTimeout).toBe(30_000);
+    expect(handle.server.requestTimeout).toBe(120_000);
+    expect(handle.server.keepAliveTimeout).toBe(5_000);
+  });
+
+  it('answers 408 and closes when a client dawdles over its headers', async () => {
+    const handle = await start(slowApp([]), { headersTimeout: 300, requestTimeout: 1_000 });
+    opened.push(handle);
+    const began = Date.now();
+    const reply = await rawExchange(handle.port, 'GET /fast HTTP/1.1\r\nHost: x\r\n', 5_000);
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - began).toBeLessThan(4_000);
+  });
+});
+
+describe('shutdown', () => {
+  it('lets an in-flight request finish across close(), then runs shutdown handlers', async () => {
+    const events: string[] = [];
+    const handle = await start(slowApp(events));
+    const inFlight = send(handle.port, { path: '/slow' });
+    while (!events.includes('slow started')) await sleep(5);
+    const closing = handle.close();
+    events.push('close called');
+    await sleep(50);
+    // No new connections once closing has begun.
+    expect(await accepts(handle.port)).toBe(false);
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body.toString())).toEqual({ slow: true });
+    await closing;
+    expect(events).toEqual(['slow started', 'close called', 'slow finished', 'shutdown']);
+    expect(handle.close()).toBe(closing);
+  });
+
+  it('asks a keep-alive client to close when its request finishes during shutdown', async () => {
+    const events: string[] = [];
+    const handle = await start(slowApp(events));
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const response = await new Promise<{ status: number; connection?: string }>(
+        (resolve, reject) => {
+          const outgoing = httpRequest(
+            { host: '127.0.0.1', port: handle.port, path: '/slow', agent },
+            (incoming) => {
+              incoming.resume();
+              incoming.on('end', () =>
+                resolve({
+                  status: incoming.statusCode ?? 0,
+                  connection: incoming.headers.connection,
+                }),
+              );
+            },
+          );
+          outgoing.on('error', reject);
+          outgoing.end();
+          void (async () => {
+            while (!events.includes('slow started')) await sleep(5);
+            void handle.close();
+          })();
+        },
+      );
+      expect(response).toEqual({ status: 200, connection: 'close' });
+      await handle.close();
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('does not wait for idle keep-alive connections', async () => {
+    const handle = await start(slowApp([]));
+    const agent = new Agent({ keepAlive: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port: handle.port, path: '/fast', agent }, (incoming) => {
+          incoming.resume();
+          incoming.on('end', resolve);
+        })
+          .on('error', reject)
+          .end();
+      });
+      const began = Date.now();
+      await handle.close();
+      expect(Date.now() - began).toBeLessThan(1_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('cuts requests still running after the grace period, then shuts down', async () => {
+    const events: string[] = [];
+    const handle = await start(slowApp(events, 60_000), { shutdownTimeout: 200 });
+    const inFlight = send(handle.port, { path: '/slow' }).then(
+      () => 'answered',
+      (error: NodeJS.ErrnoException) => error.code ?? error.message,
+    );
+    while (!events.includes('slow started')) await sleep(5);
+    const began = Date.now();
+    await handle.close();
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(await inFlight).toBe('ECONNRESET');
+    expect(events).toContain('shutdown');
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`shuts down gracefully on ${signal} and the process exits by itself`, async () => {
+      const fixture = fileURLToPath(new URL('./fixtures/serve-signal.ts', import.meta.url));
+      const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      try {
+        while (!/listening (\S+)/.test(output)) {
+          if (child.exitCode !== null) throw new Error(`fixture exited early:\n${output}`);
+          await sleep(20);
+        }
+        const url = (/listening (\S+)/.exec(output) as RegExpExecArray)[1] as string;
+        const inFlight = fetch(`${url}/slow`).then((response) => response.json());
+        await sleep(200);
+        child.kill(signal);
+        expect(await inFlight).toEqual({ slow: true });
+        expect(await exited).toBe(0);
+        expect(output).toContain('shutdown handlers ran');
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    }, 20_000);
+  }
+});
