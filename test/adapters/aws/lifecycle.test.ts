@@ -1,0 +1,106 @@
+/**
+ * Cold start and construction: startup begins in the constructor and is shared by concurrent
+ * first invocations; a failed startup rejects every invocation with its error, logged; invalid
+ * options fail at construction.
+ */
+import { describe, expect, it } from 'vitest';
+import { AwsApiGatewayAdapter, CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
+import { RestApplication, SetupError, silentLogger } from '../../../src/index.js';
+import { captureLogger, lambdaContext, readV2Result, restEvent, v2Event } from './fixtures.js';
+
+describe('startup', () => {
+  it('starts in the constructor, and concurrent first invocations share that one startup', async () => {
+    let runs = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = new RestApplication({ logger: silentLogger }).onStartup('db', async () => {
+      runs += 1;
+      await gate;
+      return { name: 'orders-db' };
+    });
+    app.get('/db', ({ db }) => db);
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    expect(runs).toBe(1); // begun during the cold start, before any event
+    const pending = Array.from({ length: 5 }, () =>
+      adapter.handleEvent(v2Event({ method: 'GET', path: '/db' }), lambdaContext()),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    const results = await Promise.all(pending);
+    expect(runs).toBe(1);
+    for (const result of results) {
+      expect(JSON.parse(new TextDecoder().decode(readV2Result(result).body))).toEqual({
+        name: 'orders-db',
+      });
+    }
+  });
+
+  it('rejects every invocation with the startup error and logs it each time', async () => {
+    const { logger, lines } = captureLogger();
+    const failure = new Error('database unreachable: connect ECONNREFUSED 10.0.0.5:5432');
+    let handled = 0;
+    const app = new RestApplication({ logger }).onStartup('db', () => {
+      throw failure;
+    });
+    app.get('/', () => {
+      handled += 1;
+      return 'never';
+    });
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    for (let i = 0; i < 3; i++) {
+      const context = lambdaContext();
+      await expect(
+        adapter.handleEvent(restEvent({ method: 'GET', path: '/' }), context),
+      ).rejects.toBe(failure);
+      const last = lines.at(-1);
+      expect(last?.level).toBe('error');
+      expect(last?.message).toMatch(/startup failed/);
+      expect(last?.fields?.error).toBe(failure);
+      expect(last?.fields?.awsRequestId).toBe(context.awsRequestId);
+    }
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(3);
+    expect(handled).toBe(0);
+  });
+
+  it('rejects when a route injects a name nobody registered (startup checks routes)', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', ({ missing }: { missing: unknown }) => missing as never);
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    await expect(adapter.handleEvent(v2Event({ method: 'GET', path: '/x' }))).rejects.toThrow(
+      /missing/,
+    );
+  });
+});
+
+describe('construction', () => {
+  const app = () => new RestApplication({ logger: silentLogger });
+
+  it('accepts a metrics resolution of 1 or 60 only', () => {
+    expect(() => new CloudGatewayAdapter(app(), { metricsResolution: 1 })).not.toThrow();
+    expect(() => new CloudGatewayAdapter(app(), { metricsResolution: 60 })).not.toThrow();
+    for (const bad of [0, 5, 30, 61, Number.NaN]) {
+      expect(() => new CloudGatewayAdapter(app(), { metricsResolution: bad as 1 })).toThrow(
+        SetupError,
+      );
+    }
+    expect(() => new CloudGatewayAdapter(app(), { metricsResolution: 30 as 1 })).toThrow(/1 or 60/);
+  });
+
+  it('rejects a metrics publisher without publish() and a basePath with a query', () => {
+    expect(() => new CloudGatewayAdapter(app(), { metricsPublisher: {} as never })).toThrow(
+      /publish/,
+    );
+    expect(() => new CloudGatewayAdapter(app(), { basePath: '/api?x=1' })).toThrow(/basePath/);
+  });
+
+  it('exposes a bound handler and the AwsApiGatewayAdapter alias', async () => {
+    const application = app();
+    application.get('/ping', () => 'pong');
+    const { handler } = new AwsApiGatewayAdapter(application, { metricsPublisher: null });
+    const result = await handler(v2Event({ method: 'GET', path: '/ping' }), lambdaContext());
+    expect((result as { body: string }).body).toBe('pong');
+    expect(AwsApiGatewayAdapter).toBe(CloudGatewayAdapter);
+  });
+});
