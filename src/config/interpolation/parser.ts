@@ -12,7 +12,12 @@
  * ```
  *
  * Any expression may carry `,default=...`; the default is used when the variable, file or path
- * is not found. Inside a default, `\}` is a literal `}`. A backslash anywhere else is itself.
+ * is not found.
+ *
+ * Backslashes matter only right before `${` (and, inside a default, before `}`): there a run of
+ * n backslashes stands for n/2 of them (rounded down), and an odd run makes the `${` (or `}`)
+ * literal. So `\${x}` is the text `${x}`, and `C:\\${env:DIR}` is a backslash followed by
+ * the variable. A backslash anywhere else is itself.
  */
 
 import { ConfigMalformedError } from '../errors.js';
@@ -82,7 +87,7 @@ export function wholeExpression(template: Template): Expression | undefined {
 
 /** Escapes text so that {@link parseTemplate} reads it back as exactly that literal text. */
 export function escapeTemplate(text: string): string {
-  return text.replaceAll('${', '\\${');
+  return text.replace(/(\\*)\$\{/g, (_match, run: string) => `${run}${run}\\\${`);
 }
 
 class TemplateParser {
@@ -100,12 +105,26 @@ class TemplateParser {
     let literal = '';
     while (this.index < text.length) {
       const char = text[this.index];
-      if (char === '\\' && text.startsWith('${', this.index + 1)) {
-        literal += '${';
-        this.index += 3;
-      } else if (char === '\\' && depth > 0 && text[this.index + 1] === '}') {
-        literal += '}';
-        this.index += 2;
+      if (char === '\\') {
+        let end = this.index;
+        while (text[end] === '\\') end++;
+        const run = end - this.index;
+        const before = text.startsWith('${', end)
+          ? '${'
+          : depth > 0 && text[end] === '}'
+            ? '}'
+            : '';
+        if (before === '') {
+          literal += text.slice(this.index, end);
+          this.index = end;
+          continue;
+        }
+        literal += '\\'.repeat(Math.floor(run / 2));
+        this.index = end;
+        if (run % 2 === 1) {
+          literal += before;
+          this.index += before.length;
+        }
       } else if (char === '$' && text[this.index + 1] === '{') {
         if (literal !== '') parts.push(literal);
         literal = '';
