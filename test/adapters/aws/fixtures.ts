@@ -31,6 +31,12 @@ export interface WireResponse {
   body: Uint8Array;
 }
 
+function pushTo(map: Record<string, string[]>, key: string, value: string): void {
+  const values = map[key];
+  if (values === undefined) map[key] = [value];
+  else values.push(value);
+}
+
 let sequence = 0;
 function nextId(): string {
   sequence += 1;
@@ -175,7 +181,7 @@ export function restEvent(
     single ??= {};
     multi ??= {};
     single[key] = value;
-    (multi[key] ??= []).push(value);
+    pushTo(multi, key, value);
   }
   const routedPath = httpApi ? gatewayDecodedPath(path) : path;
   const eventPath = httpApi && stage !== '$default' ? `/${stage}${routedPath}` : routedPath;
@@ -427,9 +433,9 @@ export function albEvent(request: WireRequest, options: AlbEventOptions = {}): A
   const pairs = queryPairs(query);
   if (options.multiValue === true) {
     const multiValueHeaders: Record<string, string[]> = {};
-    for (const [name, value] of entries) (multiValueHeaders[name] ??= []).push(value);
+    for (const [name, value] of entries) pushTo(multiValueHeaders, name, value);
     const multiQuery: Record<string, string[]> = {};
-    for (const [key, value] of pairs) (multiQuery[key] ??= []).push(value);
+    for (const [key, value] of pairs) pushTo(multiQuery, key, value);
     event.multiValueHeaders = multiValueHeaders;
     event.multiValueQueryStringParameters = multiQuery;
   } else {
