@@ -236,7 +236,7 @@ export class S3Store {
         return this.#success(relative, output, output.Body as ResponseBody, variant);
       }
     } catch (error) {
-      return this.#failure(relative, key, variant, error);
+      return this.#failure(request, relative, key, variant, error);
     }
   }
 
@@ -294,6 +294,7 @@ export class S3Store {
   }
 
   async #failure(
+    request: Request,
     relative: string,
     key: string,
     variant: Precompressed | undefined,
@@ -308,7 +309,7 @@ export class S3Store {
       const lastModified = responseHeader(error, 'last-modified');
       const representation: Representation = {
         size: 0,
-        etag: responseHeader(error, 'etag'),
+        etag: responseHeader(error, 'etag') ?? matchedTag(request),
         lastModified: lastModified === undefined ? undefined : new Date(lastModified),
         contentType: OCTET_STREAM,
         contentEncoding: variant?.coding,
@@ -343,6 +344,15 @@ export class S3Store {
       return undefined;
     }
   }
+}
+
+/**
+ * The tag a 304 answered, when the store did not repeat it (some S3-compatible stores omit it):
+ * with a single tag in If-None-Match, that tag is the one that matched.
+ */
+function matchedTag(request: Request): string | undefined {
+  const tags = request.getIfNoneMatch();
+  return tags.length === 1 && tags[0] !== '*' ? tags[0] : undefined;
 }
 
 function describeS3Error(error: unknown): string {
