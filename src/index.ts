@@ -11,12 +11,17 @@ export type {
   ValidatorFunction,
 } from './app/application.js';
 export { RestApplication } from './app/application.js';
+export type { AuthorizationOptions } from './app/authorization.js';
+export type { CorsOptions } from './app/cors.js';
+export type { CspOptions } from './app/csp.js';
+export type { DefaultHeadersInit } from './app/default-headers.js';
 export type { SetupErrorCode, ValidationIssue } from './app/errors.js';
 export { HttpError, SetupError, ValidationError } from './app/errors.js';
 export type { Scope } from './app/injection.js';
 export type { LogFields, Logger } from './app/logger.js';
 export { createConsoleLogger, silentLogger } from './app/logger.js';
 export { escapeHtml } from './app/render.js';
+export type { RouteProvider } from './app/route.js';
 export { Route } from './app/route.js';
 export { Router } from './app/router.js';
 export type {

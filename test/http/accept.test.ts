@@ -1,0 +1,109 @@
+/**
+ * `Accept` parsing and negotiation (RFC 9110 §12.5.1): never throws, round-trips, and picks as
+ * the RFC says.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  formatAccept,
+  type MediaRange,
+  negotiate,
+  parseAccept,
+} from '../../src/http/media-type.js';
+
+const token = fc.stringMatching(/^[a-z0-9][a-z0-9.+-]{0,10}$/);
+const qvalue = fc.oneof(
+  fc.constant(1),
+  fc.integer({ min: 0, max: 999 }).map((n) => n / 1000),
+);
+const mediaRange: fc.Arbitrary<MediaRange> = fc
+  .tuple(
+    fc.oneof(
+      fc.constant(['*', '*'] as const),
+      fc.tuple(token, fc.constant('*')),
+      fc.tuple(token, token),
+    ),
+    fc.dictionary(
+      token.filter((key) => key !== 'q'),
+      token,
+      { maxKeys: 2 },
+    ),
+    qvalue,
+  )
+  .map(([[type, subtype], params, q]) => ({
+    type,
+    subtype,
+    params: type === '*' ? {} : params,
+    q,
+  }));
+
+const available = [
+  { type: 'application', subtype: 'json', params: {} },
+  { type: 'text', subtype: 'html', params: {} },
+  { type: 'text', subtype: 'plain', params: {} },
+];
+
+describe('Accept', () => {
+  it('parses q-values, parameters and wildcards', () => {
+    expect(parseAccept('text/html;level=1, text/*;q=0.3, */*;q=0')).toEqual([
+      { type: 'text', subtype: 'html', params: { level: '1' }, q: 1 },
+      { type: 'text', subtype: '*', params: {}, q: 0.3 },
+      { type: '*', subtype: '*', params: {}, q: 0 },
+    ]);
+  });
+
+  it('skips malformed members and keeps q=1 for a malformed q-value', () => {
+    expect(parseAccept('garbage, */json, text/plain;q=2, ;;, application/json')).toEqual([
+      { type: 'text', subtype: 'plain', params: {}, q: 1 },
+      { type: 'application', subtype: 'json', params: {}, q: 1 },
+    ]);
+  });
+
+  it('negotiates by q-value, then specificity, then the server order', () => {
+    expect(negotiate('text/*;q=0.5, application/json', available)?.subtype).toBe('json');
+    expect(negotiate('text/*, application/json;q=0.1', available)?.subtype).toBe('html');
+    expect(negotiate('*/*, application/json;q=0', available)?.subtype).toBe('html');
+    expect(negotiate('text/plain, text/*;q=0', available)?.subtype).toBe('plain');
+    expect(negotiate('image/png', available)).toBeUndefined();
+    expect(negotiate(undefined, available)?.subtype).toBe('json');
+    expect(negotiate('APPLICATION/JSON', available)?.subtype).toBe('json');
+  });
+
+  it('never throws, whatever the header', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (header) => {
+        const ranges = parseAccept(header);
+        for (const range of ranges) expect(range.q >= 0 && range.q <= 1).toBe(true);
+        const chosen = negotiate(header, available);
+        expect(chosen === undefined || available.includes(chosen)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('round-trips: formatted media ranges parse back to the same ranges', () => {
+    fc.assert(
+      fc.property(fc.array(mediaRange, { maxLength: 6 }), (ranges) => {
+        expect(parseAccept(formatAccept(ranges))).toEqual(ranges);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a range with q=0 is never chosen', () => {
+    fc.assert(
+      fc.property(fc.array(mediaRange, { maxLength: 6 }), (ranges) => {
+        const chosen = negotiate(formatAccept(ranges), available);
+        if (chosen === undefined || ranges.length === 0) return;
+        const exact = ranges.filter(
+          (r) =>
+            r.type === chosen.type &&
+            r.subtype === chosen.subtype &&
+            Object.keys(r.params).length === 0,
+        );
+        for (const range of exact) expect(range.q).toBeGreaterThan(0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Cookies (RFC 6265): the `Cookie` parser never throws and gives back exactly what
+ * `serializeCookie` set; `Set-Cookie` values can never carry a second cookie or attribute.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseCookieHeader, serializeCookie } from '../../src/http/cookie.js';
+
+const tokenChar = fc.constantFrom(
+  ..."!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".split(''),
+);
+const cookieName = fc.array(tokenChar, { minLength: 1, maxLength: 12 }).map((c) => c.join(''));
+
+describe('cookies', () => {
+  it('parses name=value pairs, unquoting and percent-decoding values', () => {
+    expect(parseCookieHeader('a=1; b="two"; c=%20x; d=%E0%A4%A')).toEqual({
+      a: '1',
+      b: 'two',
+      c: ' x',
+      d: '%E0%A4%A',
+    });
+  });
+
+  it('keeps the first of a repeated name (the most specific path, RFC 6265 §5.4)', () => {
+    expect(parseCookieHeader('id=inner; id=outer')).toEqual({ id: 'inner' });
+  });
+
+  it('skips members without a name or a value separator', () => {
+    expect(parseCookieHeader('=x; flag; ok=1;;')).toEqual({ ok: '1' });
+  });
+
+  it('is a map without a prototype, so a cookie named __proto__ is just a cookie', () => {
+    const cookies = parseCookieHeader('__proto__=x; constructor=y');
+    expect(Object.entries(cookies)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]);
+    expect(Object.getPrototypeOf(cookies)).toBeNull();
+  });
+
+  it('serialises attributes, and Secure whenever SameSite=None or Partitioned asks for it', () => {
+    expect(
+      serializeCookie('sid', 'abc', {
+        domain: 'example.com',
+        path: '/',
+        expires: new Date(Date.UTC(2030, 0, 1)),
+        maxAge: 3600.7,
+        httpOnly: true,
+        sameSite: 'None',
+        partitioned: true,
+      }),
+    ).toBe(
+      'sid=abc; Domain=example.com; Path=/; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Max-Age=3600; HttpOnly; Secure; SameSite=None; Partitioned',
+    );
+  });
+
+  it('refuses names, attributes and dates that could split the header', () => {
+    expect(() => serializeCookie('a;b', '1')).toThrow(TypeError);
+    expect(() => serializeCookie('a', '1', { path: '/; Domain=evil' })).toThrow(TypeError);
+    expect(() => serializeCookie('a', '1', { domain: 'x\r\nSet-Cookie: b=2' })).toThrow(TypeError);
+    expect(() => serializeCookie('a', '1', { expires: new Date(Number.NaN) })).toThrow(TypeError);
+    expect(() => serializeCookie('a', '1', { maxAge: Number.POSITIVE_INFINITY })).toThrow(
+      TypeError,
+    );
+    expect(() => serializeCookie('a', '\ud800')).toThrow(TypeError);
+  });
+
+  it('never throws on any Cookie header', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (header) => {
+        const cookies = parseCookieHeader(header);
+        for (const name of Object.keys(cookies)) expect(typeof cookies[name]).toBe('string');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('round-trips: what serializeCookie sets, parseCookieHeader reads back', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(cookieName, fc.string({ unit: 'grapheme' })), {
+          selector: ([name]) => name,
+          maxLength: 6,
+        }),
+        (pairs) => {
+          // A browser sends back the name=value part of each Set-Cookie, joined with "; ".
+          const header = pairs
+            .map(([name, value]) => serializeCookie(name, value).split(';')[0])
+            .join('; ');
+          expect({ ...parseCookieHeader(header) }).toEqual(Object.fromEntries(pairs));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('never puts a separator or a line break into a serialised value', () => {
+    fc.assert(
+      fc.property(cookieName, fc.string({ unit: 'grapheme' }), (name, value) => {
+        const line = serializeCookie(name, value);
+        expect(line).not.toMatch(/[\r\n\0]/);
+        expect(line.split(';')).toHaveLength(1);
+        expect(line.slice(name.length + 1)).not.toMatch(/[\s",\\]/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
