@@ -182,10 +182,7 @@ export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuf
   if (typeof body === 'string') return new TextEncoder().encode(body);
   if (body instanceof Uint8Array) return new Uint8Array(body);
   if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
-  if (body instanceof FileBody) {
-    const { readFile } = await import('node:fs/promises');
-    return new Uint8Array(await readFile(body.path));
-  }
+  if (body instanceof FileBody) return readFileBody(body);
   if (typeof body === 'object' && isStream(body)) {
     const chunks: Uint8Array[] = [];
     const encoder = new TextEncoder();
@@ -197,6 +194,29 @@ export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuf
     return new Uint8Array(out);
   }
   return new TextEncoder().encode(typeof body === 'object' ? JSON.stringify(body) : String(body));
+}
+
+/** The bytes of a file body: only `start`..`end` (inclusive) when a range selected them. */
+async function readFileBody(body: FileBody): Promise<Uint8Array<ArrayBuffer>> {
+  const { open, readFile } = await import('node:fs/promises');
+  if (body.start === undefined && body.end === undefined) {
+    return new Uint8Array(await readFile(body.path));
+  }
+  const handle = await open(body.path, 'r');
+  try {
+    const start = body.start ?? 0;
+    const end = body.end ?? (await handle.stat()).size - 1;
+    const out = new Uint8Array(Math.max(0, end - start + 1));
+    let filled = 0;
+    while (filled < out.length) {
+      const { bytesRead } = await handle.read(out, filled, out.length - filled, start + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === out.length ? out : out.slice(0, filled);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Whether a body is a stream: an async iterable or a WHATWG `ReadableStream`. */

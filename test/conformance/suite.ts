@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { coreCases } from './cases/core.js';
+import { semanticsCases } from './cases/semantics.js';
 import type { Driver, DriverFactory } from './driver.js';
 
 /** What a cases module gets: the driver (open once per area) and a way to honour skips. */
@@ -19,7 +20,7 @@ export type CasesModule = {
   cases: (context: CaseContext) => void;
 };
 
-const MODULES: CasesModule[] = [coreCases];
+const MODULES: CasesModule[] = [coreCases, semanticsCases];
 
 export function conformanceSuite(factory: DriverFactory): void {
   describe(`conformance via ${factory.name}`, () => {
