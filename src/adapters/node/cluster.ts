@@ -88,7 +88,11 @@ async function startWorker(
     handle = await serve(app, { ...options, handleSignals: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.send?.({ type: STARTUP_FAILED, message } satisfies StartupFailed);
+    // Tell the primary why, then leave the cluster: a worker still connected to the primary
+    // would never exit on its own.
+    process.send?.({ type: STARTUP_FAILED, message } satisfies StartupFailed, undefined, {}, () => {
+      if (process.connected) process.disconnect();
+    });
     throw error;
   }
   let closing: Promise<void> | undefined;

@@ -1,0 +1,69 @@
+/**
+ * serveCluster(): a primary and two workers sharing one port, started and stopped as a real
+ * process tree.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { sleep } from './helpers.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/cluster-app.ts', import.meta.url));
+
+function launch(env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return { child, output: () => output };
+}
+
+function pidFrom(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    // A new connection each time, so the primary hands each to the next worker.
+    httpRequest(`${url}/pid`, { agent: false }, (incoming) => {
+      let text = '';
+      incoming.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      incoming.on('end', () => resolve((JSON.parse(text) as { pid: number }).pid));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+it('serves from two workers and shuts them all down on SIGTERM', async () => {
+  const { child, output } = launch();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    while (!/listening (\S+)/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    const url = (/listening (\S+)/.exec(output()) as RegExpExecArray)[1] as string;
+    const pids = new Set<number>();
+    for (let i = 0; i < 10; i++) pids.add(await pidFrom(url));
+    expect(pids.size).toBe(2);
+    expect(pids.has(child.pid as number)).toBe(false);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const pid of pids) expect(output()).toContain(`worker ${pid} shut down`);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
+
+it('rejects in the primary with the message when a worker fails to start', async () => {
+  const { child, output } = launch({ FAIL_STARTUP: '1' });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(output()).toContain('failed: A worker failed to start: database unreachable');
+  expect(code).toBe(1);
+}, 30_000);
