@@ -1,0 +1,132 @@
+/**
+ * Property-based tests of the security-sensitive parsing in the Node adapter: which client
+ * address and protocol a proxy setting lets through, and that request targets reach the
+ * application byte for byte.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forwardedAddress, forwardedProtocol } from '../../../src/adapters/node/forwarded.js';
+import type { ServeHandle } from '../../../src/adapters/node/index.js';
+import { MultiValueHeaders, RestApplication, silentLogger } from '../../../src/index.js';
+import { send, start } from './helpers.js';
+
+const address = fc.oneof(fc.ipV4(), fc.ipV6());
+
+/** A list of addresses split over one or more header lines, with random spacing. */
+const forwardedLines = fc
+  .array(address, { minLength: 1, maxLength: 8 })
+  .chain((entries) =>
+    fc
+      .array(fc.integer({ min: 0, max: entries.length }), { maxLength: 3 })
+      .map((cuts) => ({ entries, cuts: [...new Set(cuts)].sort((a, b) => a - b) })),
+  )
+  .map(({ entries, cuts }) => {
+    const lines: string[] = [];
+    let from = 0;
+    for (const cut of [...cuts, entries.length]) {
+      if (cut > from) lines.push(entries.slice(from, cut).join(' ,  '));
+      from = Math.max(from, cut);
+    }
+    return { entries, lines };
+  });
+
+function headersWith(name: string, lines: string[]): MultiValueHeaders {
+  const headers = new MultiValueHeaders();
+  for (const line of lines) headers.add(name, line);
+  return headers;
+}
+
+describe('X-Forwarded-For', () => {
+  it('is ignored entirely unless a proxy is trusted', () => {
+    fc.assert(
+      fc.property(forwardedLines, address, ({ lines }, socket) => {
+        const headers = headersWith('X-Forwarded-For', lines);
+        expect(forwardedAddress(headers, socket, false)).toBe(socket);
+        expect(forwardedAddress(headers, socket, 0)).toBe(socket);
+      }),
+    );
+  });
+
+  it('with n trusted hops, gives the entry the outermost trusted hop wrote, never one left of it', () => {
+    fc.assert(
+      fc.property(
+        forwardedLines,
+        address,
+        fc.integer({ min: 1, max: 10 }),
+        ({ entries, lines }, socket, hops) => {
+          const headers = headersWith('x-forwarded-for', lines);
+          const chosen = forwardedAddress(headers, socket, hops);
+          const expectedIndex = Math.max(entries.length - hops, 0);
+          expect(chosen).toBe(entries[expectedIndex]);
+        },
+      ),
+    );
+  });
+
+  it('with trust in every hop, gives the left-most entry', () => {
+    fc.assert(
+      fc.property(forwardedLines, address, ({ entries, lines }, socket) => {
+        const headers = headersWith('X-Forwarded-For', lines);
+        expect(forwardedAddress(headers, socket, true)).toBe(entries[0]);
+      }),
+    );
+  });
+});
+
+describe('X-Forwarded-Proto', () => {
+  it('only ever yields http or https, and the socket protocol when untrusted', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { maxLength: 4 }),
+        fc.constantFrom('http' as const, 'https' as const),
+        fc.oneof(fc.boolean(), fc.integer({ min: 0, max: 4 })),
+        (lines, socket, trust) => {
+          const headers = headersWith('X-Forwarded-Proto', lines);
+          const protocol = forwardedProtocol(headers, socket, trust);
+          expect(['http', 'https']).toContain(protocol);
+          if (trust === false || trust === 0) expect(protocol).toBe(socket);
+        },
+      ),
+    );
+  });
+});
+
+describe('request targets over HTTP', () => {
+  let server: ServeHandle;
+  beforeAll(async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/{rest*}', ({ request }) => ({ path: request.path, query: request.queryString }));
+    // Paths the router refuses (400 for bad escapes, 404 for an encoded separator or NUL in a
+    // catch-all segment) are echoed too, so every target can be checked.
+    app.errorHandler(({ request }) => ({ path: request.path, query: request.queryString }));
+    server = await start(app);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  // Characters a request target may carry (RFC 3986 pchar plus '/'), percent-escapes included.
+  const pathCharacter = fc.oneof(
+    fc.constantFrom(..."abcXYZ019-._~!$&'()*+,;=:@/".split('')),
+    fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).padStart(2, '0')}`),
+  );
+  const pathText = fc.array(pathCharacter, { maxLength: 30 }).map((parts) => `/${parts.join('')}`);
+  const queryText = fc.option(
+    fc.array(fc.oneof(pathCharacter, fc.constantFrom('?', '=', '&')), { maxLength: 20 }),
+  );
+
+  it('hands the application the path and query exactly as sent', async () => {
+    await fc.assert(
+      fc.asyncProperty(pathText, queryText, async (path, query) => {
+        const target = query === null ? path : `${path}?${query.join('')}`;
+        const response = await send(server.port, { path: target });
+        expect([200, 400, 404]).toContain(response.status);
+        expect(JSON.parse(response.body.toString())).toEqual({
+          path,
+          query: query === null ? '' : query.join(''),
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
