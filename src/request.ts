@@ -209,7 +209,10 @@ export class Request {
     this.#text ??= (async () => {
       const body = this.body;
       if (typeof body === 'string') {
-        if (utf8Length(body) > this.bodyLimit) throw tooLarge(this.bodyLimit);
+        // A UTF-16 code unit is at most 3 UTF-8 bytes: short strings need no counting.
+        if (body.length * 3 > this.bodyLimit && utf8Length(body) > this.bodyLimit) {
+          throw tooLarge(this.bodyLimit);
+        }
         return body;
       }
       const bytes = await this.bytes();

@@ -17,7 +17,7 @@ import { finalizeResponse } from '../../app/finalize.js';
 import type { Logger } from '../../app/logger.js';
 import { builtinErrorResponse } from '../../app/pipeline.js';
 import { parseMethod } from '../../http/methods.js';
-import { Request } from '../../request.js';
+import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
@@ -193,7 +193,7 @@ export class CloudGatewayAdapter {
   handleEvent(event: ALBEvent, context?: Context): Promise<ALBResult>;
   handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult>;
   async handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult> {
-    const start = performance.now();
+    const start = this.#publisher === undefined ? 0 : performance.now();
     if (!this.#started) await this.#awaitStartup(context);
     const processor = processorFor(event);
     const parts = processor.requestParts(event, this.#settings);
@@ -220,7 +220,8 @@ export class CloudGatewayAdapter {
         request.method === 'HEAD',
       );
     }
-    const result = await this.#toResult(processor, response, request.method === 'HEAD');
+    const converted = this.#toResult(processor, response, request.method === 'HEAD');
+    const result = converted instanceof Promise ? await converted : converted;
     if (metrics !== undefined) {
       await this.#publish(
         metrics,
@@ -240,37 +241,33 @@ export class CloudGatewayAdapter {
     context: Context | undefined,
     metrics: InvocationMetrics | undefined,
   ): Request {
-    return new Request({
-      method: parts.method,
-      path: parts.path,
-      headers: parts.headers ?? null,
-      body: body ?? null,
-      queryParams: parts.queryParams ?? null,
-      pathParams: parts.pathParams ?? null,
-      tls: parts.tls ?? false,
-      clientCert: parts.clientCert ?? null,
-      ...(parts.remoteAddress === undefined ? {} : { remoteAddress: parts.remoteAddress }),
-      ...(parts.protocol === undefined ? {} : { protocol: parts.protocol }),
-      // An ALB event carries no request id: Lambda's own id for the invocation stands in.
-      ...((parts.requestId ?? context?.awsRequestId) === undefined
-        ? {}
-        : { requestId: (parts.requestId ?? context?.awsRequestId) as string }),
-      context: {
-        lambdaEvent: event,
-        lambdaContext: context,
-        authorizer: parts.authorizer,
-        ...(metrics === undefined ? {} : { metrics }),
-      },
-    });
+    // The parts are this invocation's own object, so they become the Request's init as they are.
+    const init: RequestInit = parts;
+    init.body = body;
+    init.context = {
+      lambdaEvent: event,
+      lambdaContext: context,
+      authorizer: parts.authorizer,
+      metrics,
+    };
+    // An ALB event carries no request id: Lambda's own id for the invocation stands in.
+    if (init.requestId === undefined && context?.awsRequestId !== undefined) {
+      init.requestId = context.awsRequestId;
+    }
+    return new Request(init);
   }
 
-  async #toResult(
+  #toResult(
     processor: EventProcessor,
     response: Response,
     head: boolean,
-  ): Promise<GatewayResult> {
-    const omit = head || forbidsContent(response.statusCode);
-    const body = await encodeResponseBody(response, omit);
+  ): GatewayResult | Promise<GatewayResult> {
+    const body = encodeResponseBody(response, head || forbidsContent(response.statusCode));
+    if (body instanceof Promise) {
+      return body.then(
+        (read) => processor.result(response, read, head, this.#settings) as GatewayResult,
+      );
+    }
     return processor.result(response, body, head, this.#settings) as GatewayResult;
   }
 
@@ -370,7 +367,7 @@ export class CloudGatewayAdapter {
   ): Promise<GatewayResult> {
     const processor = processorFor(event);
     const method = response.request?.method ?? eventMethod(event);
-    return this.#toResult(processor, response, method === 'HEAD');
+    return Promise.resolve(this.#toResult(processor, response, method === 'HEAD'));
   }
 }
 

@@ -140,38 +140,56 @@ export interface ResultBody extends EncodedBody {
   impliedContentType: string | undefined;
 }
 
+function resultBody(encoded: EncodedBody, implied?: string): ResultBody {
+  return {
+    body: encoded.body,
+    isBase64Encoded: encoded.isBase64Encoded,
+    byteLength: encoded.byteLength,
+    impliedContentType: implied,
+  };
+}
+
 /**
  * The response body as the integration carries it (seed 000 §4.5.7): text when it is valid
  * UTF-8 of a textual type, else base64; files and streams are read whole; a 206 is always
  * base64 (§4.5.9). `omitBody` (HEAD, 204, 304) sends nothing and leaves any stream unread.
+ * Only files and streams need a promise; everything else is converted at once.
  */
-export async function encodeResponseBody(
+export function encodeResponseBody(
   response: Response,
   omitBody: boolean,
-): Promise<ResultBody> {
+): ResultBody | Promise<ResultBody> {
   const body = response.body;
-  const contentType = response.headers.get('content-type') ?? response.contentType;
-  const forceBase64 = response.statusCode === 206 || response.headers.has('content-encoding');
-  let implied: string | undefined;
-  let encoded: EncodedBody;
-  if (omitBody || body === undefined || body === null) {
-    encoded = EMPTY;
-  } else if (typeof body === 'string') {
-    encoded = forceBase64
-      ? encodeBytes(UTF8.encode(body), contentType, true)
-      : { body, isBase64Encoded: false, byteLength: Buffer.byteLength(body, 'utf8') };
-  } else if (body instanceof Uint8Array) {
-    encoded = encodeBytes(body, contentType, forceBase64);
-  } else if (body instanceof ArrayBuffer) {
-    encoded = encodeBytes(new Uint8Array(body), contentType, forceBase64);
-  } else if (body instanceof FileBody) {
-    encoded = encodeBytes(await readFileBody(body), contentType, forceBase64);
-  } else if (isStream(body)) {
-    encoded = encodeBytes(await readStream(body), contentType, forceBase64);
-  } else {
-    const text = typeof body === 'object' ? JSON.stringify(body) : String(body);
-    if (typeof body === 'object') implied = 'application/json';
-    encoded = encodeBytes(UTF8.encode(text), contentType ?? implied, forceBase64);
+  if (omitBody || body === undefined || body === null) return resultBody(EMPTY);
+  const headers = response.headers;
+  const forceBase64 = response.statusCode === 206 || headers.has('content-encoding');
+  if (typeof body === 'string' && !forceBase64) {
+    return {
+      body,
+      isBase64Encoded: false,
+      byteLength: Buffer.byteLength(body, 'utf8'),
+      impliedContentType: undefined,
+    };
   }
-  return { ...encoded, impliedContentType: implied };
+  const contentType = headers.get('content-type') ?? response.contentType;
+  if (typeof body === 'string')
+    return resultBody(encodeBytes(UTF8.encode(body), contentType, true));
+  if (body instanceof Uint8Array) return resultBody(encodeBytes(body, contentType, forceBase64));
+  if (body instanceof ArrayBuffer) {
+    return resultBody(encodeBytes(new Uint8Array(body), contentType, forceBase64));
+  }
+  if (body instanceof FileBody) {
+    return readFileBody(body).then((bytes) =>
+      resultBody(encodeBytes(bytes, contentType, forceBase64)),
+    );
+  }
+  if (isStream(body)) {
+    return readStream(body).then((bytes) =>
+      resultBody(encodeBytes(bytes, contentType, forceBase64)),
+    );
+  }
+  const isObject = typeof body === 'object';
+  const text = isObject ? JSON.stringify(body) : String(body);
+  const implied = isObject ? 'application/json' : undefined;
+  return resultBody(encodeBytes(UTF8.encode(text), contentType ?? implied, forceBase64), implied);
 }
