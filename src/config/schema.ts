@@ -10,7 +10,7 @@ import type { AnySchema, ValidateFunction } from 'ajv';
 import { ConfigError, ConfigMalformedError, SchemaError, type SchemaViolation } from './errors.js';
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { pointerToSegments } from './path.js';
-import { createValidator, type Dialect, dialectOf } from './schema/dialects.js';
+import { createValidator, type Dialect, dialectOf, type Validator } from './schema/dialects.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeyword, withPlaceholders } from './schema/placeholders.js';
 import { ignoreReferenceSiblings } from './schema/walk.js';
@@ -51,7 +51,12 @@ const states = new WeakMap<Schema, SchemaState>();
  * ```
  */
 export class Schema {
-  private constructor() {}
+  /** The compiled validator, held directly: `validate` is the hot path. */
+  readonly #validate: ValidateFunction;
+
+  private constructor(validate: ValidateFunction) {
+    this.#validate = validate;
+  }
 
   /** A schema from JSON text; a syntax error names its line and column. */
   static fromJson(text: string, options?: SchemaOptions): Schema {
@@ -150,7 +155,6 @@ export class Schema {
       | undefined,
   ): Schema {
     const dialect = dialectOf(definition);
-    const schema = new Schema();
     const state: SchemaState = {
       definition,
       dialect,
@@ -158,7 +162,6 @@ export class Schema {
       validators: new Map(),
       originals: new WeakMap(),
     };
-    states.set(schema, state);
     const validator = createValidator(dialect);
     if (!validator.validateSchema(definition as AnySchema)) {
       const errors = validator.errors ?? [];
@@ -172,7 +175,8 @@ export class Schema {
         : 'invalid schema';
       throw new SchemaError(`invalid schema: ${where}`, locate(pointer));
     }
-    compile(state, 'plain');
+    const schema = new Schema(compile(state, 'plain', validator));
+    states.set(schema, state);
     return schema;
   }
 
@@ -191,7 +195,7 @@ export class Schema {
    * Nothing is resolved or coerced; see `Config.validate` for configurations.
    */
   validate(value: unknown): SchemaViolation[] {
-    const validate = stateOf(this).validators.get('plain')!;
+    const validate = this.#validate;
     if (validate(value)) return [];
     return violationsFrom(validate.errors ?? [], value).map(toSchemaViolation);
   }
@@ -208,10 +212,10 @@ function stateOf(schema: Schema): SchemaState {
   return state;
 }
 
-function compile(state: SchemaState, mode: Mode): ValidateFunction {
+function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateFunction {
   const cached = state.validators.get(mode);
   if (cached) return cached;
-  const validator = createValidator(state.dialect, { useDefaults: mode === 'defaults' });
+  const validator = premade ?? createValidator(state.dialect, { useDefaults: mode === 'defaults' });
   const draft = state.dialect === 'draft-06' || state.dialect === 'draft-07';
   const prepare = (schema: unknown): AnySchema => {
     const asDrafted = draft ? ignoreReferenceSiblings(schema) : schema;

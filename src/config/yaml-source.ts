@@ -41,7 +41,9 @@ export function nodesFromYaml(text: string, file?: string): ConfigNode {
     version: '1.2',
     schema: 'core',
     merge: true,
-    uniqueKeys: true,
+    // The parser's own duplicate check compares every pair of keys (quadratic in a map's size);
+    // TreeBuilder.fillMap checks with a set instead.
+    uniqueKeys: false,
   });
   const [error] = document.errors;
   if (error) {
@@ -137,7 +139,15 @@ class TreeBuilder {
   private fillMap(map: MapNode, pairs: readonly Pair[]): void {
     const explicitKeys = new Set<string>();
     for (const pair of pairs) {
-      if (!this.isMerge(pair)) explicitKeys.add(this.keyOf(pair, map));
+      if (this.isMerge(pair)) continue;
+      const key = this.keyOf(pair, map);
+      if (explicitKeys.has(key)) {
+        this.fail(
+          `invalid YAML: duplicate key ${JSON.stringify(key)}`,
+          (pair.key as YamlNode | null)?.range?.[0],
+        );
+      }
+      explicitKeys.add(key);
     }
     for (const pair of pairs) {
       if (this.isMerge(pair)) {

@@ -115,10 +115,8 @@ describe('restmachine-config', () => {
     [[]],
     [['frobnicate', 'x.yaml']],
     [['validate', 'x.yaml']],
-    [['validate']],
     [['get', 'x.yaml']],
     [['dump', 'x.yaml', '--format', 'xml']],
-    [['dump', 'x.yaml', '--schema', 's.json']],
     [['get', 'x.yaml', 'a', '--bogus']],
   ])('exit 2 with the usage for %j', (args) => {
     const result = run(args);

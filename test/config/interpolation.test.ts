@@ -405,8 +405,9 @@ describe('YAML', () => {
   });
 
   it('rejects duplicate keys', () => {
-    const error = thrown(() => Config.fromYaml('a: 1\na: 2'));
-    expect(error.message).toBe('2:1: invalid YAML: Map keys must be unique');
+    const error = thrown(() => Config.fromYaml('a: 1\nb:\n  c: 1\n  c: 2', { filename: 'd.yaml' }));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toBe('d.yaml:4:3: invalid YAML: duplicate key "c"');
   });
 
   it('honours anchors, aliases and merge keys', () => {
