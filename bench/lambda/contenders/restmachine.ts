@@ -1,0 +1,11 @@
+/** restmachine behind its cloud gateway adapter, metrics off (SPEC §17.16). */
+import { CloudGatewayAdapter } from 'bench-subject/aws';
+import { RestApplication } from '../../../src/index.js';
+import type { LambdaHandler } from './types.js';
+
+const app = new RestApplication();
+app.get('/users/{id}/posts/{postId}', ({ id, postId }) => ({ id, postId }));
+app.post('/echo', ({ jsonBody }) => jsonBody);
+
+export const handler: LambdaHandler = new CloudGatewayAdapter(app, { enableMetrics: false })
+  .handler;

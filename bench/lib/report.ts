@@ -1,0 +1,113 @@
+/**
+ * What a section produces: scenarios with every contender's per-round samples, the targets of
+ * the issue checked against them, and notes. Rendering lives in table.ts.
+ */
+import { pairedRatio, type Summary, summarize } from './stats.js';
+
+/** One contender's samples in one scenario, one per round (in round order). */
+export interface Measurement {
+  readonly contender: string;
+  readonly samples: number[];
+  /** Why this contender has no (or fewer) samples, when it failed. */
+  error?: string;
+}
+
+/** One thing measured for several contenders in the same run. */
+export interface Scenario {
+  readonly name: string;
+  /** Unit of the samples, such as `req/s` or `µs/event`. */
+  readonly unit: string;
+  /** Throughput (req/s, MB/s) is better high; costs (time per event) are better low. */
+  readonly higherIsBetter: boolean;
+  /** The contender the ratios are about (restmachine's entry). */
+  readonly subject: string;
+  readonly measurements: Measurement[];
+}
+
+/** A speed target from the issue: a ratio of the subject to a peer in one scenario. */
+export interface Target {
+  readonly label: string;
+  readonly scenario: string;
+  /** Defaults to the scenario's subject. */
+  readonly subject?: string;
+  readonly peer: string;
+  /** `at-least`: ratio >= bound; `at-most`: ratio <= bound; `within`: |ratio - 1| < bound. */
+  readonly comparator: 'at-least' | 'at-most' | 'within';
+  readonly bound: number;
+}
+
+export interface TargetResult extends Target {
+  readonly ratio: number;
+  /** Undefined when either side could not be measured. */
+  readonly met: boolean | undefined;
+}
+
+export interface SectionReport {
+  readonly section: string;
+  readonly title: string;
+  /** How the section was measured, printed above its tables. */
+  readonly method: string[];
+  readonly scenarios: Scenario[];
+  readonly targets: TargetResult[];
+  /** Extra markdown tables (bundle sizes, event mutation), already rendered. */
+  readonly extra: string[];
+  readonly notes: string[];
+  /** Parts that did not run, each with its reason. */
+  readonly skipped: string[];
+  /** CPU profiles of restmachine for missed targets, already rendered. */
+  readonly profiles: string[];
+  /** Peer packages whose versions the result file lists. */
+  readonly peers: string[];
+}
+
+export function newReport(section: string, title: string, peers: string[] = []): SectionReport {
+  return {
+    section,
+    title,
+    method: [],
+    scenarios: [],
+    targets: [],
+    extra: [],
+    notes: [],
+    skipped: [],
+    profiles: [],
+    peers,
+  };
+}
+
+export function findMeasurement(
+  scenario: Scenario | undefined,
+  contender: string,
+): Measurement | undefined {
+  return scenario?.measurements.find((m) => m.contender === contender);
+}
+
+export function summaryOf(measurement: Measurement | undefined): Summary | undefined {
+  if (measurement === undefined || measurement.samples.length === 0) return undefined;
+  return summarize(measurement.samples);
+}
+
+/** Checks each target against the report's scenarios. */
+export function evaluateTargets(report: SectionReport, targets: readonly Target[]): void {
+  for (const target of targets) {
+    const scenario = report.scenarios.find((s) => s.name === target.scenario);
+    const subject = findMeasurement(scenario, target.subject ?? scenario?.subject ?? '');
+    const peer = findMeasurement(scenario, target.peer);
+    const ratio =
+      subject && peer && subject.samples.length > 0 && peer.samples.length > 0
+        ? pairedRatio(subject.samples, peer.samples)
+        : Number.NaN;
+    let met: boolean | undefined;
+    if (Number.isFinite(ratio)) {
+      if (target.comparator === 'at-least') met = ratio >= target.bound;
+      else if (target.comparator === 'at-most') met = ratio <= target.bound;
+      else met = Math.abs(ratio - 1) < target.bound;
+    }
+    report.targets.push({ ...target, ratio, met });
+  }
+}
+
+/** Targets that were measured and missed. */
+export function missedTargets(report: SectionReport): TargetResult[] {
+  return report.targets.filter((target) => target.met === false);
+}
