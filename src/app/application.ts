@@ -23,7 +23,7 @@ import { bumpGeneration, currentGeneration } from './generation.js';
 import { type Binding, BUILTIN_NAMES, type Scope } from './injection.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { describeInjectable, type Injectable } from './parameters.js';
-import { builtinErrorResponse, runPipeline } from './pipeline.js';
+import { assignRequestId, builtinErrorResponse, runPipeline } from './pipeline.js';
 import { rendererMediaType } from './render.js';
 import { Router } from './router.js';
 import { compileTable, type RoutingTable } from './table.js';
@@ -520,19 +520,24 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       try {
         await this.startup();
       } catch (error) {
+        assignRequestId(request);
         if (!this.#startupErrorLogged) {
           this.#startupErrorLogged = true;
-          this.logger.error('Application startup failed', { error });
+          this.logger.error('Application startup failed', { requestId: request.requestId, error });
         }
-        return builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
+        return failedResponse(request);
       }
     }
     let table: RoutingTable;
     try {
       table = this.routingTable();
     } catch (error) {
-      this.logger.error('Routing table could not be built', { error });
-      return builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
+      assignRequestId(request);
+      this.logger.error('Routing table could not be built', {
+        requestId: request.requestId,
+        error,
+      });
+      return failedResponse(request);
     }
     return runPipeline(this, table, request);
   }
@@ -566,6 +571,13 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   get startupError(): unknown {
     return this.#startupError;
   }
+}
+
+/** The 500 of an application that cannot run, echoing the request id like every response. */
+function failedResponse(request: Request): Response {
+  const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
+  response.headers.set('X-Request-ID', request.requestId as string);
+  return response;
 }
 
 function isPromiseLike(value: unknown): boolean {

@@ -17,18 +17,17 @@ export type DefaultHeadersSource =
   | { kind: 'fixed'; headers: MultiValueHeaders }
   | { kind: 'function'; injectable: Injectable };
 
-/** A default header function with its getters compiled. */
-export interface CompiledDefaultHeaderFunction {
-  fn: Function;
-  names: readonly string[];
-  getters: readonly Getter[];
-}
+/** One `defaultHeaders()` registration, compiled: fixed headers, or a function and its getters. */
+export type CompiledDefaultHeaderEntry =
+  | { fixed: MultiValueHeaders; fn?: undefined }
+  | { fixed?: undefined; fn: Function; names: readonly string[]; getters: readonly Getter[] };
 
-/** The default headers of an application, compiled once per routing table. */
+/**
+ * The default headers of an application, compiled once per routing table, in registration order:
+ * where two registrations name the same header, the first one registered wins.
+ */
 export interface CompiledDefaultHeaders {
-  /** Fixed headers merged in registration order. */
-  fixed: MultiValueHeaders | undefined;
-  functions: readonly CompiledDefaultHeaderFunction[];
+  entries: readonly CompiledDefaultHeaderEntry[];
 }
 
 /** Checks fixed headers at registration (names and values, as MultiValueHeaders does). */
@@ -67,29 +66,37 @@ export function applyDefaultHeaders(
   response: Response,
   state: RequestState,
 ): void | Promise<void> {
-  if (compiled.fixed !== undefined) addMissing(response, compiled.fixed);
-  const functions = compiled.functions;
-  for (let i = 0; i < functions.length; i++) {
-    const entry = functions[i] as CompiledDefaultHeaderFunction;
+  const entries = compiled.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as CompiledDefaultHeaderEntry;
+    if (entry.fn === undefined) {
+      addMissing(response, entry.fixed);
+      continue;
+    }
+    const { fn } = entry;
     const context = buildContext(entry.names, entry.getters, state);
     const value = isThenable(context)
-      ? Promise.resolve(context).then((resolved) => entry.fn(resolved))
-      : entry.fn(context);
-    if (isThenable(value)) return finishAsync(functions, i, value, response, state);
+      ? Promise.resolve(context).then((resolved) => fn(resolved))
+      : fn(context);
+    if (isThenable(value)) return finishAsync(entries, i, value, response, state);
     addReturned(response, value);
   }
 }
 
 async function finishAsync(
-  functions: readonly CompiledDefaultHeaderFunction[],
+  entries: readonly CompiledDefaultHeaderEntry[],
   index: number,
   pending: PromiseLike<unknown>,
   response: Response,
   state: RequestState,
 ): Promise<void> {
   addReturned(response, await pending);
-  for (let i = index + 1; i < functions.length; i++) {
-    const entry = functions[i] as CompiledDefaultHeaderFunction;
+  for (let i = index + 1; i < entries.length; i++) {
+    const entry = entries[i] as CompiledDefaultHeaderEntry;
+    if (entry.fn === undefined) {
+      addMissing(response, entry.fixed);
+      continue;
+    }
     const context = await buildContext(entry.names, entry.getters, state);
     addReturned(response, await entry.fn(context));
   }

@@ -20,6 +20,7 @@ import {
 import { addCspHeader, type CompiledCsp } from './csp.js';
 import {
   applyDefaultHeaders,
+  type CompiledDefaultHeaderEntry,
   type CompiledDefaultHeaders,
   type DefaultHeadersSource,
 } from './default-headers.js';
@@ -64,27 +65,19 @@ export function compileDefaultHeaders(
   sources: readonly DefaultHeadersSource[],
 ): CompiledDefaultHeaders | undefined {
   if (sources.length === 0) return undefined;
-  let fixed: CompiledDefaultHeaders['fixed'];
-  const functions: CompiledDefaultHeaders['functions'][number][] = [];
-  sources.forEach((source, index) => {
-    if (source.kind === 'fixed') {
-      fixed ??= source.headers.clone();
-      source.headers.forEachName((values, name) => {
-        if (fixed !== undefined && !fixed.has(name)) fixed.set(name, values);
-      });
-      return;
-    }
+  const entries: CompiledDefaultHeaderEntry[] = sources.map((source, index) => {
+    if (source.kind === 'fixed') return { fixed: source.headers };
     const { fn, names } = source.injectable;
-    functions.push({
+    return {
       fn,
       names,
       getters: compiler.compile(names, `Default headers function #${index + 1}`, {
         params: NONE,
         extras: NONE,
       }),
-    });
+    };
   });
-  return { fixed, functions };
+  return { entries };
 }
 
 function levelSetting<T>(

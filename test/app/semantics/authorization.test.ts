@@ -1,0 +1,96 @@
+/**
+ * Authorization hooks (SPEC §12): opt-in by injection, global hooks, options, order.
+ */
+import { describe, expect, it } from 'vitest';
+import { HttpError, RestApplication, SetupError, silentLogger } from '../../../src/index.js';
+
+describe('authorization hooks', () => {
+  it('guard the routes that reach the name through a provider', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized('user', async ({ headers }) =>
+        headers.get('authorization') === 'ok' ? { id: 1 } : null,
+      )
+      .dependency('profile', ({ user }) => ({ owner: user.id }));
+    app.get('/profile', ({ profile }) => profile);
+    expect((await app.request('/profile')).statusCode).toBe(401);
+    const response = await app.request('/profile', { headers: { Authorization: 'ok' } });
+    expect(response.body).toBe('{"owner":1}');
+  });
+
+  it('401 without a configured challenge has no WWW-Authenticate; a hook may set its own', async () => {
+    const app = new RestApplication({ logger: silentLogger, wwwAuthenticate: 'Basic realm="app"' })
+      .authorized('anyone', () => false, { wwwAuthenticate: 'Bearer' })
+      .authorized('nobody', () => 0);
+    app.get('/a', ({ anyone }) => anyone);
+    app.get('/b', ({ nobody }) => nobody);
+    expect((await app.request('/a')).headers.get('www-authenticate')).toBe('Bearer');
+    expect((await app.request('/b')).headers.get('www-authenticate')).toBe('Basic realm="app"');
+    const bare = new RestApplication({ logger: silentLogger }).authorized('u', () => null);
+    bare.get('/', ({ u }) => u);
+    const response = await bare.request('/');
+    expect(response.statusCode).toBe(401);
+    expect(response.headers.has('www-authenticate')).toBe(false);
+    expect(response.headers.getAll('vary')).toEqual(['Authorization']);
+  });
+
+  it('run global hooks for every route, 401 before 403', async () => {
+    const calls: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized(
+        'user',
+        ({ headers }) => {
+          calls.push('authorized');
+          return headers.get('authorization');
+        },
+        { global: true },
+      )
+      .forbidden(
+        'readOnly',
+        ({ request }) => {
+          calls.push('forbidden');
+          return request.method !== 'GET';
+        },
+        { global: true, vary: false },
+      );
+    app.get('/x', () => 'x');
+    app.post('/x', () => 'x');
+    expect((await app.request('/x', { method: 'POST' })).statusCode).toBe(401);
+    expect(calls).toEqual(['authorized']);
+    expect(
+      (await app.request('/x', { method: 'POST', headers: { Authorization: 'a' } })).statusCode,
+    ).toBe(403);
+    const ok = await app.request('/x', { headers: { Authorization: 'a' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers.getAll('vary')).toContain('Authorization');
+    // 404 and 405 are not routes: nothing to authorize.
+    expect((await app.request('/nowhere')).statusCode).toBe(404);
+  });
+
+  it('fail closed: any truthy value from a forbidden check is 403', async () => {
+    const app = new RestApplication({ logger: silentLogger }).forbidden('blocked', () => 'yes');
+    app.get('/', ({ blocked }) => ({ blocked }));
+    expect((await app.request('/')).statusCode).toBe(403);
+  });
+
+  it('let a hook throw its own HttpError, and turn other throws into 500', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized('token', () => {
+        throw new HttpError(400, 'Malformed token');
+      })
+      .authorized('broken', () => {
+        throw new Error('database down');
+      });
+    app.get('/a', ({ token }) => token);
+    app.get('/b', ({ broken }) => broken);
+    expect((await app.request('/a')).statusCode).toBe(400);
+    expect((await app.request('/b')).statusCode).toBe(500);
+  });
+
+  it('check names and options at registration', () => {
+    const app = new RestApplication({ logger: silentLogger }).authorized('user', () => true);
+    expect(() => app.authorized('user', () => true)).toThrow(SetupError);
+    expect(() => app.forbidden('request', () => true)).toThrow(SetupError);
+    expect(() => app.authorized('other', () => true, { vary: 'not a header' })).toThrow(SetupError);
+    expect(() => new RestApplication({ wwwAuthenticate: 'a\r\nb' })).toThrow(SetupError);
+  });
+});

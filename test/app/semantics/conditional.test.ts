@@ -1,0 +1,161 @@
+/**
+ * Route-level ETag / Last-Modified providers (SPEC §5.7 step 5) and the way-out preconditions:
+ * what runs when, and what a route without providers pays.
+ */
+import { describe, expect, it } from 'vitest';
+import { Response, RestApplication, SetupError, silentLogger } from '../../../src/index.js';
+
+const DATE = new Date(Date.UTC(2024, 5, 1, 12, 0, 0));
+
+describe('route-level conditional providers', () => {
+  it('compile to nothing for a route without them', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/plain', () => 'plain');
+    app.get('/tagged', () => 'tagged').etag(() => 'v1');
+    const table = app.routingTable();
+    const plain = table.matcher.match('/plain');
+    const tagged = table.matcher.match('/tagged');
+    if (typeof plain !== 'object' || typeof tagged !== 'object') throw new Error('no match');
+    expect(plain.leaf.byMethod.get('GET')?.value.semantics).toBeUndefined();
+    expect(tagged.leaf.byMethod.get('GET')?.value.semantics?.conditional).toBeDefined();
+  });
+
+  it('run before the handler, may be asynchronous and may inject dependencies', async () => {
+    const order: string[] = [];
+    const app = new RestApplication({ logger: silentLogger }).dependency('version', () => {
+      order.push('version');
+      return 7;
+    });
+    app
+      .get('/items/{id}', ({ id, version }) => {
+        order.push('handler');
+        return { id, version };
+      })
+      .etag(async ({ id, version }) => {
+        order.push('etag');
+        return `${id}-${version}`;
+      })
+      .lastModified(() => {
+        order.push('lastModified');
+        return DATE;
+      });
+    const response = await app.request('/items/x');
+    expect(response.headers.get('etag')).toBe('"x-7"');
+    expect(response.headers.get('last-modified')).toBe('Sat, 01 Jun 2024 12:00:00 GMT');
+    // The dependency is resolved once per request, shared by the provider and the handler.
+    expect(order).toEqual(['version', 'etag', 'lastModified', 'handler']);
+    order.length = 0;
+    const notModified = await app.request('/items/x', { headers: { 'If-None-Match': '"x-7"' } });
+    expect(notModified.statusCode).toBe(304);
+    expect(order).toEqual(['version', 'etag', 'lastModified']);
+  });
+
+  it('give 412 before the handler of an unsafe method runs', async () => {
+    let writes = 0;
+    const app = new RestApplication({ logger: silentLogger });
+    app
+      .patch('/doc', () => {
+        writes++;
+        return { ok: true };
+      })
+      .etag(() => 'current');
+    const stale = await app.request('/doc', { method: 'PATCH', headers: { 'If-Match': '"old"' } });
+    expect(stale.statusCode).toBe(412);
+    expect(writes).toBe(0);
+    const fresh = await app.request('/doc', {
+      method: 'PATCH',
+      headers: { 'If-Match': '"current"' },
+    });
+    expect(fresh.statusCode).toBe(200);
+    expect(writes).toBe(1);
+    // The tag computed before the handler is stale once it ran: an unsafe method's response
+    // does not get it (RFC 9110 §9.3.4).
+    expect(fresh.headers.has('etag')).toBe(false);
+  });
+
+  it('let a 404 from resourceExists win over a precondition (RFC 9110 §13.2.1)', async () => {
+    const app = new RestApplication({ logger: silentLogger }).resourceExists('doc', () => null);
+    app.put('/doc', ({ doc }) => doc).etag(({ doc }) => String(doc));
+    const response = await app.request('/doc', { method: 'PUT', headers: { 'If-Match': '"x"' } });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('turn a provider that returns the wrong type into a logged 500', async () => {
+    const errors: unknown[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (_message, fields) => errors.push(fields) },
+    });
+    app.get('/bad', () => 'x').etag((() => 42) as never);
+    const response = await app.request('/bad');
+    expect(response.statusCode).toBe(500);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('name the route when a provider injects an unknown name', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => 'x').etag((({ nope }: { nope: string }) => nope) as never);
+    await expect(app.startup()).rejects.toThrow(SetupError);
+    await expect(app.startup()).rejects.toThrow(/GET \/x etag\(\).*"nope"/);
+  });
+
+  it('answer a pre-handler 304 with Vary: Accept when the 200 would have it', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => ({ a: 1 })).etag(() => 'v');
+    const response = await app.request('/x', { headers: { 'If-None-Match': '"v"' } });
+    expect(response.statusCode).toBe(304);
+    expect(response.headers.getAll('vary')).toEqual(['Accept']);
+    expect(response.headers.get('etag')).toBe('"v"');
+    expect(response.headers.has('last-modified')).toBe(false);
+  });
+
+  it('send Last-Modified on a 304 only when there is no ETag', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => 'x').lastModified(() => DATE);
+    const response = await app.request('/x', {
+      headers: { 'If-Modified-Since': 'Sat, 01 Jun 2024 12:00:00 GMT' },
+    });
+    expect(response.statusCode).toBe(304);
+    expect(response.headers.get('last-modified')).toBe('Sat, 01 Jun 2024 12:00:00 GMT');
+  });
+
+  it('ignore If-Modified-Since sent twice', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => 'x').lastModified(() => DATE);
+    const since = 'Sat, 01 Jun 2024 12:00:00 GMT';
+    const response = await app.request('/x', {
+      headers: [
+        ['If-Modified-Since', since],
+        ['If-Modified-Since', since],
+      ],
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('response-level validators', () => {
+  it('read a Last-Modified header set as text', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => ['x', 200, { 'Last-Modified': 'Sat, 01 Jun 2024 12:00:00 GMT' }]);
+    const response = await app.request('/x', {
+      headers: { 'If-Modified-Since': 'Sat, 01 Jun 2024 12:00:00 GMT' },
+    });
+    expect(response.statusCode).toBe(304);
+  });
+
+  it('drop the representation headers from a 304 but keep the others', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () =>
+      new Response(200, 'body', {
+        headers: { 'Content-Language': 'en', Expires: 'Sat, 01 Jun 2030 12:00:00 GMT' },
+        contentType: 'text/plain',
+      }).setEtag('a'),
+    );
+    const response = await app.request('/x', { headers: { 'If-None-Match': '"a"' } });
+    expect(response.statusCode).toBe(304);
+    expect(response.body).toBeUndefined();
+    expect(response.headers.has('content-type')).toBe(false);
+    expect(response.headers.has('content-language')).toBe(false);
+    expect(response.headers.has('content-length')).toBe(false);
+    expect(response.headers.get('expires')).toBe('Sat, 01 Jun 2030 12:00:00 GMT');
+  });
+});

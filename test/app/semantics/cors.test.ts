@@ -1,0 +1,123 @@
+/**
+ * CORS configuration: origin forms, levels, preflight rules and registration errors.
+ */
+import { describe, expect, it } from 'vitest';
+import { RestApplication, Router, SetupError, silentLogger } from '../../../src/index.js';
+
+function preflight(
+  app: RestApplication,
+  path: string,
+  method: string,
+  origin = 'https://a.example',
+  headers: Record<string, string> = {},
+) {
+  return app.request(path, {
+    method: 'OPTIONS',
+    headers: { Origin: origin, 'Access-Control-Request-Method': method, ...headers },
+  });
+}
+
+describe('CORS', () => {
+  it('accepts a RegExp (global flags cannot make it flip between requests) and a function', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/re', () => 'x').cors({ origin: /^https:\/\/[a-z]+\.example$/g });
+    app.get('/fn', () => 'x').cors({ origin: (origin) => origin.endsWith('.trusted.example') });
+    for (let i = 0; i < 3; i++) {
+      const response = await app.request('/re', { headers: { Origin: 'https://a.example' } });
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    }
+    const trusted = await app.request('/fn', { headers: { Origin: 'https://x.trusted.example' } });
+    expect(trusted.headers.get('access-control-allow-origin')).toBe('https://x.trusted.example');
+    const other = await app.request('/fn', { headers: { Origin: 'https://evil.example' } });
+    expect(other.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
+  it('never echoes something that is not an origin', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => 'x').cors({ origin: () => true, credentials: true });
+    const response = await app.request('/x', {
+      headers: { Origin: 'https://a.example, https://b.example' },
+    });
+    expect(response.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
+  it('merges levels: the route overrides what it sets and inherits the rest', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.cors({ origin: 'https://a.example', exposeHeaders: ['ETag'] });
+    const api = new Router();
+    api.cors({ credentials: true });
+    api.get('/merged', () => 'x').cors({ maxAge: 60 });
+    api.get('/off', () => 'x').cors(false);
+    const inner = new Router();
+    inner.cors(false);
+    inner.get('/reenabled', () => 'x').cors({ origin: '*' });
+    api.mount('/inner', inner);
+    app.mount('/api', api);
+    const merged = await app.request('/api/merged', { headers: { Origin: 'https://a.example' } });
+    expect(merged.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(merged.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(merged.headers.get('access-control-expose-headers')).toBe('ETag');
+    const off = await app.request('/api/off', { headers: { Origin: 'https://a.example' } });
+    expect(off.headers.has('access-control-allow-origin')).toBe(false);
+    expect(off.headers.getAll('vary')).not.toContain('Origin');
+    const reenabled = await app.request('/api/inner/reenabled', {
+      headers: { Origin: 'https://z.example' },
+    });
+    expect(reenabled.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('limits a preflight to the configured methods that the path serves', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.cors({ methods: ['get', 'post'], allowHeaders: ['Content-Type'] });
+    app.get('/x', () => 'x');
+    app.post('/x', () => 'x');
+    app.delete('/x', () => 'x');
+    const allowed = await preflight(app, '/x', 'POST', 'https://a.example', {
+      'Access-Control-Request-Headers': 'X-Other',
+    });
+    expect(allowed.statusCode).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
+    expect(allowed.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(allowed.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    const refused = await preflight(app, '/x', 'DELETE');
+    expect(refused.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
+  it('answers a preflight for HEAD from the GET route, before an OPTIONS handler', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.cors({ origin: 'https://a.example' });
+    app.get('/x', () => 'x');
+    let optionsCalls = 0;
+    app.options('/x', () => {
+      optionsCalls++;
+      return 'options';
+    });
+    const response = await preflight(app, '/x', 'HEAD');
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(optionsCalls).toBe(0);
+    // Without Origin it is an ordinary OPTIONS request.
+    const plain = await app.request('/x', {
+      method: 'OPTIONS',
+      headers: { 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(plain.body).toBe('options');
+  });
+
+  it('leaves OPTIONS alone on paths whose routes have no CORS', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => 'x');
+    const response = await preflight(app, '/x', 'GET');
+    expect(response.statusCode).toBe(204);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
+  it('refuses bad options at registration', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.cors({ maxAge: -1 })).toThrow(SetupError);
+    expect(() => app.cors({ methods: ['FETCH'] })).toThrow(SetupError);
+    expect(() => app.cors({ allowHeaders: ['bad header'] })).toThrow(SetupError);
+    expect(() => app.cors({ origin: 42 as never })).toThrow(SetupError);
+    expect(() => app.cors(null as never)).toThrow(SetupError);
+  });
+});

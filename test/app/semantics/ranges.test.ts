@@ -1,0 +1,111 @@
+/**
+ * Ranges on the way out (SPEC §6): what can be ranged, how files are served in part without
+ * being read whole, and the limits.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileBody, Response, RestApplication, silentLogger } from '../../../src/index.js';
+import { bodyBytes, isStream } from '../../../src/response.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'restmachine-ranges-'));
+const file = join(dir, 'digits.txt');
+writeFileSync(file, '0123456789');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function app() {
+  const application = new RestApplication({ logger: silentLogger });
+  application.get('/file', () => Response.file(file));
+  application.get('/empty', () => new Response(200, new Uint8Array(0)));
+  application.get(
+    '/stream',
+    () =>
+      new Response(
+        200,
+        (async function* () {
+          yield 'streamed';
+        })(),
+      ),
+  );
+  application.get('/text', () => 'abcdef');
+  return application;
+}
+
+describe('ranges', () => {
+  it('serve one range of a file by selecting start and end, not by reading it', async () => {
+    const response = await app().request('/file', { headers: { Range: 'bytes=2-4' } });
+    expect(response.statusCode).toBe(206);
+    const body = response.body as FileBody;
+    expect(body).toBeInstanceOf(FileBody);
+    expect([body.start, body.end, body.size]).toEqual([2, 4, 10]);
+    expect(response.isRangeResponse()).toBe(true);
+    expect([response.rangeStart, response.rangeEnd]).toEqual([2, 4]);
+    expect(new TextDecoder().decode(await bodyBytes(response))).toBe('234');
+  });
+
+  it('stream several ranges of a file as multipart with an exact Content-Length', async () => {
+    const response = await app().request('/file', { headers: { Range: 'bytes=0-0,-2' } });
+    expect(response.statusCode).toBe(206);
+    expect(isStream(response.body)).toBe(true);
+    const bytes = await bodyBytes(response);
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    const text = new TextDecoder().decode(bytes);
+    expect(text).toContain('Content-Range: bytes 0-0/10\r\n\r\n0\r\n');
+    expect(text).toContain('Content-Range: bytes 8-9/10\r\n\r\n89\r\n');
+  });
+
+  it('give HEAD the headers of the multipart GET without a body', async () => {
+    const response = await app().request('/text', {
+      method: 'HEAD',
+      headers: { Range: 'bytes=0-0,2-2' },
+    });
+    expect(response.statusCode).toBe(206);
+    expect(response.body).toBeUndefined();
+    expect(response.headers.get('content-type')).toMatch(/^multipart\/byteranges; boundary=/);
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(2);
+  });
+
+  it('answer 416 for an empty representation', async () => {
+    const response = await app().request('/empty', { headers: { Range: 'bytes=0-' } });
+    expect(response.statusCode).toBe(416);
+    expect(response.headers.get('content-range')).toBe('bytes */0');
+  });
+
+  it('leave streams alone: their length is unknown', async () => {
+    const response = await app().request('/stream', { headers: { Range: 'bytes=0-1' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.has('accept-ranges')).toBe(false);
+  });
+
+  it('send the whole representation for too many ranges or a repeated Range header', async () => {
+    const many = Array.from({ length: 17 }, (_, i) => `${i % 6}-${i % 6}`).join(',');
+    expect((await app().request('/text', { headers: { Range: `bytes=${many}` } })).statusCode).toBe(
+      200,
+    );
+    const twice = await app().request('/text', {
+      headers: [
+        ['Range', 'bytes=0-0'],
+        ['Range', 'bytes=1-1'],
+      ],
+    });
+    expect(twice.statusCode).toBe(200);
+  });
+
+  it('ignore If-Range without Range, and a malformed If-Range', async () => {
+    expect((await app().request('/text', { headers: { 'If-Range': '"x"' } })).statusCode).toBe(200);
+    const malformed = await app().request('/file', {
+      headers: { Range: 'bytes=0-0', 'If-Range': 'soon' },
+    });
+    expect(malformed.statusCode).toBe(200);
+  });
+
+  it('let a custom 416 error handler keep Content-Range', async () => {
+    const application = app();
+    application.errorHandler(416, () => ({ message: 'out of range' }));
+    const response = await application.request('/text', { headers: { Range: 'bytes=50-' } });
+    expect(response.statusCode).toBe(416);
+    expect(response.headers.get('content-range')).toBe('bytes */6');
+    expect(response.body).toBe('{"message":"out of range"}');
+  });
+});
