@@ -1,0 +1,303 @@
+/**
+ * The Fetch adapter with Node's own WHATWG `Request`/`Response`: mapping, streaming both ways,
+ * files, cookies, startup, and a round trip over real HTTP through a Fetch-style server.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve as serveFetch } from '@hono/node-server';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
+import { type FileBody, type Logger, Response, RestApplication } from '../../../src/index.js';
+
+const lines: Array<{ level: string; message: string }> = [];
+const logger: Logger = {
+  debug: (message) => lines.push({ level: 'debug', message }),
+  info: (message) => lines.push({ level: 'info', message }),
+  warn: (message) => lines.push({ level: 'warn', message }),
+  error: (message) => lines.push({ level: 'error', message }),
+};
+
+const events: string[] = [];
+let directory: string;
+let adapter: FetchAdapter;
+
+function buildApp() {
+  const app = new RestApplication({ logger, bodyLimit: 1024 });
+  app.get('/', () => ({ hello: 'world' }));
+  app.get('/{rest*}', ({ request }) => ({
+    path: request.path,
+    query: request.queryString,
+    tls: request.tls,
+    protocol: request.protocol,
+  }));
+  // Targets the router refuses (an encoded separator in a catch-all segment is a 404, a bad
+  // escape a 400) are echoed the same way, so every mapping can be checked.
+  app.errorHandler(({ request }) => ({
+    path: request.path,
+    query: request.queryString,
+    tls: request.tls,
+    protocol: request.protocol,
+  }));
+  app.post('/echo', async ({ request }) => {
+    const bytes = await request.bytes();
+    return new Response(200, bytes, { contentType: 'application/octet-stream' });
+  });
+  app.post('/json', ({ jsonBody }) => jsonBody);
+  app.get('/cookies', () =>
+    new Response(200, { ok: true })
+      .setCookie('a', '1', { path: '/' })
+      .setCookie('b', 'x, y')
+      .setCookie('c', '3', { httpOnly: true }),
+  );
+  app.get('/endless', () => {
+    async function* endless() {
+      try {
+        for (let i = 0; ; i++) {
+          events.push(`chunk ${i}`);
+          yield i % 2 === 0 ? `text ${i};` : new TextEncoder().encode(`bytes ${i};`);
+        }
+      } finally {
+        events.push('finally');
+      }
+    }
+    return new Response(200, endless(), { contentType: 'text/plain' });
+  });
+  app.get('/file', () => Response.file(join(directory, 'note.txt')));
+  app.get('/file-slice', () => {
+    const response = Response.file(join(directory, 'note.txt'), { status: 206 });
+    const body = response.body as FileBody;
+    body.start = 6;
+    body.end = 9;
+    response.headers.set('Content-Length', 4);
+    return response;
+  });
+  return app;
+}
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'restmachine-fetch-'));
+  await writeFile(join(directory, 'note.txt'), 'hello file body');
+  adapter = new FetchAdapter(buildApp());
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('request mapping', () => {
+  it('keeps the raw path and query, drops the fragment, and reads the scheme', async () => {
+    const response = await adapter.fetch(
+      new Request('https://api.test//a/%2F/b%20c?x=1&x=%26#frag'),
+    );
+    expect(await response.json()).toEqual({
+      path: '//a/%2F/b%20c',
+      query: 'x=1&x=%26',
+      tls: true,
+      protocol: 'https',
+    });
+    const plain = await adapter.fetch(new Request('http://api.test/only?'));
+    expect(await plain.json()).toMatchObject({ path: '/only', query: '', tls: false });
+  });
+
+  it('is bound, so it can be handed around on its own', async () => {
+    const { fetch: handler } = adapter;
+    expect((await handler(new Request('http://x/'))).status).toBe(200);
+  });
+
+  it('hands the pipeline exactly the path and query of any request URL', async () => {
+    const pathCharacter = fc.oneof(
+      fc.constantFrom(..."abcXYZ019-._~!$&'()*+,;=:@/".split('')),
+      fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).padStart(2, '0')}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(pathCharacter, { maxLength: 30 }),
+        fc.option(
+          fc.array(fc.oneof(pathCharacter, fc.constantFrom('?', '=', '&')), { maxLength: 20 }),
+        ),
+        async (pathParts, queryParts) => {
+          const query = queryParts === null ? '' : `?${queryParts.join('')}`;
+          const request = new Request(`http://h.test/p/${pathParts.join('')}${query}`);
+          // What the runtime's own URL parser makes of it is the reference.
+          const url = new URL(request.url);
+          const response = await adapter.fetch(request);
+          const body = (await response.json()) as { path: string; query: string };
+          expect(body.path).toBe(url.pathname);
+          expect(body.query).toBe(url.search.slice(1));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('responses', () => {
+  it('keeps every Set-Cookie separate', async () => {
+    const response = await adapter.fetch(new Request('http://x/cookies'));
+    expect(response.headers.getSetCookie()).toEqual([
+      'a=1; Path=/',
+      expect.stringMatching(/^b=/),
+      'c=3; HttpOnly',
+    ]);
+  });
+
+  it('answers HEAD with the GET headers and no body', async () => {
+    const get = await adapter.fetch(new Request('http://x/'));
+    const head = await adapter.fetch(new Request('http://x/', { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    expect(head.body).toBeNull();
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('streams a generator only as fast as it is read, and stops it on cancel', async () => {
+    events.length = 0;
+    const response = await adapter.fetch(new Request('http://x/endless'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing is read ahead of the consumer.
+    expect(events.filter((event) => event.startsWith('chunk')).length).toBeLessThanOrEqual(1);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (let i = 0; i < 4; i++) text += decoder.decode((await reader.read()).value);
+    expect(text).toBe('text 0;bytes 1;text 2;bytes 3;');
+    await reader.cancel();
+    expect(events).toContain('finally');
+  });
+
+  it('streams a file, and only the selected range of it', async () => {
+    const whole = await adapter.fetch(new Request('http://x/file'));
+    expect(whole.headers.get('content-length')).toBe('15');
+    expect(whole.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await whole.text()).toBe('hello file body');
+    const slice = await adapter.fetch(new Request('http://x/file-slice'));
+    expect(slice.status).toBe(206);
+    expect(await slice.text()).toBe('file');
+  });
+});
+
+describe('request bodies', () => {
+  it('reads a streamed body', async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([1, 2]));
+        controller.enqueue(new Uint8Array([3]));
+        controller.close();
+      },
+    });
+    const response = await adapter.fetch(
+      new Request('http://x/echo', {
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+    expect(Array.from(new Uint8Array(await response.arrayBuffer()))).toEqual([1, 2, 3]);
+  });
+
+  it('stops reading a streamed body at the limit and answers 413', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 256;
+        controller.enqueue(new Uint8Array(256));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await adapter.fetch(
+      new Request('http://x/echo', {
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(4096);
+    expect(cancelled).toBe(true);
+  });
+
+  it('answers 413 from Content-Length without reading', async () => {
+    const response = await adapter.fetch(
+      new Request('http://x/echo', {
+        method: 'POST',
+        body: 'x'.repeat(2048),
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
+    expect(response.status).toBe(413);
+  });
+});
+
+describe('startup', () => {
+  it('runs startup once, before the first request', async () => {
+    let runs = 0;
+    const app = new RestApplication({ logger }).onStartup('greeting', () => {
+      runs++;
+      return 'hi';
+    });
+    app.get('/', ({ greeting }) => greeting);
+    const lazy = new FetchAdapter(app);
+    expect(runs).toBe(0);
+    const [a, b] = await Promise.all([
+      lazy.fetch(new Request('http://x/')),
+      lazy.fetch(new Request('http://x/')),
+    ]);
+    expect([await a.text(), await b.text()]).toEqual(['hi', 'hi']);
+    expect(runs).toBe(1);
+  });
+
+  it('answers 500 when startup fails and logs it once', async () => {
+    lines.length = 0;
+    const app = new RestApplication({ logger }).onStartup('db', () => {
+      throw new Error('database unreachable');
+    });
+    app.get('/', ({ db }) => db);
+    const broken = new FetchAdapter(app);
+    const first = await broken.fetch(new Request('http://x/'));
+    const second = await broken.fetch(new Request('http://x/'));
+    expect([first.status, second.status]).toEqual([500, 500]);
+    expect(await first.text()).not.toContain('database unreachable');
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(1);
+  });
+});
+
+describe('over real HTTP through a Fetch-style server', () => {
+  it('streams JSON in and a streamed body out, with cookies intact', async () => {
+    const server = serveFetch({
+      fetch: adapter.fetch,
+      port: 0,
+      hostname: '127.0.0.1',
+      overrideGlobalObjects: false,
+    });
+    await new Promise<void>((resolve) => {
+      if (server.listening) resolve();
+      else server.once('listening', () => resolve());
+    });
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const posted = await fetch(`${origin}/json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ list: [1, 2, 3] }),
+      });
+      expect(await posted.json()).toEqual({ list: [1, 2, 3] });
+      const cookies = await fetch(`${origin}/cookies`);
+      expect(cookies.headers.getSetCookie()).toHaveLength(3);
+      const streamed = await fetch(`${origin}/file`);
+      expect(await streamed.text()).toBe('hello file body');
+    } finally {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+    }
+  });
+});
