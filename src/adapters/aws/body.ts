@@ -2,7 +2,6 @@
  * Bodies in and out of Lambda events: base64 when the integration says so, text otherwise.
  */
 import { Buffer } from 'node:buffer';
-import { open, readFile } from 'node:fs/promises';
 import { HttpError } from '../../app/errors.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 
@@ -89,6 +88,9 @@ export function encodeBytes(
 }
 
 async function readFileBody(file: FileBody): Promise<Uint8Array> {
+  // Loaded on the first file body only: most functions never serve one, and every module
+  // loaded before the first event adds to the cold start.
+  const { open, readFile } = await import('node:fs/promises');
   try {
     if (file.start === undefined || file.end === undefined) return await readFile(file.path);
     // A range reads only its slice, never the whole file (seed 000 §4.5.9).
