@@ -3,7 +3,7 @@
  * validated against each file's stat on every request.
  */
 import { realpathSync, type Stats, statSync } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { StaticRouterError } from './errors.js';
 import type { StaticCacheOptions } from './options.js';
@@ -104,13 +104,17 @@ export class LocalStore {
     if (IS_WINDOWS && segments.some((segment) => WINDOWS_UNSAFE.test(segment))) return MISSING;
     const path =
       segments.length === 0 ? this.directory : this.#inside + segments.join(sep) + suffix;
-    let info: Stats;
+    // A synchronous stat, as nginx does in its event loop: on a local disk it is a cached
+    // dentry lookup of about a microsecond, several times cheaper than a round trip through
+    // libuv's thread pool, and it is the one file system call a cached file costs.
+    let info: Stats | undefined;
     try {
-      info = await stat(path);
+      info = statSync(path, { throwIfNoEntry: false });
     } catch (error) {
       if (isNotFound(error)) return MISSING;
       throw error;
     }
+    if (info === undefined) return MISSING;
     const cached = this.#cache?.get(path);
     // The same inode with the same size, mtime and ctime is the same file that was checked and
     // read before; anything else (an edit, a replaced symlink) is looked at afresh.

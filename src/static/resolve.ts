@@ -91,15 +91,24 @@ export function resolveStaticPath(raw: string): StaticPathResult {
  * `prefixCount`-th of them; everything after it, slashes included, belongs to the router.
  */
 export function pathBelowMount(rawPath: string, catchAllValue: string): string {
-  const catchAllCount = catchAllValue === '' ? 0 : catchAllValue.split('/').length;
+  // The catch-all's decoded segments never hold `/` (the matcher refuses those), so its
+  // segment count is its slash count plus one.
+  let catchAllCount = 0;
+  if (catchAllValue !== '') {
+    catchAllCount = 1;
+    for (let i = 0; i < catchAllValue.length; i++)
+      if (catchAllValue.charCodeAt(i) === 47) catchAllCount++;
+  }
   let total = 0;
-  for (const part of rawPath.split('/')) if (part !== '') total++;
+  for (let i = 0; i < rawPath.length; i++) {
+    if (rawPath.charCodeAt(i) !== 47 && (i === 0 || rawPath.charCodeAt(i - 1) === 47)) total++;
+  }
   let prefixCount = total - catchAllCount;
   if (prefixCount <= 0) return rawPath;
   let index = 0;
   while (index < rawPath.length && prefixCount > 0) {
-    while (rawPath[index] === '/') index++;
-    while (index < rawPath.length && rawPath[index] !== '/') index++;
+    while (rawPath.charCodeAt(index) === 47) index++;
+    while (index < rawPath.length && rawPath.charCodeAt(index) !== 47) index++;
     prefixCount--;
   }
   return rawPath.slice(index);

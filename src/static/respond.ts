@@ -23,43 +23,64 @@ export interface Representation {
   varyEncoding: boolean;
 }
 
-function validatorHeaders(headers: MultiValueHeaders, representation: Representation): void {
-  if (representation.etag !== undefined) headers.set('ETag', representation.etag);
+function validatorPairs(representation: Representation, pairs: string[]): string[] {
+  if (representation.etag !== undefined) pairs.push('ETag', representation.etag);
   if (representation.lastModified !== undefined) {
-    headers.set('Last-Modified', formatHttpDate(representation.lastModified));
+    pairs.push('Last-Modified', formatHttpDate(representation.lastModified));
   }
   if (representation.cacheControl !== undefined) {
-    headers.set('Cache-Control', representation.cacheControl);
+    pairs.push('Cache-Control', representation.cacheControl);
   }
-  if (representation.varyEncoding) headers.set('Vary', 'Accept-Encoding');
+  if (representation.varyEncoding) pairs.push('Vary', 'Accept-Encoding');
+  return pairs;
 }
 
 /**
- * A 200 (whole file) or a 206 (`range` set, `body` holding only those bytes). Every file carries
- * its validators, `Accept-Ranges` and `X-Content-Type-Options: nosniff`, so a browser never
- * second-guesses the type of a user-uploaded file (a `.txt` sniffed as HTML is an XSS).
+ * The headers of a whole-file 200, as a flat `[name, value, ...]` list, checked once: a cached
+ * file reuses it for every request. Every file carries its validators, `Accept-Ranges` and
+ * `X-Content-Type-Options: nosniff`, so a browser never second-guesses the type of a
+ * user-uploaded file (a `.txt` sniffed as HTML is an XSS).
+ */
+export function representationHeaders(representation: Representation): readonly string[] {
+  const pairs = ['Content-Type', representation.contentType];
+  if (representation.contentEncoding !== undefined) {
+    pairs.push('Content-Encoding', representation.contentEncoding);
+  }
+  validatorPairs(representation, pairs);
+  pairs.push('Accept-Ranges', 'bytes', 'X-Content-Type-Options', 'nosniff');
+  pairs.push('Content-Length', String(representation.size));
+  // Building a MultiValueHeaders checks every name and value (no CR, LF or NUL from a stored
+  // S3 content type or tag can split the response).
+  const checked: string[] = [];
+  for (const [name, value] of new MultiValueHeaders(pairsToTuples(pairs)))
+    checked.push(name, value);
+  return checked;
+}
+
+function pairsToTuples(pairs: readonly string[]): Array<[string, string]> {
+  const tuples: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < pairs.length; i += 2)
+    tuples.push([pairs[i] as string, pairs[i + 1] as string]);
+  return tuples;
+}
+
+/**
+ * A 200 (whole file) or a 206 (`range` set, `body` holding only those bytes). `headers` comes
+ * from {@link representationHeaders}.
  */
 export function fileResponse(
   representation: Representation,
+  headerPairs: readonly string[],
   body: ResponseBody,
   range?: { start: number; end: number },
 ): Response {
-  const headers = new MultiValueHeaders();
-  headers.set('Content-Type', representation.contentType);
-  if (representation.contentEncoding !== undefined) {
-    headers.set('Content-Encoding', representation.contentEncoding);
-  }
-  validatorHeaders(headers, representation);
-  headers.set('Accept-Ranges', 'bytes');
-  headers.set('X-Content-Type-Options', 'nosniff');
+  const headers = MultiValueHeaders.fromRawPairs(headerPairs);
   let status = 200;
-  let length = representation.size;
   if (range !== undefined) {
     status = 206;
-    length = range.end - range.start + 1;
     headers.set('Content-Range', formatContentRange(range, representation.size));
+    headers.set('Content-Length', range.end - range.start + 1);
   }
-  headers.set('Content-Length', length);
   const response = new Response(status, body, { headers });
   response.etag = representation.etag;
   response.lastModified = representation.lastModified;
@@ -73,9 +94,9 @@ export function fileResponse(
  * (RFC 9110 §15.4.5), so a cache can refresh its stored copy.
  */
 export function notModifiedResponse(representation: Representation): Response {
-  const headers = new MultiValueHeaders();
-  validatorHeaders(headers, representation);
-  return new Response(304, undefined, { headers });
+  return new Response(304, undefined, {
+    headers: pairsToTuples(validatorPairs(representation, [])),
+  });
 }
 
 /** 416 with `Content-Range: bytes *\/size` (RFC 9110 §15.5.17). */

@@ -30,6 +30,7 @@ import {
   notModifiedResponse,
   type Representation,
   rangeNotSatisfiable,
+  representationHeaders,
 } from './respond.js';
 import { requireS3Sdk } from './s3-sdk.js';
 import { S3Store } from './s3-store.js';
@@ -82,6 +83,10 @@ export class StaticRouter extends Router {
   readonly #options: ResolvedOptions;
   readonly #local: LocalStore | undefined;
   readonly #s3: S3Store | undefined;
+  readonly #described = new WeakMap<
+    LocalFile,
+    { representation: Representation; headers: readonly string[] }
+  >();
 
   constructor(serve: string, options: StaticRouterOptions = {}) {
     super();
@@ -204,19 +209,7 @@ export class StaticRouter extends Router {
         }
       }
     }
-    const relative = segments.join('/');
-    const representation: Representation = {
-      size: chosen.size,
-      // The coding is part of the tag: the two variants are different representations.
-      etag: coding === undefined ? chosen.etag : `${chosen.etag.slice(0, -1)}-${coding}"`,
-      lastModified: chosen.lastModified,
-      contentType: contentTypeFor(relative),
-      contentEncoding: coding,
-      cacheControl: options.immutable?.test(relative)
-        ? IMMUTABLE_CACHE_CONTROL
-        : options.cacheControl,
-      varyEncoding: options.precompressed,
-    };
+    const { representation, headers } = this.#describe(chosen, coding, segments);
     const decision = decide(request, {
       etag: representation.etag as string,
       lastModified: representation.lastModified,
@@ -231,14 +224,49 @@ export class StaticRouter extends Router {
         throw rangeNotSatisfiable(representation.size);
       case 206: {
         const { start, end } = decision;
-        return fileResponse(representation, this.#body(chosen, request, start, end), {
+        return fileResponse(representation, headers, this.#body(chosen, request, start, end), {
           start,
           end,
         });
       }
       default:
-        return fileResponse(representation, this.#body(chosen, request, 0, chosen.size - 1));
+        return fileResponse(
+          representation,
+          headers,
+          this.#body(chosen, request, 0, chosen.size - 1),
+        );
     }
+  }
+
+  /**
+   * The representation of a file and its 200 headers, worked out once per version of the file:
+   * a LocalFile object is replaced when the file changes, so the weak map forgets stale ones.
+   */
+  #describe(
+    file: LocalFile,
+    coding: string | undefined,
+    segments: readonly string[],
+  ): { representation: Representation; headers: readonly string[] } {
+    let described = this.#described.get(file);
+    if (described === undefined) {
+      const options = this.#options;
+      const relative = segments.join('/');
+      const representation: Representation = {
+        size: file.size,
+        // The coding is part of the tag: the two variants are different representations.
+        etag: coding === undefined ? file.etag : `${file.etag.slice(0, -1)}-${coding}"`,
+        lastModified: file.lastModified,
+        contentType: contentTypeFor(relative),
+        contentEncoding: coding,
+        cacheControl: options.immutable?.test(relative)
+          ? IMMUTABLE_CACHE_CONTROL
+          : options.cacheControl,
+        varyEncoding: options.precompressed,
+      };
+      described = { representation, headers: representationHeaders(representation) };
+      this.#described.set(file, described);
+    }
+    return described;
   }
 
   /** The bytes to send: from the cache when the file is small, else streamed from disk. */

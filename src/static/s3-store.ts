@@ -22,6 +22,7 @@ import {
   notModifiedResponse,
   type Representation,
   rangeNotSatisfiable,
+  representationHeaders,
 } from './respond.js';
 import { loadS3Sdk, type S3Sdk } from './s3-sdk.js';
 
@@ -286,11 +287,17 @@ export class S3Store {
       const representation = this.#representation(relative, output, Number(total), variant);
       return {
         kind: 'response',
-        response: fileResponse(representation, body, { start: Number(start), end: Number(end) }),
+        response: fileResponse(representation, representationHeaders(representation), body, {
+          start: Number(start),
+          end: Number(end),
+        }),
       };
     }
     const representation = this.#representation(relative, output, length, variant);
-    return { kind: 'response', response: fileResponse(representation, body) };
+    return {
+      kind: 'response',
+      response: fileResponse(representation, representationHeaders(representation), body),
+    };
   }
 
   async #failure(
