@@ -194,7 +194,9 @@ async function inBatches(
   for (let i = 0; i < targets.length; i += parallel) {
     const batch = targets.slice(i, i + parallel);
     const answers = await Promise.all(batch.map((target) => rawRequest(target)));
-    answers.forEach((raw, index) => check(batch[index] as string | Buffer, raw));
+    answers.forEach((raw, index) => {
+      check(batch[index] as string | Buffer, raw);
+    });
   }
 }
 
