@@ -1,0 +1,27 @@
+/**
+ * What clients may send, as zod schemas. restmachine validates them (any Standard Schema
+ * works) and answers 422 listing every problem with its path.
+ */
+import * as z from 'zod';
+
+const Tag = z
+  .string()
+  .min(1)
+  .max(30)
+  .regex(/^[a-z0-9-]+$/, 'use lower-case letters, digits and dashes');
+
+export const NewBookmark = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  title: z.string().trim().min(1).max(200),
+  tags: z.array(Tag).max(10).default([]),
+});
+
+export const BookmarkChanges = NewBookmark.partial().refine(
+  (changes) => Object.keys(changes).length > 0,
+  'send at least one of url, title, tags',
+);
+
+export const ListQuery = z.object({
+  tag: Tag.optional(),
+  q: z.string().max(100).optional(),
+});
