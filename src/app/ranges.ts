@@ -75,12 +75,13 @@ export function applyRange(
 ): number | undefined {
   const headers = response.headers;
   if (!headers.has('accept-ranges')) headers.set('Accept-Ranges', 'bytes');
-  const values = request.headers.getAll('range');
+  const header = request.headers.get('range');
+  if (header === undefined) return undefined;
   // §14.2: a Range we cannot use is ignored, and so is one sent twice.
-  if (values.length !== 1) return undefined;
+  if (request.headers.getAll('range').length !== 1) return undefined;
   const ifRange = request.headers.get('if-range');
   if (ifRange !== undefined && !ifRangeHolds(ifRange, response)) return undefined;
-  const asked = parseRange(values[0], length);
+  const asked = parseRange(header, length);
   if (asked.kind === 'ignore') return undefined;
   if (asked.kind === 'unsatisfiable') {
     discard(response.body);
