@@ -13,7 +13,7 @@ import {
   ConfigValidationError,
   type ConfigViolation,
 } from './errors.js';
-import { mayInterpolate, wholeExpression } from './interpolation/parser.js';
+import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
 import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
 import type { JsonValue } from './json.js';
 import {
@@ -73,7 +73,7 @@ export class Config {
   readonly #file: string | undefined;
   readonly #baseDir: string;
   readonly #env: Readonly<Record<string, string | undefined>> | undefined;
-  readonly #templates = new WeakMap<ScalarNode, import('./interpolation/parser.js').Template>();
+  readonly #templates = new WeakMap<ScalarNode, Template>();
 
   private constructor(
     root: ConfigNode,
