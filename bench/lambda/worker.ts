@@ -1,7 +1,8 @@
 /**
  * Lambda worker: per-event cost of one contender's handler, in-process, for each event kind.
  * Before measuring it checks the answer and whether the handler changed the event it was given.
- * Arguments: `<contender> <durationMs> <warmupMs> <bundle of the contender's handler>`.
+ * Arguments: `<contender> <durationMs> <warmupMs> <bundle of the contender's handler> [events]`,
+ * events being a comma-separated subset of the event names (all four by default).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ECHO_DOCUMENT, PARAMS_DOCUMENT } from '../lib/payload.js';
@@ -61,9 +62,11 @@ function changedKeys(before: Record<string, unknown>, after: Record<string, unkn
 }
 
 const events = makeEvents();
+const only = args.extra[1]?.split(',');
 const nanoseconds: Record<string, number> = {};
 const notes: string[] = [];
 for (const name of Object.keys(events) as EventName[]) {
+  if (only !== undefined && !only.includes(name)) continue;
   const event = events[name];
   const pristine = structuredClone(event);
   check(name, await handler(event, CONTEXT));

@@ -4,41 +4,28 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { ROOT } from './machine.js';
 
 /** Where bundles go (inside the git-ignored results folder). */
 export const BUILD_DIR = join(ROOT, 'bench', 'results', '.build');
 
-/**
- * Subjects still being written are imported through `bench-subject/<name>` (declared in
- * bench/subjects.d.ts), so the benchmark type-checks before they exist; the section checks the
- * file exists before bundling anything that imports it.
- */
+/** The subjects each section measures, checked before anything that imports them is bundled. */
 export const SUBJECT_FILES: Readonly<Record<string, string>> = {
+  node: 'src/adapters/node/index.ts',
   aws: 'src/adapters/aws/index.ts',
   static: 'src/static/index.ts',
+  config: 'src/config/index.ts',
 };
 
-/** Undefined when every named subject exists, else the reason to skip. */
+/** Undefined when every named subject (or file) exists, else the reason to skip. */
 export function missingSubject(...names: string[]): string | undefined {
   for (const name of names) {
     const file = SUBJECT_FILES[name] ?? name;
-    if (!existsSync(join(ROOT, file))) return `${file} does not exist yet`;
+    if (!existsSync(join(ROOT, file))) return `${file} does not exist`;
   }
   return undefined;
 }
-
-export const subjectsPlugin: Plugin = {
-  name: 'bench-subjects',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^bench-subject\// }, (args) => {
-      const file = SUBJECT_FILES[args.path.slice('bench-subject/'.length)];
-      if (file === undefined) return { errors: [{ text: `Unknown subject ${args.path}` }] };
-      return { path: join(ROOT, file) };
-    });
-  },
-};
 
 // Bundled CommonJS code may call require() for Node built-ins; ESM output needs a real one.
 const REQUIRE_BANNER =
@@ -67,7 +54,6 @@ export async function bundle(entry: string, options: BundleOptions): Promise<str
     packages: options.includePackages ? undefined : 'external',
     minify: options.minify ?? false,
     banner: options.includePackages ? { js: REQUIRE_BANNER } : undefined,
-    plugins: [subjectsPlugin],
     logLevel: 'error',
   });
   return outfile;

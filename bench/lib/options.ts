@@ -51,6 +51,15 @@ Options (each also an environment variable):
   --no-profile      skip the CPU profiles of missed targets (BENCH_PROFILE=0)
   --help            this text`;
 
+const VALUE_OPTIONS = [
+  '--rounds',
+  '--duration',
+  '--warmup',
+  '--time',
+  '--cold-runs',
+  '--connections',
+];
+
 function positiveNumber(name: string, text: string | undefined): number | undefined {
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
@@ -74,6 +83,7 @@ export function parseOptions(
       flags.set(arg, 'true');
     } else if (arg.startsWith('--')) {
       const [name, inline] = arg.split('=', 2) as [string, string | undefined];
+      if (!VALUE_OPTIONS.includes(name)) throw new Error(`Unknown option ${name}`);
       const value = inline ?? argv[++i];
       if (value === undefined) throw new Error(`${name} needs a value`);
       flags.set(name, value);
@@ -85,12 +95,6 @@ export function parseOptions(
         );
       }
       if (!sections.includes(name)) sections.push(name);
-    }
-  }
-  const known = ['--rounds', '--duration', '--warmup', '--time', '--cold-runs', '--connections'];
-  for (const name of flags.keys()) {
-    if (!known.includes(name) && !['--quick', '--long', '--no-profile'].includes(name)) {
-      throw new Error(`Unknown option ${name}\n\n${USAGE}`);
     }
   }
   const quick = flags.has('--quick') || env.BENCH_QUICK === '1';

@@ -15,7 +15,7 @@ export async function profileWorker(
   label: string,
   args: readonly string[],
 ): Promise<string> {
-  const dir = join(context.profileDir, label.replace(/[^\w.-]+/g, '-'));
+  const dir = join(context.profileDir, label.replace(/[^\w.-]+/g, '-').slice(0, 80));
   await runWorker(script, args, {
     core: context.pinning.serverCore,
     nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],

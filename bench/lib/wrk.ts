@@ -39,7 +39,9 @@ export function parseWrk(output: string): WrkResult {
   if (rps === null || transfer === null) throw new Error(`Unexpected wrk output: ${output.trim()}`);
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
   const badStatus = non2xx ? Number(non2xx[1]) : 0;
+  const count = requests ? Number(requests[1]) : 0;
   const errorText = [
+    count === 0 ? 'no response completed' : '',
     badStatus > 0 ? `${badStatus} non-2xx/3xx responses` : '',
     socketErrors > 0 ? `socket errors (${socket?.[0]})` : '',
   ]
@@ -48,8 +50,9 @@ export function parseWrk(output: string): WrkResult {
   return {
     requestsPerSecond: Number(rps[1]),
     megabytesPerSecond: (Number(transfer[1]) * (UNITS[transfer[2] as string] ?? 1)) / 1e6,
-    requests: requests ? Number(requests[1]) : 0,
-    errors: badStatus + socketErrors,
+    requests: count,
+    // A run in which nothing completed measured nothing, whatever wrk's rate says.
+    errors: badStatus + socketErrors + (count === 0 ? 1 : 0),
     errorText,
   };
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { BUILD_DIR, bundle, missingSubject, subjectsPlugin } from '../lib/build.js';
+import { BUILD_DIR, bundle, missingSubject } from '../lib/build.js';
 import type { Section, SectionContext } from '../lib/context.js';
 import { ROOT } from '../lib/machine.js';
 import { describeProfile } from '../lib/profiling.js';
@@ -170,7 +170,6 @@ async function minifiedSize(entry: string): Promise<{ bytes: number; gzip: numbe
     target: 'node20',
     // An optional peer loaded only for S3 locations (SPEC §2): not part of what every user ships.
     external: ['@aws-sdk/client-s3'],
-    plugins: [subjectsPlugin],
     write: false,
     logLevel: 'error',
   });

@@ -25,7 +25,7 @@ const TARGETS: Target[] = [
 
 async function run(context: SectionContext): Promise<SectionReport> {
   const report = newReport('config', 'Configuration', ['ajv', 'yaml']);
-  const missing = missingSubject('src/config/index.ts');
+  const missing = missingSubject('config');
   if (missing !== undefined) {
     report.skipped.push(`every scenario: ${missing}`);
     return report;

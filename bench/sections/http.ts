@@ -5,7 +5,7 @@
  * routes, and POST /echo with a 1 KB JSON body.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { bundle } from '../lib/build.js';
+import { bundle, missingSubject } from '../lib/build.js';
 import type { Section, SectionContext } from '../lib/context.js';
 import {
   type LoadScenario,
@@ -121,7 +121,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
     '@hono/node-server',
     'express',
   ]);
-  const missing = ensureTool('wrk', 'wrk');
+  const missing = missingSubject('node') ?? ensureTool('wrk', 'wrk');
   if (missing !== undefined) {
     report.skipped.push(`every scenario: ${missing}`);
     return report;

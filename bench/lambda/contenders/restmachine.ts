@@ -1,5 +1,5 @@
 /** restmachine behind its cloud gateway adapter, metrics off (SPEC §17.16). */
-import { CloudGatewayAdapter } from 'bench-subject/aws';
+import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
 import { RestApplication } from '../../../src/index.js';
 import type { LambdaHandler } from './types.js';
 
@@ -7,5 +7,5 @@ const app = new RestApplication();
 app.get('/users/{id}/posts/{postId}', ({ id, postId }) => ({ id, postId }));
 app.post('/echo', ({ jsonBody }) => jsonBody);
 
-export const handler: LambdaHandler = new CloudGatewayAdapter(app, { enableMetrics: false })
-  .handler;
+export const handler = new CloudGatewayAdapter(app, { enableMetrics: false })
+  .handler as LambdaHandler;
