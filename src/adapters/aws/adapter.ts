@@ -32,6 +32,9 @@ import { forbidsContent } from './result-headers.js';
 /**
  * The seed's "default marker" for `metricsPublisher`: the Embedded Metric Format publisher on
  * stdout. Leaving the option out means the same.
+ *
+ * @example
+ * new CloudGatewayAdapter(app, { metricsPublisher: DEFAULT_METRICS_PUBLISHER, metricsResolution: 1 });
  */
 export const DEFAULT_METRICS_PUBLISHER: unique symbol = Symbol.for(
   'restmachine.aws.defaultMetricsPublisher',

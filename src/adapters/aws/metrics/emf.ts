@@ -21,6 +21,10 @@ export interface EmfDocument {
 /**
  * Builds the EMF document for `entry`. Properties go first, then dimension values, then metric
  * values, so a root member a directive names is always the value it means.
+ *
+ * @example
+ * // A publisher that hands EMF documents to a log shipper instead of stdout:
+ * const publisher: MetricsPublisher = { publish: (entry) => shipper.send(toEmfDocument(entry)) };
  */
 export function toEmfDocument(entry: MetricsEntry): EmfDocument {
   const document: EmfDocument = {
