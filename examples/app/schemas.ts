@@ -10,13 +10,16 @@ const Tag = z
   .max(30)
   .regex(/^[a-z0-9-]+$/, 'use lower-case letters, digits and dashes');
 
-export const NewBookmark = z.object({
+const Fields = z.object({
   url: z.url({ protocol: /^https?$/ }),
   title: z.string().trim().min(1).max(200),
-  tags: z.array(Tag).max(10).default([]),
+  tags: z.array(Tag).max(10),
 });
 
-export const BookmarkChanges = NewBookmark.partial().refine(
+export const NewBookmark = Fields.extend({ tags: Fields.shape.tags.default([]) });
+
+// Built from the fields without defaults: a change that leaves out `tags` keeps them.
+export const BookmarkChanges = Fields.partial().refine(
   (changes) => Object.keys(changes).length > 0,
   'send at least one of url, title, tags',
 );
