@@ -15,7 +15,7 @@ import type { RestApplication } from '../../app/application.js';
 import { HttpError, SetupError } from '../../app/errors.js';
 import { finalizeResponse } from '../../app/finalize.js';
 import type { Logger } from '../../app/logger.js';
-import { builtinErrorResponse } from '../../app/pipeline.js';
+import { assignRequestId, builtinErrorResponse } from '../../app/pipeline.js';
 import { parseMethod } from '../../http/methods.js';
 import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
@@ -216,7 +216,7 @@ export class CloudGatewayAdapter {
       response = await this.app.execute(request);
     } else {
       // The event itself is unreadable: answered here, before routing, so no handler runs.
-      request.requestId ??= context?.awsRequestId;
+      assignRequestId(request);
       response = await finalizeResponse(
         builtinErrorResponse(request, bodyError.statusCode, bodyError.message, undefined),
         request,
