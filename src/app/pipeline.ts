@@ -6,6 +6,7 @@
 
 import { negotiate } from '../http/media-type.js';
 import { formatAllow, HTTPMethod, parseMethod } from '../http/methods.js';
+import { addVary } from '../http/vary.js';
 import { reasonPhrase } from '../http/status.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';
@@ -157,7 +158,7 @@ async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<R
     renderer = negotiate(accept, compiled.stringRenderers) ?? renderer;
   }
   const response = await render(renderer, body, state, status ?? 200, headers);
-  if (renderers.length > 1) response.headers.add('Vary', 'Accept');
+  if (renderers.length > 1) addVary(response.headers, 'Accept');
   return response;
 }
 
