@@ -232,9 +232,13 @@ export class Config {
         return `${TEXT_PLACEHOLDER}${counter++}`;
       return template.parts.join('');
     };
+    // Messages show placeholders as written, and escaped text as the literal it stands for.
     const shown = (node: ScalarNode): JsonValue => {
       const value = standIn(node);
-      return typeof value === 'string' && value.startsWith('\u0000') ? node.value : value;
+      const placeholder =
+        typeof value === 'string' &&
+        (value.startsWith(WHOLE_PLACEHOLDER) || value.startsWith(TEXT_PLACEHOLDER));
+      return placeholder ? node.value : value;
     };
     // Malformed text is reported in document order, first one first.
     forEachScalar(this.#root, (node) => void standIn(node));

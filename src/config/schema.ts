@@ -7,7 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { AnySchema, ValidateFunction } from 'ajv';
-import { ConfigError, ConfigMalformedError, SchemaError, type SchemaViolation } from './errors.js';
+import {
+  ConfigError,
+  ConfigMalformedError,
+  SchemaError,
+  type SchemaViolation,
+  type SourcePosition,
+} from './errors.js';
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { pointerToSegments } from './path.js';
 import { createValidator, type Dialect, dialectOf, type Validator } from './schema/dialects.js';
@@ -148,13 +154,15 @@ export class Schema {
   private static create(
     definition: object | boolean,
     options: SchemaOptions | undefined,
-    locate: (
-      pointer: string,
-    ) =>
-      | { file?: string | undefined; line?: number | undefined; column?: number | undefined }
-      | undefined,
+    locate: (pointer: string) => SourcePosition | undefined,
   ): Schema {
-    const dialect = dialectOf(definition);
+    let dialect: Dialect;
+    try {
+      dialect = dialectOf(definition);
+    } catch (error) {
+      if (!(error instanceof SchemaError)) throw error;
+      throw new SchemaError(error.message, locate('/$schema'));
+    }
     const state: SchemaState = {
       definition,
       dialect,

@@ -534,3 +534,12 @@ describe('schemas', () => {
     expect(Schema.fromObject(false).validate(1)[0]?.message).toBe('False schema does not allow 1');
   });
 });
+
+describe('schema positions', () => {
+  it('places an unknown $schema in its file', () => {
+    const error = thrown(() => Schema.fromYaml('type: object\n$schema: https://example.com/s\n'));
+    expect(error.message).toBe(
+      '2:1: unknown "$schema" "https://example.com/s"; expected draft-06, draft-07 (the default), 2019-09 or 2020-12',
+    );
+  });
+});
