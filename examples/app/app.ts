@@ -6,7 +6,9 @@
  * const app = createApp();
  * const response = await app.request('/api/v1/bookmarks');
  */
+import { fileURLToPath } from 'node:url';
 import { createConsoleLogger, type Logger, RestApplication } from '../../src/index.js';
+import { StaticRouter } from '../../src/static/index.js';
 import { API_V1, bookmarksRouter } from './routes.js';
 import { BookmarkChanges, ListQuery, NewBookmark } from './schemas.js';
 import { BookmarkStore } from './store.js';
@@ -44,6 +46,8 @@ export function createApp(options: BookmarksOptions = {}): BookmarksApp {
     },
   }));
   app.mount(API_V1, bookmarksRouter(app));
+  // The front-end (public/index.html, app.css, app.js) for every path the API does not take.
+  app.mount('/', new StaticRouter(fileURLToPath(new URL('./public', import.meta.url))));
   app.onShutdown(({ log, store }) => {
     log.info('Bookmarks store closed', { bookmarks: store.size });
   });
