@@ -247,6 +247,15 @@ describe('request mapping', () => {
         expect(response.status).toBe(200);
         expect(response.connection).toBe('keep-alive');
       }
+      const get = await new Promise<string | undefined>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port: server.port, path: '/', agent }, (incoming) => {
+          incoming.resume();
+          incoming.on('end', () => resolve(incoming.headers.connection));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(get).toBe('keep-alive');
       expect(sockets.length - before).toBe(1);
     } finally {
       agent.destroy();
