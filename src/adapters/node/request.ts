@@ -19,6 +19,15 @@ import type { TrustProxy } from './types.js';
  * that crosses the limit could then never be sent. This iterator leaves the message alone when
  * the reader stops; the adapter then answers and closes the connection instead of draining
  * the rest.
+ *
+ * @example
+ * // A handler that needs Node's own stream (to pipe an upload to disk, say). The application's
+ * // bodyLimit does not apply to what is read this way: bound it yourself.
+ * app.put('/uploads/{name}', async ({ request, name }) => {
+ *   if (!(request.body instanceof NodeRequestBody)) throw new HttpError(400);
+ *   await pipeline(request.body.message, createWriteStream(join(uploads, basename(name))));
+ *   return null;
+ * });
  */
 export class NodeRequestBody implements AsyncIterable<Uint8Array> {
   /** The request this body belongs to, for code that needs Node's own stream. */
