@@ -33,3 +33,14 @@ export class StaticRouterError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * A file or object could not be read (an I/O error, an S3 error other than a missing key or a
+ * denial). The client gets a generic 500; this error, with the detail, goes to the log.
+ */
+export class StaticServeError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'StaticServeError';
+  }
+}

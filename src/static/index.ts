@@ -2,6 +2,6 @@
  * restmachine/static: `StaticRouter`, serving files from a local directory or an S3 bucket.
  * `@aws-sdk/client-s3` is an optional peer dependency, loaded only for S3 locations.
  */
-export { StaticRouterError, type StaticRouterErrorCode } from './errors.js';
+export { StaticRouterError, type StaticRouterErrorCode, StaticServeError } from './errors.js';
 export type { DotfilesPolicy, StaticCacheOptions, StaticRouterOptions } from './options.js';
-export { StaticRouter, StaticServeError } from './router.js';
+export { StaticRouter } from './router.js';

@@ -9,6 +9,7 @@ import type { Request } from '../request.js';
 import { FileBody, Response } from '../response.js';
 import { decide } from './conditional.js';
 import { acceptedVariants } from './encoding.js';
+import { StaticServeError } from './errors.js';
 import { type LocalFile, LocalStore } from './local-store.js';
 import { parseLocation } from './location.js';
 import {
@@ -34,14 +35,6 @@ import {
 } from './respond.js';
 import { requireS3Sdk } from './s3-sdk.js';
 import { S3Store } from './s3-store.js';
-
-/** Why a static request failed in a way the client must not see the detail of (a 500). */
-export class StaticServeError extends Error {
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
-    this.name = 'StaticServeError';
-  }
-}
 
 // A redirect target may carry only these characters: everything else in the query is
 // percent-encoded, so no header injection and no `\` (which browsers read as `/`).
@@ -131,7 +124,7 @@ export class StaticRouter extends Router {
     } catch (error) {
       if (error instanceof HttpError) throw error;
       const message =
-        error instanceof Error && error.name === 'S3FetchError'
+        error instanceof StaticServeError
           ? error.message
           : `Could not read a static file for ${request.path}: ${(error as Error)?.message ?? String(error)}`;
       const logger = options.logger;

@@ -16,6 +16,7 @@ import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';
 import { ifRangeHolds } from './conditional.js';
 import { acceptedVariants, type Precompressed } from './encoding.js';
+import { StaticServeError } from './errors.js';
 import { IMMUTABLE_CACHE_CONTROL, type ResolvedOptions } from './options.js';
 import {
   fileResponse,
@@ -28,14 +29,6 @@ import { loadS3Sdk, type S3Sdk } from './s3-sdk.js';
 
 /** S3 refuses longer keys (SPEC §17.14): answering 404 at once spares a round trip. */
 export const MAX_KEY_BYTES = 1024;
-
-/** An S3 failure the router reports as 500 (the detail is logged, never sent). */
-export class S3FetchError extends Error {
-  constructor(message: string, options: { cause: unknown }) {
-    super(message, options);
-    this.name = 'S3FetchError';
-  }
-}
 
 type Outcome = { kind: 'response'; response: Response } | { kind: 'missing'; status: 403 | 404 };
 
@@ -330,7 +323,7 @@ export class S3Store {
     }
     if (status === 412) throw new HttpError(412);
     if (status === 416) throw rangeNotSatisfiable(await this.#sizeOf(key, error));
-    throw new S3FetchError(
+    throw new StaticServeError(
       `S3 request for s3://${this.bucket}/${key} failed: ${describeS3Error(error)}`,
       { cause: error },
     );

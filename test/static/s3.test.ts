@@ -9,8 +9,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { Router } from '../../src/index.js';
-import { StaticRouter } from '../../src/static/index.js';
+import { RestApplication, Router } from '../../src/index.js';
+import { StaticRouter, StaticServeError } from '../../src/static/index.js';
 import { quietApp, SECRET, send } from './helpers.js';
 import { type S3TestServer, startS3Server } from './s3-server.js';
 
@@ -262,6 +262,25 @@ describe('seed 000 §4.1 rules on S3', () => {
     expect(response.text).not.toMatch(/NoSuchBucket|no-such-bucket/);
     expect(lines.join('\n')).toMatch(/no-such-bucket-here/);
     expect(lines.join('\n')).toMatch(/NoSuchBucket/);
+  });
+
+  it("without a logger option the detail reaches the application's logger", async (context) => {
+    need(context);
+    const logged: unknown[] = [];
+    const capture = (message: string, fields?: Record<string, unknown>) =>
+      logged.push({ message, ...fields });
+    const app = new RestApplication({
+      logger: { debug: capture, info: capture, warn: capture, error: capture },
+    });
+    app.mount('/', new StaticRouter('s3://no-such-bucket-here/', { s3: client }));
+    const response = await send(app, '/hello.txt');
+    expect(response.status).toBe(500);
+    expect(response.text).not.toMatch(/NoSuchBucket/);
+    const error = (logged[0] as { error?: unknown }).error;
+    expect(error).toBeInstanceOf(StaticServeError);
+    expect((error as Error).message).toMatch(
+      /s3:\/\/no-such-bucket-here\/hello\.txt.*NoSuchBucket/,
+    );
   });
 
   it('a key longer than 1024 bytes is 404 without calling S3', async (context) => {
