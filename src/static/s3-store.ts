@@ -110,17 +110,21 @@ export class S3Store {
   }
 
   #connect(): Promise<{ sdk: S3Sdk; client: S3Client }> {
-    this.#client ??= loadS3Sdk().then((sdk) => {
-      const given = this.#given;
-      const client =
-        given !== undefined && typeof (given as S3Client).send === 'function'
-          ? (given as S3Client)
-          : new sdk.S3Client((given as S3ClientConfig | undefined) ?? {});
-      return { sdk, client };
-    });
-    this.#client.catch(() => {
-      this.#client = undefined;
-    });
+    if (this.#client === undefined) {
+      const connecting = loadS3Sdk().then((sdk) => {
+        const given = this.#given;
+        const client =
+          given !== undefined && typeof (given as S3Client).send === 'function'
+            ? (given as S3Client)
+            : new sdk.S3Client((given as S3ClientConfig | undefined) ?? {});
+        return { sdk, client };
+      });
+      // A failed load is tried again by the next request rather than remembered forever.
+      connecting.catch(() => {
+        if (this.#client === connecting) this.#client = undefined;
+      });
+      this.#client = connecting;
+    }
     return this.#client;
   }
 
