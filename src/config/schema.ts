@@ -18,7 +18,7 @@ import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { pointerToSegments } from './path.js';
 import { createValidator, type Dialect, dialectOf, type Validator } from './schema/dialects.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
-import { addPlaceholderKeyword, withPlaceholders } from './schema/placeholders.js';
+import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
 import { ignoreReferenceSiblings } from './schema/walk.js';
 import { nearestNode, plainValue } from './source.js';
 import { nodesFromYaml } from './yaml-source.js';
@@ -229,7 +229,7 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
     const asDrafted = draft ? ignoreReferenceSiblings(schema) : schema;
     return (mode === 'raw' ? withPlaceholders(asDrafted, state.originals) : asDrafted) as AnySchema;
   };
-  if (mode === 'raw') addPlaceholderKeyword(validator);
+  if (mode === 'raw') addPlaceholderKeywords(validator);
   try {
     for (const [uri, reference] of Object.entries(state.references)) {
       validator.addSchema(prepare(reference), uri);

@@ -543,3 +543,35 @@ describe('schema positions', () => {
     );
   });
 });
+
+describe('validateRaw with const and enum on objects', () => {
+  const schema = Schema.fromObject({
+    properties: {
+      pair: { const: { mode: 'strict', port: 1 } },
+      choice: { enum: [{ host: 'a', port: 1 }, ['x', 2]] },
+    },
+  });
+
+  it('lets a placeholder inside an object stand for the value it must equal', () => {
+    expect(() =>
+      Config.fromObject({
+        pair: { mode: 'strict', port: '${env:PORT}' },
+        choice: ['${env:X}', 2],
+      }).validateRaw(schema),
+    ).not.toThrow();
+  });
+
+  it('still compares the literal parts', () => {
+    expect(
+      messageLines(() =>
+        Config.fromObject({
+          pair: { mode: 'loose', port: '${env:PORT}' },
+          choice: { host: '${env:H}', port: 2 },
+        }).validateRaw(schema),
+      ),
+    ).toEqual([
+      'pair: {"mode": "strict", "port": 1} was expected',
+      'choice: {"host": "${env:H}", "port": 2} is not one of [{"host": "a", "port": 1}, ["x", 2]]',
+    ]);
+  });
+});

@@ -14,16 +14,20 @@
  * so a sentinel short-circuits every check at its place, wherever `S` was reached from
  * (`properties`, `items`, `$ref` targets, combinators). Text that mixes interpolations with
  * literal text (`http://${env:HOST}/`) is certainly a string: it passes where a string may
- * stand and fails a `type` that excludes strings. Identifiers (`$id`, `$anchor`) and
- * `definitions`/`$defs` stay where they were, and JSON-pointer `$ref`s are rewritten to follow
- * the moved keywords, so references keep working.
+ * stand and fails a `type` that excludes strings. Identifiers (`$id`, `$anchor`),
+ * `definitions`/`$defs` and unknown keywords stay where they were, and JSON-pointer `$ref`s are
+ * rewritten to follow the moved keywords, so references keep working.
  *
- * Known limit: a placeholder passes every subschema, so a `oneOf` whose branches differ only in
- * the placeholder's value matches more than one branch and fails.
+ * `const` and `enum` treat a placeholder inside an object or list as equal to anything.
+ *
+ * Known limits: a placeholder passes every subschema, so a `oneOf` whose branches differ only in
+ * the placeholder's value matches more than one branch, and a `not` around it fails; Ajv's
+ * built-in meta-schemas are not rewritten, so a placeholder checked against one (a
+ * configuration that holds a schema) is not accepted.
  */
 
-import type { Ajv } from 'ajv';
-import { pointerStateAfter, rewriteSchema } from './walk.js';
+import type { Ajv, SchemaValidateFunction } from 'ajv';
+import { isKnownKeyword, pointerStateAfter, rewriteSchema } from './walk.js';
 
 export const PLACEHOLDER_KEYWORD = 'x-restmachine-placeholder';
 
@@ -50,8 +54,47 @@ const STAYS = new Set([
 ]);
 const REFERENCES = new Set(['$ref', '$recursiveRef', '$dynamicRef']);
 
-/** Registers the keyword that recognises sentinels. */
-export function addPlaceholderKeyword(validator: InstanceType<typeof Ajv>): void {
+/**
+ * `const` and `enum` become these, which compare with placeholders as wildcards: an object
+ * holding a placeholder may equal the constant once resolved.
+ */
+const CONST_KEYWORD = 'x-restmachine-const';
+const ENUM_KEYWORD = 'x-restmachine-enum';
+const RENAMED: Readonly<Record<string, string>> = { const: CONST_KEYWORD, enum: ENUM_KEYWORD };
+
+/** Deep equality in which a placeholder equals anything it could resolve to. */
+function mayEqual(expected: unknown, data: unknown): boolean {
+  if (typeof data === 'string') {
+    if (data.startsWith(WHOLE_PLACEHOLDER)) return true;
+    if (data.startsWith(TEXT_PLACEHOLDER)) return typeof expected === 'string';
+  }
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(data) &&
+      data.length === expected.length &&
+      expected.every((item, index) => mayEqual(item, data[index]))
+    );
+  }
+  if (typeof expected === 'object' && expected !== null) {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+    const keys = Object.keys(expected);
+    return (
+      keys.length === Object.keys(data).length &&
+      keys.every(
+        (key) =>
+          Object.hasOwn(data, key) &&
+          mayEqual(
+            (expected as Record<string, unknown>)[key],
+            (data as Record<string, unknown>)[key],
+          ),
+      )
+    );
+  }
+  return expected === data;
+}
+
+/** Registers the keywords that recognise sentinels. */
+export function addPlaceholderKeywords(validator: InstanceType<typeof Ajv>): void {
   validator.addKeyword({
     keyword: PLACEHOLDER_KEYWORD,
     errors: false,
@@ -61,6 +104,24 @@ export function addPlaceholderKeyword(validator: InstanceType<typeof Ajv>): void
       if (!data.startsWith(TEXT_PLACEHOLDER)) return false;
       return !Array.isArray(types) || types.includes('string');
     },
+  });
+  // Failures are reported under the original keywords, so messages read as usual.
+  const constant: SchemaValidateFunction = (expected, data, parentSchema) => {
+    if (mayEqual(expected, data)) return true;
+    constant.errors = [{ keyword: 'const', params: { allowedValue: expected }, parentSchema }];
+    return false;
+  };
+  const enumeration: SchemaValidateFunction = (allowed: unknown[], data, parentSchema) => {
+    if (allowed.some((value) => mayEqual(value, data))) return true;
+    enumeration.errors = [{ keyword: 'enum', params: { allowedValues: allowed }, parentSchema }];
+    return false;
+  };
+  validator.addKeyword({ keyword: CONST_KEYWORD, errors: true, validate: constant });
+  validator.addKeyword({
+    keyword: ENUM_KEYWORD,
+    schemaType: 'array',
+    errors: true,
+    validate: enumeration,
   });
 }
 
@@ -75,8 +136,9 @@ export function withPlaceholders(schema: unknown, originals: WeakMap<object, unk
     for (const [keyword, value] of Object.entries(copy)) {
       const rewritten =
         REFERENCES.has(keyword) && typeof value === 'string' ? rewriteReference(value) : value;
-      if (STAYS.has(keyword)) kept[keyword] = rewritten;
-      else moved[keyword] = rewritten;
+      // Unknown keywords check nothing; they stay where pointers expect them.
+      if (STAYS.has(keyword) || !isKnownKeyword(keyword)) kept[keyword] = rewritten;
+      else moved[RENAMED[keyword] ?? keyword] = rewritten;
     }
     const type = copy.type;
     const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : null;
@@ -110,7 +172,7 @@ export function rewriteReference(reference: string): string {
       rewritten.push(token);
       state = 'schema';
     } else {
-      if (!STAYS.has(token)) rewritten.push('else');
+      if (!STAYS.has(token) && isKnownKeyword(token)) rewritten.push('else');
       rewritten.push(token);
       state = pointerStateAfter(token);
     }

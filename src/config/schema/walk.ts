@@ -26,6 +26,66 @@ const SCHEMA_MAPS = new Set([
   'dependencies',
 ]);
 
+/**
+ * Keywords whose value is data, not a subschema. A keyword in none of these lists is unknown to
+ * the validator: its value is ignored unless a `$ref` points into it, so an object there is
+ * treated as a schema (documents like `{ "integer": { "type": "integer" } }` are made only to be
+ * pointed into).
+ */
+const DATA_KEYWORDS = new Set([
+  '$anchor',
+  '$comment',
+  '$dynamicAnchor',
+  '$dynamicRef',
+  '$id',
+  '$recursiveAnchor',
+  '$recursiveRef',
+  '$ref',
+  '$schema',
+  '$vocabulary',
+  'const',
+  'contentEncoding',
+  'contentMediaType',
+  'default',
+  'deprecated',
+  'dependentRequired',
+  'description',
+  'enum',
+  'examples',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'format',
+  'maxContains',
+  'maximum',
+  'maxItems',
+  'maxLength',
+  'maxProperties',
+  'minContains',
+  'minimum',
+  'minItems',
+  'minLength',
+  'minProperties',
+  'multipleOf',
+  'pattern',
+  'readOnly',
+  'required',
+  'title',
+  'type',
+  'uniqueItems',
+  'writeOnly',
+]);
+
+/** True for keywords the validator acts on or reads (as opposed to unknown ones). */
+export function isKnownKeyword(keyword: string): boolean {
+  return (
+    DATA_KEYWORDS.has(keyword) ||
+    SCHEMA_VALUED.has(keyword) ||
+    SCHEMA_LISTS.has(keyword) ||
+    SCHEMA_MAPS.has(keyword) ||
+    keyword === 'items'
+  );
+}
+
 export function isSchemaObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -55,6 +115,8 @@ export function rewriteSchema(
         map[name] = Array.isArray(subschema) ? subschema : sub(subschema);
       }
       copy[keyword] = map;
+    } else if (!isKnownKeyword(keyword) && isSchemaObject(value)) {
+      copy[keyword] = sub(value);
     } else {
       copy[keyword] = value;
     }
@@ -65,7 +127,7 @@ export function rewriteSchema(
 /** What the keyword after `keyword` in a JSON pointer into a schema is. */
 export function pointerStateAfter(keyword: string): 'schema' | 'member' | 'items' | 'verbatim' {
   if (keyword === 'items') return 'items';
-  if (SCHEMA_VALUED.has(keyword)) return 'schema';
+  if (SCHEMA_VALUED.has(keyword) || !isKnownKeyword(keyword)) return 'schema';
   if (SCHEMA_LISTS.has(keyword) || SCHEMA_MAPS.has(keyword)) return 'member';
   return 'verbatim';
 }
