@@ -6,6 +6,7 @@
  */
 import { contentTypeFor } from '../http/content-types.js';
 import { formatHttpDate, parseHttpDate } from '../http/date.js';
+import { MultiValueHeaders } from '../http/headers.js';
 import { type Request, utf8Length } from '../request.js';
 import { FileBody, isStream, type Response } from '../response.js';
 import { evaluatePreconditions, hasPreconditions } from './conditional.js';
@@ -83,18 +84,50 @@ function toNotModified(response: Response): void {
  * route took, the application's), `state` the request's injection state when there is one.
  * Throws an HttpError for a 412 or 416 found here; the pipeline turns it into the error response.
  */
-export async function finalizeResponse(
+export function finalizeResponse(
   response: Response,
   request: Request,
   head: boolean,
   semantics?: RouteSemantics,
   state?: RequestState,
-): Promise<Response> {
+): Response | Promise<Response> {
   response.request ??= request;
   if (semantics !== undefined) {
     const decorated = decorateResponse(semantics, response, request, state);
-    if (isThenable(decorated)) await decorated;
+    if (isThenable(decorated)) {
+      return Promise.resolve(decorated).then(() => completeBody(response, request, head));
+    }
   }
+  return completeBody(response, request, head);
+}
+
+// The common case (text, bytes, JSON) completes without a promise; only a file body waits for
+// its size.
+function completeBody(
+  response: Response,
+  request: Request,
+  head: boolean,
+): Response | Promise<Response> {
+  const body = response.body;
+  if (body instanceof FileBody) {
+    return statFile(body).then((info) => {
+      body.size = info.size;
+      response.contentType ??= contentTypeFor(body.path);
+      if (response.lastModified === undefined && !response.headers.has('last-modified')) {
+        response.setLastModified(info.mtime);
+      }
+      return completeHeaders(response, request, head, info.size);
+    });
+  }
+  return completeHeaders(response, request, head, undefined);
+}
+
+function completeHeaders(
+  response: Response,
+  request: Request,
+  head: boolean,
+  fileSize: number | undefined,
+): Response {
   const headers = response.headers;
   if (response.preCalculatedHeaders !== undefined) {
     for (const name of response.preCalculatedHeaders.names()) {
@@ -120,13 +153,7 @@ export async function finalizeResponse(
     length = body.length;
     response.contentType ??= 'application/octet-stream';
   } else if (body instanceof FileBody) {
-    const info = await statFile(body);
-    body.size = info.size;
-    length = info.size;
-    response.contentType ??= contentTypeFor(body.path);
-    if (response.lastModified === undefined && !headers.has('last-modified')) {
-      response.setLastModified(info.mtime);
-    }
+    length = fileSize;
   } else if (isStream(body)) {
     // Streamed as it comes; the length is unknown.
   } else if (typeof body === 'object') {
@@ -142,12 +169,13 @@ export async function finalizeResponse(
   if (response.contentType !== undefined && !headers.has('content-type')) {
     headers.set('Content-Type', response.contentType);
   }
-  if (response.etag !== undefined && !headers.has('etag')) headers.set('ETag', response.etag);
+  if (response.etag !== undefined && !headers.has('etag'))
+    MultiValueHeaders.setTrusted(headers, 'ETag', response.etag);
   if (response.lastModified !== undefined && !headers.has('last-modified')) {
-    headers.set('Last-Modified', formatHttpDate(response.lastModified));
+    MultiValueHeaders.setTrusted(headers, 'Last-Modified', formatHttpDate(response.lastModified));
   }
   if (request.requestId !== undefined && !headers.has('x-request-id')) {
-    headers.set('X-Request-ID', request.requestId);
+    MultiValueHeaders.setTrusted(headers, 'X-Request-ID', request.requestId);
   }
   if (responsePreconditions(request, response) === 'not-modified') {
     toNotModified(response);
@@ -169,12 +197,14 @@ export async function finalizeResponse(
     // headers a GET with the same Range would.
     const ranged = applyRange(response, request, length);
     if (ranged !== undefined) {
-      headers.set('Content-Length', ranged);
+      MultiValueHeaders.setTrusted(headers, 'Content-Length', String(ranged));
       length = undefined;
     }
   }
-  if (length !== undefined && !headers.has('content-length')) headers.set('Content-Length', length);
-  else if (body === undefined && !headers.has('content-length')) headers.set('Content-Length', 0);
+  if (length !== undefined && !headers.has('content-length'))
+    MultiValueHeaders.setTrusted(headers, 'Content-Length', String(length));
+  else if (body === undefined && !headers.has('content-length'))
+    MultiValueHeaders.setTrusted(headers, 'Content-Length', '0');
   if (head) {
     // HEAD keeps every header of the GET, Content-Length included, and sends no content.
     discard(response.body);

@@ -4,10 +4,11 @@
  * handler.
  */
 
+import { MultiValueHeaders } from '../http/headers.js';
 import { negotiate } from '../http/media-type.js';
 import { formatAllow, HTTPMethod, parseMethod } from '../http/methods.js';
-import { addVary } from '../http/vary.js';
 import { reasonPhrase } from '../http/status.js';
+import { addVary } from '../http/vary.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';
 import { checkRoutePreconditions } from './conditional.js';
@@ -18,6 +19,7 @@ import { buildContext, isThenable, type RequestState } from './injection.js';
 import type { Logger } from './logger.js';
 import { MALFORMED } from './matcher.js';
 import { type CompiledRenderer, isRawBody, makeResponse, unpack } from './render.js';
+import { requestIdFor } from './request-id.js';
 import { answerPreflight, authorize, pathSemantics, type RouteSemantics } from './semantics.js';
 import type { CompiledRoute, RoutingTable } from './table.js';
 
@@ -28,13 +30,11 @@ export interface PipelineHost {
   readonly debug: boolean;
 }
 
-const REQUEST_ID = /^[\w.-]{1,128}$/;
-
 /** SPEC §12: a client's X-Request-ID is trusted only when well-formed. */
 export function assignRequestId(request: Request): void {
   if (request.requestId !== undefined) return;
   const sent = request.headers.get('x-request-id');
-  request.requestId = sent !== undefined && REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+  request.requestId = requestIdFor(sent);
 }
 
 function newState(request: Request, params: Record<string, string>): RequestState {
@@ -157,8 +157,14 @@ async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<R
   if (typeof body === 'string' && compiled.stringRenderers[0] !== renderers[0]) {
     renderer = negotiate(accept, compiled.stringRenderers) ?? renderer;
   }
-  const response = await render(renderer, body, state, status ?? 200, headers);
-  if (renderers.length > 1) addVary(response.headers, 'Accept');
+  const response =
+    renderer.builtin !== undefined
+      ? makeResponse(status ?? 200, renderer.builtin(body), renderer.contentType, headers)
+      : await render(renderer, body, state, status ?? 200, headers);
+  if (renderers.length > 1) {
+    if (response.headers.has('vary')) addVary(response.headers, 'Accept');
+    else MultiValueHeaders.setTrusted(response.headers, 'Vary', 'Accept');
+  }
   return response;
 }
 

@@ -5,6 +5,7 @@
  */
 import { parseHttpDate, toHttpSeconds } from '../http/date.js';
 import { isEntityTag, strongMatch } from '../http/etag.js';
+import { MultiValueHeaders } from '../http/headers.js';
 import { type ByteRangesLayout, buildByteRanges, byteRangesLayout } from '../http/multipart.js';
 import {
   type ByteRange,
@@ -74,7 +75,8 @@ export function applyRange(
   length: number,
 ): number | undefined {
   const headers = response.headers;
-  if (!headers.has('accept-ranges')) headers.set('Accept-Ranges', 'bytes');
+  if (!headers.has('accept-ranges'))
+    MultiValueHeaders.setTrusted(headers, 'Accept-Ranges', 'bytes');
   const header = request.headers.get('range');
   if (header === undefined) return undefined;
   // §14.2: a Range we cannot use is ignored, and so is one sent twice.

@@ -29,10 +29,15 @@ interface Entry {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FORBIDDEN_VALUE = /[\r\n\0]/;
 
+// Names already found valid: applications send the same few names on every response.
+const VALID_NAMES = new Set<string>();
+
 function checkName(name: string): void {
+  if (VALID_NAMES.has(name)) return;
   if (typeof name !== 'string' || !TOKEN.test(name)) {
     throw new TypeError(`Invalid header name ${JSON.stringify(name)}`);
   }
+  if (VALID_NAMES.size < 512) VALID_NAMES.add(name);
 }
 
 function checkValue(name: string, value: string): string {
@@ -148,6 +153,18 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     else if (existing !== undefined) existing.values = values;
     else entries.set(key, { name, values });
     return this;
+  }
+
+  /**
+   * Replaces `name` with one value the library produced itself (a length, a formatted date, a
+   * validated id): no validation. Not part of the public API.
+   */
+  static setTrusted(headers: MultiValueHeaders, name: string, value: string): void {
+    const key = name.toLowerCase();
+    const entries = headers.#entries();
+    const existing = entries.get(key);
+    if (existing !== undefined) existing.values = [value];
+    else entries.set(key, { name, values: [value] });
   }
 
   /** Appends a value to `name`, keeping the ones already there. */
