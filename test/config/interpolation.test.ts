@@ -289,10 +289,6 @@ describe('escapes and mixed text', () => {
     const config = yaml('n: 5\nl: [1, "x"]\nz: null\nm: "${n}/${l}/${z}/${env:V}"');
     expect(config.get('m')).toBe('5/[1,"x"]/null/v');
   });
-
-  function yaml(text: string) {
-    return Config.fromYaml(text, { env: { V: 'v' } });
-  }
 });
 
 describe('malformed expressions', () => {

@@ -27,7 +27,11 @@ describe('Request', () => {
   });
 
   it('takes query parameters as a record with array values', () => {
-    const request = new Request({ method: 'GET', path: '/', queryParams: { a: ['1', '2'], b: '3' } });
+    const request = new Request({
+      method: 'GET',
+      path: '/',
+      queryParams: { a: ['1', '2'], b: '3' },
+    });
     expect(request.queryParams).toEqual({ a: '1', b: '3' });
     expect(request.queryParamsAll).toEqual({ a: ['1', '2'], b: ['3'] });
   });
@@ -44,7 +48,11 @@ describe('Request', () => {
   });
 
   it('reads the Authorization header', () => {
-    const request = new Request({ method: 'GET', path: '/', headers: { Authorization: 'Bearer t' } });
+    const request = new Request({
+      method: 'GET',
+      path: '/',
+      headers: { Authorization: 'Bearer t' },
+    });
     expect(request.getAuthorizationHeader()).toBe('Bearer t');
     expect(new Request({ method: 'GET', path: '/' }).getAuthorizationHeader()).toBeUndefined();
   });
@@ -91,9 +99,17 @@ describe('Request', () => {
     const fromString = new Request({ method: 'POST', path: '/', body: '{"a":1}' });
     expect(await fromString.json()).toEqual({ a: 1 });
     expect(await fromString.text()).toBe('{"a":1}');
-    const fromBytes = new Request({ method: 'POST', path: '/', body: new TextEncoder().encode('hé') });
+    const fromBytes = new Request({
+      method: 'POST',
+      path: '/',
+      body: new TextEncoder().encode('hé'),
+    });
     expect(await fromBytes.text()).toBe('hé');
-    const fromNode = new Request({ method: 'POST', path: '/', body: Readable.from([Buffer.from('a'), Buffer.from('b')]) });
+    const fromNode = new Request({
+      method: 'POST',
+      path: '/',
+      body: Readable.from([Buffer.from('a'), Buffer.from('b')]),
+    });
     expect(await fromNode.text()).toBe('ab');
     expect(await fromNode.text()).toBe('ab');
     const fromWeb = new Request({
@@ -126,13 +142,19 @@ describe('Request', () => {
   });
 
   it('rejects malformed JSON and invalid UTF-8 with 400', async () => {
-    await expect(new Request({ method: 'POST', path: '/', body: '{' }).json()).rejects.toBeInstanceOf(HttpError);
+    await expect(
+      new Request({ method: 'POST', path: '/', body: '{' }).json(),
+    ).rejects.toBeInstanceOf(HttpError);
     const invalid = new Request({ method: 'POST', path: '/', body: new Uint8Array([0xff, 0xfe]) });
     await expect(invalid.text()).rejects.toMatchObject({ statusCode: 400 });
   });
 
   it('parses cookies', () => {
-    const request = new Request({ method: 'GET', path: '/', headers: { Cookie: 'a=1; b="two"; c=%20x' } });
+    const request = new Request({
+      method: 'GET',
+      path: '/',
+      headers: { Cookie: 'a=1; b="two"; c=%20x' },
+    });
     expect(request.cookies).toEqual({ a: '1', b: 'two', c: ' x' });
   });
 });

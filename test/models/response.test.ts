@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FileBody, MultiValueHeaders, RestApplication, Response, silentLogger } from '../../src/index.js';
+import {
+  FileBody,
+  MultiValueHeaders,
+  Response,
+  RestApplication,
+  silentLogger,
+} from '../../src/index.js';
 import { bodyBytes } from '../../src/response.js';
 
 describe('Response', () => {
@@ -61,8 +67,13 @@ describe('Response', () => {
   });
 
   it('setCookie adds one Set-Cookie per cookie', () => {
-    const response = new Response(200).setCookie('a', '1').setCookie('b', 'x y', { sameSite: 'None' });
-    expect(response.headers.getAll('set-cookie')).toEqual(['a=1', 'b=x%20y; Secure; SameSite=None']);
+    const response = new Response(200)
+      .setCookie('a', '1')
+      .setCookie('b', 'x y', { sameSite: 'None' });
+    expect(response.headers.getAll('set-cookie')).toEqual([
+      'a=1',
+      'b=x%20y; Secure; SameSite=None',
+    ]);
     expect(() => new Response(200).setCookie('bad name', 'x')).toThrow(TypeError);
   });
 
@@ -78,7 +89,14 @@ describe('Response', () => {
     app.get('/file', () => Response.file(join(dir, 'report.pdf')));
     app.get('/missing-file', () => Response.file(join(dir, 'nope.pdf')));
     app.get('/stream', () => new Response(200, Readable.from(['a', 'b'])));
-    app.get('/pre', () => new Response(200, 'x', { preCalculatedHeaders: { 'X-Pre': '1', 'X-Own': 'pre' }, headers: { 'X-Own': 'own' } }));
+    app.get(
+      '/pre',
+      () =>
+        new Response(200, 'x', {
+          preCalculatedHeaders: { 'X-Pre': '1', 'X-Own': 'pre' },
+          headers: { 'X-Own': 'own' },
+        }),
+    );
 
     it('encodes strings as UTF-8 with their byte length', async () => {
       const response = await app.request('/string');
