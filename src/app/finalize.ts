@@ -27,8 +27,12 @@ function discard(body: unknown): void {
   else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
 }
 
+// node:fs is loaded on the first file body only, so the core stays free of Node modules at load.
+let fsPromises: Promise<typeof import('node:fs/promises')> | undefined;
+
 async function statFile(body: FileBody): Promise<{ size: number; mtime: Date }> {
-  const { stat } = await import('node:fs/promises');
+  fsPromises ??= import('node:fs/promises');
+  const { stat } = await fsPromises;
   const info = await stat(body.path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
     throw error;
@@ -109,7 +113,15 @@ function completeBody(
   head: boolean,
 ): Response | Promise<Response> {
   const body = response.body;
-  if (body instanceof FileBody) {
+  // A file body whose size and Last-Modified are already known (a static router stat'ed it)
+  // needs no second stat.
+  if (
+    body instanceof FileBody &&
+    !(
+      body.size !== undefined &&
+      (response.lastModified !== undefined || response.headers.has('last-modified'))
+    )
+  ) {
     return statFile(body).then((info) => {
       body.size = info.size;
       response.contentType ??= contentTypeFor(body.path);
@@ -153,7 +165,8 @@ function completeHeaders(
     length = body.length;
     response.contentType ??= 'application/octet-stream';
   } else if (body instanceof FileBody) {
-    length = fileSize;
+    length = fileSize ?? body.size;
+    response.contentType ??= contentTypeFor(body.path);
   } else if (isStream(body)) {
     // Streamed as it comes; the length is unknown.
   } else if (typeof body === 'object') {
