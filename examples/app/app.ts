@@ -37,7 +37,7 @@ export type BookmarksApp = ReturnType<typeof registerServices>;
 /** Builds the bookmarks application; nothing runs until startup. */
 export function createApp(options: BookmarksOptions = {}): BookmarksApp {
   const app = registerServices(options);
-  app.get('/', () => ({
+  app.get('/api', () => ({
     name: 'Bookmarks API',
     links: {
       bookmarks: `${API_V1}/bookmarks`,

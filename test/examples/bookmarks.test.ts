@@ -173,8 +173,11 @@ describe('over HTTP', () => {
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
     const options = await fetch(`${server.url}/api/v1/bookmarks/1`, { method: 'OPTIONS' });
     expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE, OPTIONS');
-    const root = await fetch(`${server.url}/`);
-    expect(await root.json()).toMatchObject({ name: 'Bookmarks API' });
+    const index = await fetch(`${server.url}/api`);
+    expect(await index.json()).toMatchObject({ name: 'Bookmarks API' });
+    const page = await fetch(`${server.url}/`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<html');
   });
 });
 

@@ -66,7 +66,7 @@ describe('the example front-end in headless Chromium', () => {
       if (message.type() === 'error') problems.push(`${message.text()} ${message.location().url}`);
     });
     try {
-      const response = await page.goto(`${server.url}/index.html`);
+      const response = await page.goto(`${server.url}/`);
       expect(response?.status()).toBe(200);
       expect(response?.headers()['content-type']).toBe('text/html; charset=utf-8');
       await page.waitForSelector('#bookmarks li');
@@ -90,7 +90,7 @@ describe('the example front-end in headless Chromium', () => {
     const { server, browser } = need(context);
     const page = await browser.newPage();
     try {
-      await page.goto(`${server.url}/index.html`);
+      await page.goto(`${server.url}/`);
       await page.waitForSelector('#bookmarks li');
       await page.fill('input[name=url]', 'https://developer.mozilla.org/');
       await page.fill('input[name=title]', 'MDN <b>Web</b> Docs');
