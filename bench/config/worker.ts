@@ -5,7 +5,7 @@
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { Config, Schema } from '../../src/config/index.js';
-import { nanosecondsPerSyncCall, report, workerArgs } from '../lib/timing.js';
+import { type Cost, costPerSyncCall, report, workerArgs } from '../lib/timing.js';
 import {
   configEnvironment,
   generatedConfig,
@@ -21,16 +21,16 @@ function measureValidation(
   check: Check,
   durationMs: number,
   warmupMs: number,
-): Record<string, number> {
+): Record<string, Cost> {
   if (!check(VALID_DOCUMENT)) throw new Error('the valid document was rejected');
   if (check(INVALID_DOCUMENT)) throw new Error('the invalid document was accepted');
-  const result: Record<string, number> = {};
+  const result: Record<string, Cost> = {};
   for (const [name, document] of [
     ['valid', VALID_DOCUMENT],
     ['invalid', INVALID_DOCUMENT],
   ] as const) {
-    nanosecondsPerSyncCall(() => check(document), warmupMs);
-    result[name] = nanosecondsPerSyncCall(() => check(document), durationMs);
+    costPerSyncCall(() => check(document), warmupMs);
+    result[name] = costPerSyncCall(() => check(document), durationMs);
   }
   return result;
 }
@@ -39,10 +39,10 @@ function measureLoad(
   load: () => unknown,
   durationMs: number,
   warmupMs: number,
-): Record<string, number> {
+): Record<string, Cost> {
   load();
-  nanosecondsPerSyncCall(load, warmupMs);
-  return { load: nanosecondsPerSyncCall(load, durationMs) };
+  costPerSyncCall(load, warmupMs);
+  return { load: costPerSyncCall(load, durationMs) };
 }
 
 const args = workerArgs();
@@ -50,7 +50,7 @@ Object.assign(process.env, configEnvironment());
 const interpolatedText = generatedConfig(true);
 const plainText = generatedConfig(false);
 
-const CONTENDERS: Record<string, () => Record<string, number>> = {
+const CONTENDERS: Record<string, () => Record<string, Cost>> = {
   restmachine: () => {
     const schema = Schema.fromObject(SEED_SCHEMA);
     return measureValidation(
@@ -91,4 +91,4 @@ const CONTENDERS: Record<string, () => Record<string, number>> = {
 
 const run = CONTENDERS[args.contender];
 if (run === undefined) throw new Error(`Unknown contender ${args.contender}`);
-report({ nanoseconds: run() });
+report({ costs: run() });

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Request, Response, RestApplication } from '../../src/index.js';
-import { nanosecondsPerCall, report, workerArgs } from '../lib/timing.js';
+import { costPerCall, report, workerArgs } from '../lib/timing.js';
 
 const BODY = { hello: 'world' };
 const ETAG = '"v1"';
@@ -113,5 +113,5 @@ if (first.statusCode !== status) {
 if (status === 200 && first.body !== JSON.stringify(BODY)) {
   throw new Error(`${args.contender}: unexpected body ${String(first.body)}`);
 }
-await nanosecondsPerCall(execute, args.warmupMs);
-report({ nanoseconds: { execute: await nanosecondsPerCall(execute, args.durationMs) } });
+await costPerCall(execute, args.warmupMs);
+report({ costs: { execute: await costPerCall(execute, args.durationMs) } });

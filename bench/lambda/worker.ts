@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ECHO_DOCUMENT, PARAMS_DOCUMENT } from '../lib/payload.js';
-import { nanosecondsPerCall, report, workerArgs } from '../lib/timing.js';
+import { type Cost, costPerCall, report, workerArgs } from '../lib/timing.js';
 import type { LambdaHandler } from './contenders/types.js';
 import { CONTEXT, EVENT_LABELS, type EventName, makeEvents } from './events.js';
 
@@ -63,7 +63,7 @@ function changedKeys(before: Record<string, unknown>, after: Record<string, unkn
 
 const events = makeEvents();
 const only = args.extra[1]?.split(',');
-const nanoseconds: Record<string, number> = {};
+const costs: Record<string, Cost> = {};
 const notes: string[] = [];
 for (const name of Object.keys(events) as EventName[]) {
   if (only !== undefined && !only.includes(name)) continue;
@@ -78,9 +78,9 @@ for (const name of Object.keys(events) as EventName[]) {
     notes.push(`${args.contender} mutates the ${EVENT_LABELS[name]} event (${changed.join(', ')})`);
   }
   const call = (): Promise<unknown> => handler(event, CONTEXT);
-  await nanosecondsPerCall(call, args.warmupMs);
-  nanoseconds[name] = await nanosecondsPerCall(call, args.durationMs);
+  await costPerCall(call, args.warmupMs);
+  costs[name] = await costPerCall(call, args.durationMs);
   // The event is reused while measuring; the answer must still be right at the end.
   check(name, await handler(event, CONTEXT));
 }
-report({ nanoseconds, notes });
+report({ costs, notes });

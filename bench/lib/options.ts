@@ -33,6 +33,12 @@ export interface BenchOptions {
   readonly connections: number;
   /** Take a CPU profile of restmachine for every missed target. */
   readonly profile: boolean;
+  /**
+   * What in-process and cold-start costs are ranked by: the process's CPU time (`cpu`, the
+   * default: steady on a machine shared with other work) or wall-clock time (`wall`). Both are
+   * printed.
+   */
+  readonly clock: 'cpu' | 'wall';
 }
 
 export const USAGE = `Usage: npm run bench -- [section ...] [options]
@@ -48,6 +54,7 @@ Options (each also an environment variable):
   --connections N   wrk connections (BENCH_CONNECTIONS, default 50)
   --quick           short runs for checking the harness (1 s wrk, 200 ms in-process)
   --long            steadier numbers (15 s wrk, 3 s in-process, 5 rounds, 40 cold runs)
+  --clock C         rank in-process and cold-start costs by cpu (default) or wall time (BENCH_CLOCK)
   --no-profile      skip the CPU profiles of missed targets (BENCH_PROFILE=0)
   --help            this text`;
 
@@ -108,6 +115,10 @@ export function parseOptions(
     positiveNumber(flag, flags.get(flag)) ?? positiveNumber(variable, env[variable]) ?? fallback;
   const rounds = Math.round(pick('--rounds', 'BENCH_ROUNDS', preset.rounds));
   if (rounds < 3) throw new Error('--rounds must be at least 3 (medians need three runs)');
+  const clock = flags.get('--clock') ?? env.BENCH_CLOCK ?? 'cpu';
+  if (clock !== 'cpu' && clock !== 'wall') {
+    throw new Error(`--clock must be cpu or wall, got ${JSON.stringify(clock)}`);
+  }
   // Run order follows SECTION_NAMES whatever order the sections were named in.
   const chosen = sections.length === 0 ? [...SECTION_NAMES] : sections;
   return {
@@ -119,5 +130,6 @@ export function parseOptions(
     coldRuns: Math.round(pick('--cold-runs', 'BENCH_COLD_RUNS', preset.cold)),
     connections: Math.round(pick('--connections', 'BENCH_CONNECTIONS', 50)),
     profile: !flags.has('--no-profile') && env.BENCH_PROFILE !== '0',
+    clock,
   };
 }

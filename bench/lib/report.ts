@@ -10,6 +10,8 @@ export interface Measurement {
   readonly samples: number[];
   /** Why this contender has no (or fewer) samples, when it failed. */
   error?: string;
+  /** The same rounds measured another way (wall-clock beside CPU time), shown for reference. */
+  alternate?: number[];
 }
 
 /** One thing measured for several contenders in the same run. */
@@ -22,6 +24,10 @@ export interface Scenario {
   /** The contender the ratios are about (restmachine's entry). */
   readonly subject: string;
   readonly measurements: Measurement[];
+  /** How the samples were measured, when it needs saying (`CPU time`). */
+  readonly measure?: string;
+  /** What `Measurement.alternate` holds, such as `wall-clock`. */
+  readonly alternateLabel?: string;
 }
 
 /** A speed target from the issue: a ratio of the subject to a peer in one scenario. */

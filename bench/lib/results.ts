@@ -34,6 +34,7 @@ export function settingsLines(context: SectionContext): string[] {
     `In-process: ${o.inProcessMs} ms per contender, scenario and round, after a warm-up`,
     `Cold start: ${o.coldRuns} processes per contender and round`,
     `Pinning: ${context.pinning.description}`,
+    `In-process and cold-start costs ranked by ${o.clock === 'cpu' ? "the process's CPU time (process.cpuUsage; steady when other work shares the machine), wall-clock (process.hrtime.bigint) beside it" : 'wall-clock time (process.hrtime.bigint), CPU time beside it'}; servers by wrk's requests per second`,
   ];
 }
 

@@ -5,6 +5,7 @@
 import type { SectionContext } from './context.js';
 import { runWorker } from './processes.js';
 import type { Measurement, Scenario } from './report.js';
+import type { Cost } from './timing.js';
 
 /** The order of `items` in round `round`: rotated by one place per round. */
 export function rotation<T>(items: readonly T[], round: number): T[] {
@@ -12,15 +13,15 @@ export function rotation<T>(items: readonly T[], round: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
-/** What an in-process worker prints: nanoseconds per operation by scenario. */
+/** What an in-process worker prints: the cost per operation by scenario. */
 export interface WorkerResult {
-  readonly nanoseconds: Record<string, number>;
+  readonly costs: Record<string, Cost>;
   /** Facts the worker noticed (an adapter that mutated the event, for example). */
   readonly notes?: string[];
 }
 
 /** Samples by contender, then by scenario, one per round. */
-export type Samples = Map<string, Map<string, number[]>>;
+export type Samples = Map<string, Map<string, Cost[]>>;
 
 export interface InProcessRun {
   readonly samples: Samples;
@@ -59,8 +60,8 @@ export async function runInProcessRounds(
           ],
           { core: pinning.serverCore },
         );
-        const byScenario = samples.get(contender) as Map<string, number[]>;
-        for (const [scenario, value] of Object.entries(result.nanoseconds)) {
+        const byScenario = samples.get(contender) as Map<string, Cost[]>;
+        for (const [scenario, value] of Object.entries(result.costs)) {
           const list = byScenario.get(scenario) ?? [];
           list.push(value);
           byScenario.set(scenario, list);
@@ -76,8 +77,9 @@ export async function runInProcessRounds(
 }
 
 /**
- * A scenario built from in-process samples (nanoseconds per operation), converted to `unit`:
- * `µs/…` and `ms/…` are costs (lower is better), `…/s` a rate (higher is better).
+ * A scenario built from in-process costs (nanoseconds per operation) ranked by `clock`, with the
+ * other clock shown beside it, converted to `unit`: `µs/…` and `ms/…` are costs (lower is
+ * better), `…/s` a rate (higher is better).
  */
 export function scenarioFromSamples(
   run: InProcessRun,
@@ -86,6 +88,7 @@ export function scenarioFromSamples(
   contenders: readonly string[],
   subject: string,
   unit: string,
+  clock: 'cpu' | 'wall',
 ): Scenario {
   const rate = unit.endsWith('/s');
   const convert = (nanoseconds: number): number => {
@@ -94,12 +97,25 @@ export function scenarioFromSamples(
     if (unit.startsWith('ms')) return nanoseconds / 1e6;
     return nanoseconds;
   };
+  const other = clock === 'cpu' ? 'wall' : 'cpu';
   const measurements: Measurement[] = contenders.map((contender) => {
-    const values = run.samples.get(contender)?.get(key) ?? [];
-    const measurement: Measurement = { contender, samples: values.map(convert) };
+    const costs = run.samples.get(contender)?.get(key) ?? [];
+    const measurement: Measurement = {
+      contender,
+      samples: costs.map((cost) => convert(cost[clock])),
+      alternate: costs.map((cost) => convert(cost[other])),
+    };
     const error = run.errors.get(contender);
     if (error !== undefined) measurement.error = error;
     return measurement;
   });
-  return { name, unit, higherIsBetter: rate, subject, measurements };
+  return {
+    name,
+    measure: clock === 'cpu' ? 'CPU time' : 'wall-clock',
+    unit,
+    higherIsBetter: rate,
+    subject,
+    measurements,
+    alternateLabel: clock === 'cpu' ? 'Wall-clock' : 'CPU time',
+  };
 }

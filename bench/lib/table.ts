@@ -3,7 +3,7 @@
  * subject to each peer, then the targets marked met or missed.
  */
 import type { Scenario, SectionReport, TargetResult } from './report.js';
-import { pairedRatio, summarize } from './stats.js';
+import { median, pairedRatio, summarize } from './stats.js';
 
 /** A number with about three significant digits, grouped by thousands when large. */
 export function formatNumber(value: number): string {
@@ -52,9 +52,21 @@ function shorten(text: string, length = 240): string {
 export function scenarioTable(scenario: Scenario): string {
   const subject = scenario.measurements.find((m) => m.contender === scenario.subject);
   const better = scenario.higherIsBetter ? 'higher is better' : 'lower is better';
+  const alternate = scenario.alternateLabel;
   const rows = scenario.measurements.map((measurement) => {
+    const extra =
+      alternate === undefined
+        ? []
+        : [measurement.alternate?.length ? formatNumber(median(measurement.alternate)) : 'n/a'];
     if (measurement.samples.length === 0) {
-      return [measurement.contender, 'n/a', '', '', shorten(measurement.error ?? 'no samples')];
+      return [
+        measurement.contender,
+        'n/a',
+        '',
+        '',
+        ...extra,
+        shorten(measurement.error ?? 'no samples'),
+      ];
     }
     const summary = summarize(measurement.samples);
     const ratio =
@@ -63,22 +75,24 @@ export function scenarioTable(scenario: Scenario): string {
         : formatRatio(pairedRatio(subject.samples, measurement.samples));
     const spread = `${formatNumber(summary.min)}–${formatNumber(summary.max)}`;
     const note = shorten(measurement.error ?? (summary.count > 1 ? '' : 'one sample'));
-    return [measurement.contender, formatNumber(summary.median), spread, ratio, note];
+    return [measurement.contender, formatNumber(summary.median), spread, ratio, ...extra, note];
   });
-  const hasNotes = rows.some((row) => row[4] !== '');
+  const hasNotes = rows.some((row) => row[row.length - 1] !== '');
   const header = [
     'Contender',
-    `Median (${scenario.unit})`,
+    `Median (${scenario.unit}${scenario.measure ? `, ${scenario.measure}` : ''})`,
     'Min–max',
     `${scenario.subject} ÷ contender`,
+    ...(alternate === undefined ? [] : [`${alternate} median`]),
   ];
+  const align = `lrrr${alternate === undefined ? '' : 'r'}`;
   return [
     `**${scenario.name}** (${scenario.unit}, ${better})`,
     '',
     markdownTable(
       hasNotes ? [...header, 'Note'] : header,
-      rows.map((row) => (hasNotes ? row : row.slice(0, 4))),
-      hasNotes ? 'lrrrl' : 'lrrr',
+      rows.map((row) => (hasNotes ? row : row.slice(0, -1))),
+      hasNotes ? `${align}l` : align,
     ),
   ].join('\n');
 }

@@ -30,8 +30,25 @@ const TARGETS: Target[] = [
   },
 ];
 
-/** Wall times in milliseconds of `runs` starts of each command, by command. */
-type Timer = (commands: readonly string[][], runs: number, core: number | undefined) => number[][];
+/** Milliseconds per start of one command: wall-clock per run, CPU time (user + system). */
+interface StartTimes {
+  readonly wall: number[];
+  /** Per run, or one mean per call when the timer only reports means. */
+  readonly cpu: number[];
+}
+
+/** Times `runs` starts of each command, by command. */
+type Timer = (
+  commands: readonly string[][],
+  runs: number,
+  core: number | undefined,
+) => StartTimes[];
+
+interface HyperfineResult {
+  times: number[];
+  user: number;
+  system: number;
+}
 
 /** hyperfine without a shell: its overhead per start is small and the same for every command. */
 const hyperfineTimer: Timer = (commands, runs, core) => {
@@ -50,11 +67,18 @@ const hyperfineTimer: Timer = (commands, runs, core) => {
   ]);
   const result = spawnSync(command, args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`hyperfine failed: ${result.stderr.trim()}`);
-  const data = JSON.parse(readFileSync(exportFile, 'utf8')) as { results: { times: number[] }[] };
-  return data.results.map((entry) => entry.times.map((seconds) => seconds * 1000));
+  const data = JSON.parse(readFileSync(exportFile, 'utf8')) as { results: HyperfineResult[] };
+  // hyperfine reports user and system time as means over the runs.
+  return data.results.map((entry) => ({
+    wall: entry.times.map((seconds) => seconds * 1000),
+    cpu: [(entry.user + entry.system) * 1000],
+  }));
 };
 
-/** Fallback without hyperfine: spawn and wait, run by run, commands interleaved. */
+/**
+ * Fallback without hyperfine: spawn and wait, run by run, commands interleaved. Node cannot
+ * read a child's CPU time, so CPU time here is the wall-clock time.
+ */
 const spawnTimer: Timer = (commands, runs, core) => {
   const times = commands.map((): number[] => []);
   for (let run = -1; run < runs; run++) {
@@ -67,7 +91,7 @@ const spawnTimer: Timer = (commands, runs, core) => {
       if (run >= 0) times[index]?.push(elapsed);
     });
   }
-  return times;
+  return times.map((wall) => ({ wall, cpu: wall }));
 };
 
 interface Entry {
@@ -110,12 +134,17 @@ async function coldStarts(context: SectionContext, report: SectionReport): Promi
     if (check.status !== 0) throw new Error(`${entry.name} failed: ${check.stderr.trim()}`);
   }
   const commands: Entry[] = [{ name: 'baseline', file: baseline }, ...list];
-  const samples = new Map<string, number[]>(list.map((entry) => [entry.name, []]));
-  const bare: number[] = [];
+  const clock = context.options.clock;
+  const samples = new Map<string, { wall: number[]; cpu: number[] }>(
+    list.map((entry) => [entry.name, { wall: [], cpu: [] }]),
+  );
+  const bare = { wall: [] as number[], cpu: [] as number[] };
   const { rounds, coldRuns } = context.options;
   for (let round = 0; round < rounds; round++) {
     context.log(`round ${round + 1}/${rounds}: ${coldRuns} starts of each`);
-    const times = new Map<string, number[]>(commands.map((entry) => [entry.name, []]));
+    const times = new Map(
+      commands.map((entry) => [entry.name, { wall: [] as number[], cpu: [] as number[] }]),
+    );
     for (let done = 0, chunk = 0; done < coldRuns; done += CHUNK, chunk++) {
       const order = rotation(commands, round + chunk);
       // hyperfine needs at least two runs of each command.
@@ -126,26 +155,38 @@ async function coldStarts(context: SectionContext, report: SectionReport): Promi
         context.pinning.serverCore,
       );
       order.forEach((entry, index) => {
-        times.get(entry.name)?.push(...(measured[index] ?? []));
+        const into = times.get(entry.name);
+        into?.wall.push(...(measured[index]?.wall ?? []));
+        into?.cpu.push(...(measured[index]?.cpu ?? []));
       });
     }
-    const floor = median(times.get('baseline') ?? []);
-    bare.push(floor);
-    for (const entry of list)
-      samples.get(entry.name)?.push(median(times.get(entry.name) ?? []) - floor);
+    const floorWall = median(times.get('baseline')?.wall ?? []);
+    const floorCpu = median(times.get('baseline')?.cpu ?? []);
+    bare.wall.push(floorWall);
+    bare.cpu.push(floorCpu);
+    for (const entry of list) {
+      const own = times.get(entry.name);
+      samples.get(entry.name)?.wall.push(median(own?.wall ?? []) - floorWall);
+      samples.get(entry.name)?.cpu.push(median(own?.cpu ?? []) - floorCpu);
+    }
   }
+  const other = clock === 'cpu' ? 'wall' : 'cpu';
   report.scenarios.push({
     name: SCENARIO,
     unit: 'ms',
+    measure: clock === 'cpu' ? 'CPU time' : 'wall-clock',
+    alternateLabel: clock === 'cpu' ? 'Wall-clock' : 'CPU time',
     higherIsBetter: false,
     subject: 'restmachine',
     measurements: list.map((entry) => ({
       contender: entry.name,
-      samples: samples.get(entry.name) ?? [],
+      samples: samples.get(entry.name)?.[clock] ?? [],
+      alternate: samples.get(entry.name)?.[other] ?? [],
     })),
   });
   report.notes.push(
-    `Bare \`node\` start (subtracted): median ${median(bare).toFixed(1)} ms.`,
+    `Bare \`node\` start (subtracted): median ${median(bare.wall).toFixed(1)} ms wall-clock, ${median(bare.cpu).toFixed(1)} ms CPU time.`,
+    'CPU time is user + system time of the process and all its threads (hyperfine reports it as a mean per chunk of starts), so it can exceed the wall-clock time.',
     'Each entry is bundled with esbuild (dependencies included, not minified), as Lambda deployments usually are, and run as `node entry.mjs`.',
     '`restmachine-core`: the core alone answering one `app.execute()` request (no gateway adapter).',
   );

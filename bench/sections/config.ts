@@ -40,8 +40,24 @@ async function run(context: SectionContext): Promise<SectionReport> {
   const result = await runInProcessRounds(context, script, contenders);
   const validators = ['restmachine', 'ajv', 'ajv-all-errors'];
   report.scenarios.push(
-    scenarioFromSamples(result, VALID, 'valid', validators, 'restmachine', 'validations/s'),
-    scenarioFromSamples(result, INVALID, 'invalid', validators, 'restmachine', 'validations/s'),
+    scenarioFromSamples(
+      result,
+      VALID,
+      'valid',
+      validators,
+      'restmachine',
+      'validations/s',
+      context.options.clock,
+    ),
+    scenarioFromSamples(
+      result,
+      INVALID,
+      'invalid',
+      validators,
+      'restmachine',
+      'validations/s',
+      context.options.clock,
+    ),
     scenarioFromSamples(
       result,
       LOAD,
@@ -49,6 +65,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
       ['restmachine-config', 'yaml-ajv'],
       'restmachine-config',
       'ms/load',
+      context.options.clock,
     ),
   );
   evaluateTargets(report, TARGETS);

@@ -63,6 +63,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
       ['restmachine', 'hand-built', 'restmachine-registered'],
       'restmachine',
       'µs/request',
+      context.options.clock,
     ),
   );
   if (conditional) {
@@ -74,6 +75,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
         ['etag-304', 'etag-200'],
         'etag-304',
         'µs/request',
+        context.options.clock,
       ),
     );
   }

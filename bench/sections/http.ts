@@ -8,6 +8,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { bundle, missingSubject } from '../lib/build.js';
 import type { Section, SectionContext } from '../lib/context.js';
 import {
+  cpuScenarioName,
+  cpuTargets,
   type LoadScenario,
   loadScenarios,
   runLoadRounds,
@@ -134,7 +136,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
   const list = await contenders(context);
   const result = await runLoadRounds(context, list, SCENARIOS);
   report.scenarios.push(...loadScenarios(result, list, SCENARIOS, 'restmachine'));
-  evaluateTargets(report, TARGETS);
+  evaluateTargets(report, [...TARGETS, ...cpuTargets(TARGETS)]);
   return report;
 }
 
@@ -142,7 +144,9 @@ async function profileMissed(report: SectionReport, context: SectionContext): Pr
   const script = await bundle('bench/http/servers/restmachine.ts', { name: 'http-restmachine' });
   const missed = new Set(missedTargets(report).map((target) => target.scenario));
   const blocks: string[] = [];
-  for (const scenario of SCENARIOS.filter((s) => missed.has(s.name))) {
+  for (const scenario of SCENARIOS.filter(
+    (s) => missed.has(s.name) || missed.has(cpuScenarioName(s.name)),
+  )) {
     const dir = `${context.profileDir}/http-${SCENARIOS.indexOf(scenario)}`;
     const server = await startServer({
       command: process.execPath,

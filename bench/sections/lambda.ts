@@ -85,6 +85,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
         contenders,
         'restmachine',
         'µs/event',
+        context.options.clock,
       ),
     );
   }

@@ -6,6 +6,8 @@
 import { bundle, missingSubject } from '../lib/build.js';
 import type { Section, SectionContext } from '../lib/context.js';
 import {
+  cpuScenarioName,
+  cpuTargets,
   type LoadScenario,
   loadScenarios,
   runLoadRounds,
@@ -108,7 +110,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
     const list2 = scenarios(served.files);
     const result = await runLoadRounds(context, list, list2);
     report.scenarios.push(...loadScenarios(result, list, list2, 'restmachine'));
-    evaluateTargets(report, targets());
+    evaluateTargets(report, [...targets(), ...cpuTargets(targets())]);
   } finally {
     served.remove();
   }
@@ -121,7 +123,9 @@ async function profileMissed(report: SectionReport, context: SectionContext): Pr
   const served = writeStaticFiles();
   const blocks: string[] = [];
   try {
-    for (const scenario of scenarios(served.files).filter((s) => missed.has(s.name))) {
+    for (const scenario of scenarios(served.files).filter(
+      (s) => missed.has(s.name) || missed.has(cpuScenarioName(s.name)),
+    )) {
       const dir = `${context.profileDir}/static-${scenario.request.path.replace(/\W+/g, '-')}`;
       const server = await startServer({
         command: process.execPath,
