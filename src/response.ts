@@ -32,7 +32,7 @@ export type ResponseBody =
   | AsyncIterable<Uint8Array | string>
   | ReadableStreamLike
   | FileBody
-  | Record<string, unknown>
+  | object
   | readonly unknown[]
   | number
   | boolean

@@ -2,7 +2,7 @@
  * Version 1 of the bookmarks API, mounted at /api/v1. A new version would be another router
  * mounted at /api/v2, sharing the same store and validators.
  */
-import { Router } from '../../src/index.js';
+import { Response, Router } from '../../src/index.js';
 import type { BookmarksApp } from './app.js';
 import { bookmarkHtml, bookmarksHtml, bookmarksText, bookmarkText } from './render.js';
 import type { Bookmark } from './store.js';
@@ -23,16 +23,24 @@ export function bookmarksRouter(app: BookmarksApp) {
   });
 
   // `bookmark` is a resourceExists dependency: an unknown id is a 404 before these run.
+  // The entity tag is the bookmark's version: a GET with a matching If-None-Match is a 304
+  // without running the handler, and a PATCH or DELETE with a stale If-Match is a 412 before
+  // anything changes (optimistic concurrency).
   v1.get('/bookmarks/{id}', ({ bookmark }) => bookmark)
+    .etag(({ bookmark }) => `v${bookmark.version}`)
+    .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
     .provides('text/html', ({ result }) => bookmarkHtml(result as Bookmark))
     .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark));
 
-  v1.patch('/bookmarks/{id}', ({ store, bookmark, changes }) => store.update(bookmark.id, changes));
+  v1.patch('/bookmarks/{id}', ({ store, bookmark, changes }) => {
+    const updated = store.update(bookmark.id, changes) ?? bookmark;
+    return new Response(200, updated, { etag: `v${updated.version}` });
+  }).etag(({ bookmark }) => `v${bookmark.version}`);
 
   v1.delete('/bookmarks/{id}', ({ store, bookmark }) => {
     store.remove(bookmark.id);
     return null;
-  });
+  }).etag(({ bookmark }) => `v${bookmark.version}`);
 
   v1.get('/tags', ({ store }) => store.tags());
 

@@ -14,6 +14,8 @@ export interface Bookmark {
   tags: string[];
   createdAt: string;
   updatedAt: string;
+  /** Goes up by one with every change: the bookmark's entity tag. */
+  version: number;
 }
 
 export type BookmarkInput = z.output<typeof NewBookmark>;
@@ -93,6 +95,7 @@ export class BookmarkStore {
       tags: [...new Set(input.tags)],
       createdAt: now,
       updatedAt: now,
+      version: 1,
     };
     this.#bookmarks.set(bookmark.id, bookmark);
     return bookmark;
@@ -107,6 +110,7 @@ export class BookmarkStore {
       ...(changes.title === undefined ? {} : { title: changes.title }),
       ...(changes.tags === undefined ? {} : { tags: [...new Set(changes.tags)] }),
       updatedAt: new Date().toISOString(),
+      version: current.version + 1,
     };
     this.#bookmarks.set(id, updated);
     return updated;

@@ -161,8 +161,9 @@ function completeHeaders(
       response.contentType = 'application/octet-stream';
     }
   } else if (body instanceof ArrayBuffer) {
-    body = new Uint8Array(body);
-    length = body.length;
+    const bytes = new Uint8Array(body);
+    body = bytes;
+    length = bytes.length;
     response.contentType ??= 'application/octet-stream';
   } else if (body instanceof FileBody) {
     length = fileSize ?? body.size;

@@ -23,6 +23,28 @@ async function json(response: Awaited<ReturnType<ReturnType<typeof createApp>['r
 describe('in-process', () => {
   const app = createApp({ logger: silentLogger });
 
+  it('answers a conditional GET with 304 and refuses a stale If-Match with 412', async () => {
+    const first = await app.request('/api/v1/bookmarks/2');
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(/^"v\d+"$/);
+    const cached = await app.request('/api/v1/bookmarks/2', { headers: { 'If-None-Match': etag } });
+    expect(cached.statusCode).toBe(304);
+    const patched = await app.request('/api/v1/bookmarks/2', {
+      method: 'PATCH',
+      json: { title: 'Renamed' },
+      headers: { 'If-Match': etag },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.headers.get('etag')).not.toBe(etag);
+    const stale = await app.request('/api/v1/bookmarks/2', {
+      method: 'PATCH',
+      json: { title: 'Lost update' },
+      headers: { 'If-Match': etag },
+    });
+    expect(stale.statusCode).toBe(412);
+    expect((await json(await app.request('/api/v1/bookmarks/2'))).title).toBe('Renamed');
+  });
+
   it('lists the example bookmarks and filters them by tag and text', async () => {
     const all = await app.request('/api/v1/bookmarks');
     expect(all.statusCode).toBe(200);
