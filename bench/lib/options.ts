@@ -107,7 +107,7 @@ export function parseOptions(
   const quick = flags.has('--quick') || env.BENCH_QUICK === '1';
   const long = flags.has('--long') || env.BENCH_LONG === '1';
   const preset = quick
-    ? { rounds: 3, wrk: 1, warmup: 1, time: 200, cold: 6 }
+    ? { rounds: 3, wrk: 1, warmup: 1, time: 200, cold: 10 }
     : long
       ? { rounds: 5, wrk: 15, warmup: 3, time: 3000, cold: 40 }
       : { rounds: 3, wrk: 5, warmup: 2, time: 1000, cold: 20 };

@@ -13,7 +13,9 @@ function collect(child: ChildProcess): { stdout: () => string; stderr: () => str
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
+    // Results and READY lines come in the first kilobytes; a server that logs every request
+    // must not grow the harness without bound.
+    if (stdout.length < 1_000_000) stdout += chunk;
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     // Keep the tail only: a chatty child must not grow the harness without bound.
