@@ -145,12 +145,17 @@ export const coreCases: CasesModule = {
     });
 
     test('an unknown method is 501', async (send) => {
-      expect((await send({ method: 'BREW', path: '/' })).status).toBe(501);
+      const response = await send({ method: 'BREW', path: '/' });
+      expect(response.status).toBe(501);
+      expect((response.json() as { error: string }).error).toBe('Method "BREW" is not implemented');
     });
 
     test('malformed percent-encoding in the path is 400', async (send) => {
       const response = await send(get('/items/%E0%A4%A'));
       expect(response.status).toBe(400);
+      expect((response.json() as { error: string }).error).toBe(
+        'Malformed percent-encoding in request path',
+      );
     });
 
     test('a tuple sets body, status and headers', async (send) => {
@@ -258,6 +263,9 @@ export const coreCases: CasesModule = {
         body: 'hi',
       });
       expect(response.status).toBe(415);
+      expect((response.json() as { error: string }).error).toBe(
+        'Unsupported Content-Type "text/plain"; expected application/json',
+      );
     });
 
     test('a body over the limit is 413', async (send) => {
@@ -268,6 +276,9 @@ export const coreCases: CasesModule = {
         body: 'x'.repeat(4096),
       });
       expect(response.status).toBe(413);
+      expect((response.json() as { error: string }).error).toBe(
+        'Request body is larger than the limit of 1024 bytes',
+      );
     });
 
     test('text and form bodies are read', async (send) => {
