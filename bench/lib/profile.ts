@@ -103,6 +103,37 @@ export function topCosts(file: string, count = 12): CostLine[] {
     }));
 }
 
+/**
+ * Self time summed by source file (native code and V8's own work by name): shows which layer
+ * the time goes to when no single function dominates.
+ */
+export function costsByFile(file: string, count = 8): CostLine[] {
+  const byFile = new Map<string, number>();
+  let total = 0;
+  for (const line of topCosts(file, Number.POSITIVE_INFINITY)) {
+    const location = line.location.replace(/:\d+$/, '');
+    const key = location === '' ? `${line.name} (native or V8)` : location;
+    byFile.set(key, (byFile.get(key) ?? 0) + line.percent);
+    total += line.percent;
+  }
+  return [...byFile.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, percent]) => ({
+      name,
+      location: '',
+      percent: total === 0 ? 0 : (100 * percent) / total,
+    }));
+}
+
+export function fileTable(lines: readonly CostLine[]): string {
+  return markdownTable(
+    ['Source file', 'Self time'],
+    lines.map((line) => [line.name, `${line.percent.toFixed(1)}%`]),
+    'lr',
+  );
+}
+
 export function costTable(lines: readonly CostLine[]): string {
   return markdownTable(
     ['Function', 'Where', 'Self time'],

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import type { SectionContext } from './context.js';
 import { ROOT } from './machine.js';
 import { runWorker } from './processes.js';
-import { costTable, newestProfile, topCosts } from './profile.js';
+import { costsByFile, costTable, fileTable, newestProfile, topCosts } from './profile.js';
 
 /** Profiles one in-process worker run and returns the rendered block. */
 export async function profileWorker(
@@ -27,5 +27,9 @@ export async function profileWorker(
 export function describeProfile(label: string, dir: string): string {
   const file = newestProfile(dir);
   if (file === undefined) return `${label}: no profile was written`;
-  return `${label} (\`${relative(ROOT, file)}\`):\n\n${costTable(topCosts(file))}`;
+  return [
+    `${label} (\`${relative(ROOT, file)}\`):`,
+    costTable(topCosts(file)),
+    fileTable(costsByFile(file)),
+  ].join('\n\n');
 }

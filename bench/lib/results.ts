@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { SectionContext } from './context.js';
 import { machineFacts, machineTable, ROOT } from './machine.js';
 import type { SectionReport } from './report.js';
-import { renderSection } from './table.js';
+import { renderSection, summaryTable, targetsTable } from './table.js';
 
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
 
@@ -50,6 +50,7 @@ export function resultDocument(reports: readonly SectionReport[], context: Secti
       .map((line) => `- ${line}`)
       .join('\n'),
     machineTable(machineFacts(), peers),
+    ...(reports.length > 1 ? [summary(reports)] : []),
     ...reports.map(renderSection),
     '',
   ].join('\n\n');
@@ -61,4 +62,16 @@ export function writeResult(name: string, document: string, context: SectionCont
   const file = join(RESULTS_DIR, `${context.stamp}-${name}.md`);
   writeFileSync(file, document);
   return file;
+}
+
+/** Medians and targets of every section, for the top of a whole run's document. */
+function summary(reports: readonly SectionReport[]): string {
+  const parts = ['## Summary'];
+  for (const report of reports) {
+    if (report.scenarios.length === 0) continue;
+    parts.push(`**${report.title}** (medians)`, summaryTable(report));
+  }
+  const targets = reports.flatMap((report) => report.targets);
+  if (targets.length > 0) parts.push('**Targets**', targetsTable(targets));
+  return parts.join('\n\n');
 }

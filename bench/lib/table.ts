@@ -134,3 +134,30 @@ export function renderSection(report: SectionReport): string {
   }
   return parts.join('\n\n');
 }
+
+/** One row per scenario, one column per contender: the medians of a section at a glance. */
+export function summaryTable(report: SectionReport): string {
+  const contenders: string[] = [];
+  for (const scenario of report.scenarios) {
+    for (const measurement of scenario.measurements) {
+      if (!contenders.includes(measurement.contender)) contenders.push(measurement.contender);
+    }
+  }
+  const rows = report.scenarios.map((scenario) => [
+    scenario.name,
+    scenario.unit,
+    ...contenders.map((contender) => {
+      const samples = scenario.measurements.find((m) => m.contender === contender)?.samples;
+      return samples === undefined
+        ? ''
+        : samples.length === 0
+          ? 'n/a'
+          : formatNumber(median(samples));
+    }),
+  ]);
+  return markdownTable(
+    ['Scenario', 'Unit', ...contenders],
+    rows,
+    `ll${'r'.repeat(contenders.length)}`,
+  );
+}

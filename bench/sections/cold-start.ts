@@ -226,7 +226,12 @@ async function sizes(report: SectionReport): Promise<void> {
       continue;
     }
     const size = await minifiedSize(file);
-    rows.push([subpath, formatBytes(size.bytes), formatBytes(size.gzip), 'core included']);
+    rows.push([
+      subpath,
+      formatBytes(size.bytes),
+      formatBytes(size.gzip),
+      'with what it uses of the core',
+    ]);
   }
   const apps: Record<string, string> = {
     'restmachine Lambda app': 'bench/lambda/contenders/restmachine.ts',

@@ -7,7 +7,13 @@ import { parseOptions, SECTION_NAMES } from '../../bench/lib/options.js';
 import { evaluateTargets, newReport, type Scenario } from '../../bench/lib/report.js';
 import { rotation } from '../../bench/lib/rounds.js';
 import { median, pairedRatio, quantile, summarize } from '../../bench/lib/stats.js';
-import { formatNumber, formatRatio, markdownTable, renderSection } from '../../bench/lib/table.js';
+import {
+  formatNumber,
+  formatRatio,
+  markdownTable,
+  renderSection,
+  summaryTable,
+} from '../../bench/lib/table.js';
 import { parseWrk } from '../../bench/lib/wrk.js';
 
 describe('statistics', () => {
@@ -118,6 +124,20 @@ describe('tables', () => {
     expect(text).toContain('| restmachine | 110 | 100–120 | — |');
     expect(text).toContain('| fastify | 55.0 | 50.0–60.0 | 2.00× |');
     expect(text).toContain('| twice Fastify | restmachine ÷ fastify ≥ 2× | 2.00× | met |');
+  });
+});
+
+describe('summary', () => {
+  it('puts every contender of a section in a column, blank where a scenario lacks it', () => {
+    const report = newReport('x', 'X');
+    report.scenarios.push(scenario({ restmachine: [1, 2, 3], fastify: [4, 5, 6] }));
+    report.scenarios.push({ ...scenario({ restmachine: [7, 8, 9], raw: [] }), name: 'T' });
+    expect(summaryTable(report).split('\n')).toEqual([
+      '| Scenario | Unit | restmachine | fastify | raw |',
+      '|:---|:---|---:|---:|---:|',
+      '| S | req/s | 2.00 | 5.00 |  |',
+      '| T | req/s | 8.00 |  | n/a |',
+    ]);
   });
 });
 
