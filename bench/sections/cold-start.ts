@@ -142,9 +142,12 @@ async function coldStarts(context: SectionContext, report: SectionReport): Promi
   const { rounds, coldRuns } = context.options;
   for (let round = 0; round < rounds; round++) {
     context.log(`round ${round + 1}/${rounds}: ${coldRuns} starts of each`);
-    const times = new Map(
-      commands.map((entry) => [entry.name, { wall: [] as number[], cpu: [] as number[] }]),
+    // Each chunk's starts minus the same chunk's bare starts: the baseline is taken seconds
+    // apart from what it is subtracted from, so drift between chunks cancels.
+    const extra = new Map(
+      list.map((entry) => [entry.name, { wall: [] as number[], cpu: [] as number[] }]),
     );
+    const floors = { wall: [] as number[], cpu: [] as number[] };
     for (let done = 0, chunk = 0; done < coldRuns; done += CHUNK, chunk++) {
       const order = rotation(commands, round + chunk);
       // hyperfine needs at least two runs of each command.
@@ -154,20 +157,22 @@ async function coldStarts(context: SectionContext, report: SectionReport): Promi
         runs,
         context.pinning.serverCore,
       );
-      order.forEach((entry, index) => {
-        const into = times.get(entry.name);
-        into?.wall.push(...(measured[index]?.wall ?? []));
-        into?.cpu.push(...(measured[index]?.cpu ?? []));
-      });
+      const chunkTimes = new Map(order.map((entry, index) => [entry.name, measured[index]]));
+      const floorWall = median(chunkTimes.get('baseline')?.wall ?? []);
+      const floorCpu = median(chunkTimes.get('baseline')?.cpu ?? []);
+      floors.wall.push(floorWall);
+      floors.cpu.push(floorCpu);
+      for (const entry of list) {
+        const own = chunkTimes.get(entry.name);
+        extra.get(entry.name)?.wall.push(median(own?.wall ?? []) - floorWall);
+        extra.get(entry.name)?.cpu.push(median(own?.cpu ?? []) - floorCpu);
+      }
     }
-    const floorWall = median(times.get('baseline')?.wall ?? []);
-    const floorCpu = median(times.get('baseline')?.cpu ?? []);
-    bare.wall.push(floorWall);
-    bare.cpu.push(floorCpu);
+    bare.wall.push(median(floors.wall));
+    bare.cpu.push(median(floors.cpu));
     for (const entry of list) {
-      const own = times.get(entry.name);
-      samples.get(entry.name)?.wall.push(median(own?.wall ?? []) - floorWall);
-      samples.get(entry.name)?.cpu.push(median(own?.cpu ?? []) - floorCpu);
+      samples.get(entry.name)?.wall.push(median(extra.get(entry.name)?.wall ?? []));
+      samples.get(entry.name)?.cpu.push(median(extra.get(entry.name)?.cpu ?? []));
     }
   }
   const other = clock === 'cpu' ? 'wall' : 'cpu';
@@ -271,7 +276,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
     'esbuild',
   ]);
   report.method.push(
-    `Every start pinned to one core; ${context.options.coldRuns} starts per contender and round, in chunks of ${CHUNK} (one warm-up start each) with the order rotating from chunk to chunk; the round's median minus the round's bare \`node\` median.`,
+    `Every start pinned to one core; ${context.options.coldRuns} starts per contender and round, in chunks of ${CHUNK} (one warm-up start each) with the order rotating from chunk to chunk; each chunk's median minus the same chunk's bare \`node\` median, and the median of those per round.`,
   );
   await coldStarts(context, report);
   await sizes(report);
