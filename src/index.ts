@@ -59,6 +59,7 @@ export type {
   ReadableStreamLike,
   RequestBody,
   RequestInit,
+  WholeBodyReader,
 } from './request.js';
 export { Request } from './request.js';
 export type { ResponseBody, ResponseInit } from './response.js';

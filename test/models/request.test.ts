@@ -158,3 +158,26 @@ describe('Request', () => {
     expect(request.cookies).toEqual({ a: '1', b: 'two', c: ' x' });
   });
 });
+
+describe('utf8Length', () => {
+  it('equals the encoded byte length for any string (property)', async () => {
+    const { default: fc } = await import('fast-check');
+    const { utf8Length } = await import('../../src/request.js');
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          // Lone surrogates too: a string is UTF-16, not always well-formed.
+          fc.string({
+            unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+          }),
+        ),
+        (text) => {
+          expect(utf8Length(text)).toBe(Buffer.byteLength(text, 'utf8'));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(utf8Length('{"a":"é😀"}')).toBe(Buffer.byteLength('{"a":"é😀"}'));
+  });
+});

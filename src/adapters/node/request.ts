@@ -46,6 +46,55 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array> {
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
     return readMessage(this.message, this.#awaitingContinue);
   }
+
+  /**
+   * Reads the whole body with plain stream events, which costs far less than async iteration
+   * for the common small body. Over `limit` it stops reading (the message is paused, not
+   * destroyed, so the 413 can still be sent) and rejects with 413.
+   */
+  readWhole(limit: number): Promise<Uint8Array> {
+    const message = this.message;
+    const awaitingContinue = this.#awaitingContinue;
+    if (awaitingContinue !== undefined && !awaitingContinue.headersSent) {
+      awaitingContinue.writeContinue();
+    }
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const cleanup = () => {
+        message.off('data', onData);
+        message.off('end', onEnd);
+        message.off('error', onBroken);
+        message.off('close', onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > limit) {
+          cleanup();
+          message.pause();
+          reject(new HttpError(413, `Request body is larger than the limit of ${limit} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        cleanup();
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+      };
+      // The client went away or broke the framing mid-body; nothing it sent can be trusted.
+      const onBroken = () => {
+        cleanup();
+        reject(new HttpError(400, 'The request body was not received completely'));
+      };
+      const onClose = () => {
+        if (!message.complete) onBroken();
+      };
+      message.on('data', onData);
+      message.on('end', onEnd);
+      message.on('error', onBroken);
+      message.on('close', onClose);
+    });
+  }
 }
 
 async function* readMessage(
