@@ -20,7 +20,7 @@ import {
 } from './default-headers.js';
 import { SetupError } from './errors.js';
 import { bumpGeneration, currentGeneration } from './generation.js';
-import { type Binding, BUILTIN_NAMES, type Scope } from './injection.js';
+import { type Binding, BUILTIN_NAMES, isThenable, type Scope } from './injection.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { describeInjectable, type Injectable } from './parameters.js';
 import { assignRequestId, builtinErrorResponse, runPipeline } from './pipeline.js';
@@ -457,7 +457,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         const value = (entry.injectable.fn as (c: object) => unknown)(
           this.#lifecycleContext(entry, 'Startup handler'),
         );
-        if (isPromiseLike(value)) {
+        if (isThenable(value)) {
           Promise.resolve(value).catch(() => undefined);
           throw new SetupError(
             'SYNC_STARTUP_PROMISE',
@@ -497,7 +497,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       const value = (entry.injectable.fn as (c: object) => unknown)(
         this.#lifecycleContext(entry, 'Shutdown handler'),
       );
-      if (isPromiseLike(value)) {
+      if (isThenable(value)) {
         throw new SetupError(
           'SYNC_STARTUP_PROMISE',
           `Shutdown handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.shutdown()`,
@@ -578,14 +578,6 @@ function failedResponse(request: Request): Response {
   const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
   response.headers.set('X-Request-ID', request.requestId as string);
   return response;
-}
-
-function isPromiseLike(value: unknown): boolean {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
 }
 
 function checkScope(scope: Scope | undefined): Scope {
