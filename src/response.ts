@@ -73,12 +73,25 @@ export class Response {
   rangeStart: number | undefined;
   rangeEnd: number | undefined;
 
-  constructor(statusCode: number, body?: ResponseBody, init: ResponseInit = {}) {
+  constructor(statusCode: number, body?: ResponseBody, init?: ResponseInit) {
     if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
       throw new RangeError(`Response status must be an integer from 100 to 599, got ${statusCode}`);
     }
     this.statusCode = statusCode;
     this.body = body;
+    this.etag = undefined;
+    this.lastModified = undefined;
+    if (init === undefined) {
+      // The pipeline's own responses: no options object to read.
+      this.headers = new MultiValueHeaders();
+      this.contentType = undefined;
+      this.request = undefined;
+      this.availableContentTypes = undefined;
+      this.preCalculatedHeaders = undefined;
+      this.rangeStart = undefined;
+      this.rangeEnd = undefined;
+      return;
+    }
     this.headers =
       init.headers instanceof MultiValueHeaders
         ? init.headers
@@ -90,8 +103,6 @@ export class Response {
       init.preCalculatedHeaders === undefined || init.preCalculatedHeaders === null
         ? undefined
         : new MultiValueHeaders(init.preCalculatedHeaders);
-    this.etag = undefined;
-    this.lastModified = undefined;
     if (init.etag !== undefined) this.setEtag(init.etag);
     if (init.lastModified !== undefined) this.setLastModified(init.lastModified);
     this.rangeStart = init.rangeStart;

@@ -5,8 +5,12 @@
 import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-/** The core's minified size budget in bytes; raise it deliberately, with a reason. */
-const CORE_BUDGET = 64 * 1024;
+/**
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 72 KiB: the
+ * synchronous pipeline (a response without a promise when nothing on the way is asynchronous)
+ * added about 3 KiB to the 63.5 KiB before it.
+ */
+const CORE_BUDGET = 72 * 1024;
 
 describe('core bundle', () => {
   const result = buildSync({

@@ -30,6 +30,15 @@ import { compileTable, type RoutingTable } from './table.js';
 import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
 import { isStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
+/**
+ * Executes `request` on `app` like `app.execute()`, but hands back the response itself when the
+ * pipeline finished synchronously. For adapters; not part of the public API.
+ */
+export let dispatchRequest: (
+  app: RestApplication,
+  request: Request,
+) => Response | Promise<Response>;
+
 /** Options of `new RestApplication(options)`. */
 export interface ApplicationOptions {
   /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
@@ -515,19 +524,15 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * Executes a request and returns its response. Runs startup first if it has not run. Never
    * throws for anything a request can cause.
    */
-  async execute(request: Request): Promise<Response> {
-    if (!this.#started) {
-      try {
-        await this.startup();
-      } catch (error) {
-        assignRequestId(request);
-        if (!this.#startupErrorLogged) {
-          this.#startupErrorLogged = true;
-          this.logger.error('Application startup failed', { requestId: request.requestId, error });
-        }
-        return failedResponse(request);
-      }
-    }
+  execute(request: Request): Promise<Response> {
+    const response = this.#dispatch(request);
+    return isThenable(response) ? response : Promise.resolve(response);
+  }
+
+  // What adapters call: the response itself when the pipeline finished synchronously, so a
+  // server can write it in the same tick, without a promise.
+  #dispatch(request: Request): Response | Promise<Response> {
+    if (!this.#started) return this.#executeAfterStartup(request);
     let table: RoutingTable;
     try {
       table = this.routingTable();
@@ -540,6 +545,24 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       return failedResponse(request);
     }
     return runPipeline(this, table, request);
+  }
+
+  async #executeAfterStartup(request: Request): Promise<Response> {
+    try {
+      await this.startup();
+    } catch (error) {
+      assignRequestId(request);
+      if (!this.#startupErrorLogged) {
+        this.#startupErrorLogged = true;
+        this.logger.error('Application startup failed', { requestId: request.requestId, error });
+      }
+      return failedResponse(request);
+    }
+    return this.#dispatch(request);
+  }
+
+  static {
+    dispatchRequest = (app, request) => app.#dispatch(request);
   }
 
   /**

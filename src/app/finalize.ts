@@ -134,6 +134,9 @@ function completeBody(
   return completeHeaders(response, request, head, undefined);
 }
 
+// Content-Type values already found valid by `headers.set`.
+const CHECKED_TYPES = new Set<string>();
+
 function completeHeaders(
   response: Response,
   request: Request,
@@ -180,16 +183,29 @@ function completeHeaders(
     response.contentType ??= 'text/plain; charset=utf-8';
   }
   response.body = body;
-  if (response.contentType !== undefined && !headers.has('content-type')) {
-    headers.set('Content-Type', response.contentType);
+  const type = response.contentType;
+  if (type !== undefined) {
+    // The same few types go out on every response: each is validated once.
+    if (CHECKED_TYPES.has(type)) {
+      MultiValueHeaders.setDefault(headers, 'Content-Type', 'content-type', type);
+    } else if (!headers.has('content-type')) {
+      headers.set('Content-Type', type);
+      if (CHECKED_TYPES.size < 64) CHECKED_TYPES.add(type);
+    }
   }
-  if (response.etag !== undefined && !headers.has('etag'))
-    MultiValueHeaders.setTrusted(headers, 'ETag', response.etag);
+  if (response.etag !== undefined) {
+    MultiValueHeaders.setDefault(headers, 'ETag', 'etag', response.etag);
+  }
   if (response.lastModified !== undefined && !headers.has('last-modified')) {
-    MultiValueHeaders.setTrusted(headers, 'Last-Modified', formatHttpDate(response.lastModified));
+    MultiValueHeaders.setTrusted(
+      headers,
+      'Last-Modified',
+      'last-modified',
+      formatHttpDate(response.lastModified),
+    );
   }
-  if (request.requestId !== undefined && !headers.has('x-request-id')) {
-    MultiValueHeaders.setTrusted(headers, 'X-Request-ID', request.requestId);
+  if (request.requestId !== undefined) {
+    MultiValueHeaders.setDefault(headers, 'X-Request-ID', 'x-request-id', request.requestId);
   }
   if (responsePreconditions(request, response) === 'not-modified') {
     toNotModified(response);
@@ -211,14 +227,14 @@ function completeHeaders(
     // headers a GET with the same Range would.
     const ranged = applyRange(response, request, length);
     if (ranged !== undefined) {
-      MultiValueHeaders.setTrusted(headers, 'Content-Length', String(ranged));
+      MultiValueHeaders.setTrusted(headers, 'Content-Length', 'content-length', String(ranged));
       length = undefined;
     }
   }
-  if (length !== undefined && !headers.has('content-length'))
-    MultiValueHeaders.setTrusted(headers, 'Content-Length', String(length));
-  else if (body === undefined && !headers.has('content-length'))
-    MultiValueHeaders.setTrusted(headers, 'Content-Length', '0');
+  if (length !== undefined || body === undefined) {
+    const value = length === undefined ? '0' : String(length);
+    MultiValueHeaders.setDefault(headers, 'Content-Length', 'content-length', value);
+  }
   if (head) {
     // HEAD keeps every header of the GET, Content-Length included, and sends no content.
     discard(response.body);

@@ -12,6 +12,8 @@
 export interface RouteLeaf<T> {
   template: string;
   byMethod: Map<string, { value: T; paramNames: readonly string[] }>;
+  /** The match of this leaf's own path, for templates without parameters. */
+  exact?: PathMatch<T>;
 }
 
 interface Node<T> {
@@ -24,8 +26,10 @@ interface Node<T> {
 /** A successful path match: the leaf and the parameter values in template order. */
 export interface PathMatch<T> {
   leaf: RouteLeaf<T>;
-  values: string[];
+  values: readonly string[];
 }
+
+const NO_VALUES: readonly string[] = Object.freeze([]);
 
 /** Returned when a segment holds malformed percent-encoding (400). */
 export const MALFORMED = Symbol('malformed path');
@@ -79,7 +83,10 @@ export class RouteMatcher<T> {
     if (leaf === undefined) {
       node.leaf ??= { template: canonical, byMethod: new Map() };
       leaf = node.leaf;
-      if (names.length === 0) this.#exact.set(canonical, leaf);
+      if (names.length === 0) {
+        leaf.exact = { leaf, values: NO_VALUES };
+        this.#exact.set(canonical, leaf);
+      }
     }
     const existing = leaf.byMethod.get(method);
     leaf.byMethod.set(method, { value, paramNames: names });
@@ -89,7 +96,14 @@ export class RouteMatcher<T> {
   /** Matches a raw (still percent-encoded) path. */
   match(path: string): PathMatch<T> | undefined | typeof MALFORMED {
     const exact = this.#exact.get(path);
-    if (exact !== undefined) return { leaf: exact, values: [] };
+    if (exact !== undefined) return exact.exact as PathMatch<T>;
+    // Without percent-encoding every segment is its own value: walk the path in place, taking
+    // substrings only for the segments a node looks up.
+    if (path.indexOf('%') === -1) {
+      const values: string[] = [];
+      const leaf = walkRaw(this.#root, path, 0, values);
+      return leaf === undefined ? undefined : { leaf, values };
+    }
     const raw = path.split('/');
     const segments: string[] = [];
     for (const segment of raw) {
@@ -103,14 +117,56 @@ export class RouteMatcher<T> {
         }
       }
     }
-    if (segments.length === 0) {
-      const rootLeaf = this.#root.leaf;
-      if (rootLeaf !== undefined) return { leaf: rootLeaf, values: [] };
-    }
     const values: string[] = [];
     const leaf = walk(this.#root, segments, 0, values);
     return leaf === undefined ? undefined : { leaf, values };
   }
+}
+
+/**
+ * `walk` over the undecoded path from `start`: the same priorities, without splitting the path
+ * first. Only for paths without `%`, whose segments need no decoding.
+ */
+function walkRaw<T>(
+  node: Node<T>,
+  path: string,
+  start: number,
+  values: string[],
+): RouteLeaf<T> | undefined {
+  // Empty segments (repeated or trailing slashes) do not count.
+  while (start < path.length && path.charCodeAt(start) === 47 /* / */) start++;
+  if (start >= path.length) {
+    if (node.leaf !== undefined) return node.leaf;
+    if (node.catchAll !== undefined) {
+      values.push('');
+      return node.catchAll;
+    }
+    return undefined;
+  }
+  let end = path.indexOf('/', start);
+  if (end === -1) end = path.length;
+  const segment = path.slice(start, end);
+  const child = node.statics?.get(segment);
+  if (child !== undefined) {
+    const found = walkRaw(child, path, end, values);
+    if (found !== undefined) return found;
+  }
+  if (node.param !== undefined) {
+    values.push(segment);
+    const found = walkRaw(node.param, path, end, values);
+    if (found !== undefined) return found;
+    values.pop();
+  }
+  if (node.catchAll !== undefined) {
+    const rest = path
+      .slice(start)
+      .split('/')
+      .filter((part) => part !== '');
+    if (rest.some((part) => UNSAFE_IN_CATCH_ALL.test(part))) return undefined;
+    values.push(rest.join('/'));
+    return node.catchAll;
+  }
+  return undefined;
 }
 
 // A catch-all takes the rest of the path, but never a segment that decoded to a separator or

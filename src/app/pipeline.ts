@@ -15,10 +15,10 @@ import { checkRoutePreconditions } from './conditional.js';
 import { isPreflight } from './cors.js';
 import { HttpError, SetupError, ValidationError } from './errors.js';
 import { finalizeResponse } from './finalize.js';
-import { buildContext, isThenable, type RequestState } from './injection.js';
+import { buildContext, type Getter, isThenable, type RequestState } from './injection.js';
 import type { Logger } from './logger.js';
 import { MALFORMED } from './matcher.js';
-import { type CompiledRenderer, isRawBody, makeResponse, unpack } from './render.js';
+import { type CompiledRenderer, isRawBody, isTuple, makeResponse, unpack } from './render.js';
 import { requestIdFor } from './request-id.js';
 import { answerPreflight, authorize, pathSemantics, type RouteSemantics } from './semantics.js';
 import type { CompiledRoute, RoutingTable } from './table.js';
@@ -41,12 +41,16 @@ function newState(request: Request, params: Record<string, string>): RequestStat
   return { request, params, cache: undefined, extra: undefined, log: undefined };
 }
 
-/** Runs `request` through `table`; never throws. */
-export async function runPipeline(
+/**
+ * Runs `request` through `table`; never throws. The response comes back synchronously when
+ * nothing on the way is asynchronous (no async provider, handler or renderer, no file to stat),
+ * so a plain JSON route costs no promise at all; otherwise a promise of it.
+ */
+export function runPipeline(
   host: PipelineHost,
   table: RoutingTable,
   request: Request,
-): Promise<Response> {
+): Response | Promise<Response> {
   let state: RequestState | undefined;
   let head = false;
   // CORS, CSP and default headers of whatever answers: the application's until a route does.
@@ -67,7 +71,7 @@ export async function runPipeline(
     if (method === HTTPMethod.OPTIONS && isPreflight(request)) {
       const preflight = answerPreflight(byMethod, request);
       if (preflight !== undefined) {
-        return await finalizeResponse(preflight, request, false, table.defaultsOnly);
+        return settle(host, table, request, undefined, preflight, false, table.defaultsOnly);
       }
     }
     let entry = byMethod.get(method);
@@ -79,12 +83,8 @@ export async function runPipeline(
       const allow = allowed(byMethod);
       semantics = pathSemantics(byMethod, semantics);
       if (method === HTTPMethod.OPTIONS) {
-        return await finalizeResponse(
-          new Response(204, undefined, { headers: { Allow: allow } }),
-          request,
-          false,
-          semantics,
-        );
+        const response = new Response(204, undefined, { headers: { Allow: allow } });
+        return settle(host, table, request, undefined, response, false, semantics);
       }
       throw new HttpError(405, undefined, undefined, { Allow: allow });
     }
@@ -101,11 +101,53 @@ export async function runPipeline(
     for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
     request.pathParams = params;
     state = newState(request, params);
-    const response = await runRoute(compiled, state);
-    return await finalizeResponse(response, request, head, semantics, state);
+    const response = runRoute(compiled, state);
+    if (isThenable(response)) {
+      return finishLater(host, table, request, state, response, head, semantics);
+    }
+    return settle(host, table, request, state, response, head, semantics);
   } catch (error) {
     return handleError(host, table, request, state, error, head, semantics);
   }
+}
+
+/** Finalizes a response, turning a failure there (a 412, a 416) into the error response. */
+function settle(
+  host: PipelineHost,
+  table: RoutingTable,
+  request: Request,
+  state: RequestState | undefined,
+  response: Response,
+  head: boolean,
+  semantics: RouteSemantics | undefined,
+): Response | Promise<Response> {
+  try {
+    const done = finalizeResponse(response, request, head, semantics, state);
+    if (!isThenable(done)) return done;
+    return done.then(undefined, (error: unknown) =>
+      handleError(host, table, request, state, error, head, semantics),
+    );
+  } catch (error) {
+    return handleError(host, table, request, state, error, head, semantics);
+  }
+}
+
+async function finishLater(
+  host: PipelineHost,
+  table: RoutingTable,
+  request: Request,
+  state: RequestState,
+  pending: Promise<Response>,
+  head: boolean,
+  semantics: RouteSemantics | undefined,
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await pending;
+  } catch (error) {
+    return handleError(host, table, request, state, error, head, semantics);
+  }
+  return settle(host, table, request, state, response, head, semantics);
 }
 
 function allowed(byMethod: ReadonlyMap<string, unknown>): string {
@@ -115,55 +157,152 @@ function allowed(byMethod: ReadonlyMap<string, unknown>): string {
   return formatAllow(methods);
 }
 
-async function runRoute(compiled: CompiledRoute, state: RequestState): Promise<Response> {
+/**
+ * Steps 2 to 7 for a matched route. Runs synchronously until something returns a promise, then
+ * continues in one of the `resume*` functions below from that point on: a route whose providers
+ * and handler are synchronous never allocates a promise.
+ */
+function runRoute(compiled: CompiledRoute, state: RequestState): Response | Promise<Response> {
   if (compiled.problem !== undefined) throw compiled.problem;
-  const request = state.request;
-  const semantics = compiled.semantics;
   // Step 2: authorization hooks the route runs (401 / 403), before anything else is revealed.
-  if (semantics?.authorization !== undefined) await authorize(semantics.authorization, state);
+  if (compiled.semantics?.authorization !== undefined) return authorizeThenRoute(compiled, state);
   // Step 3: content negotiation. 406 before any provider or handler runs.
-  const accept = request.headers.get('accept');
-  const renderers = compiled.renderers;
-  let renderer = negotiate(accept, renderers);
-  if (renderer === undefined) {
-    // A route that answers with its own representation (a static file) has nothing to
-    // negotiate: `Accept: text/css` must not turn a stylesheet into a 406.
-    if (compiled.route.settings.negotiation !== false) throw notAcceptable(renderers);
-    renderer = renderers[0] as CompiledRenderer;
-  }
+  const renderer = chooseRenderer(compiled, state.request);
   // Step 4: resourceExists providers the handler reaches; null/undefined is a 404.
-  for (const getter of compiled.existsGetters) {
-    const value = getter(state);
-    if (isThenable(value)) await value;
+  const existsGetters = compiled.existsGetters;
+  for (let i = 0; i < existsGetters.length; i++) {
+    const value = (existsGetters[i] as Getter)(state);
+    if (isThenable(value)) return resumeExists(compiled, state, renderer, i, value);
   }
-  // Step 5: preconditions against the route's ETag / Last-Modified providers: 304 without
-  // running the handler, or 412 before any side effect.
-  if (semantics?.conditional !== undefined) {
-    const notModified = await checkRoutePreconditions(semantics.conditional, state);
-    if (notModified !== undefined) return notModified;
+  if (compiled.semantics?.conditional !== undefined) {
+    return resumePreconditions(compiled, state, renderer);
   }
   // Steps 6 and 7: everything else the handler needs, then the handler.
-  let context = buildContext(compiled.names, compiled.getters, state);
-  if (isThenable(context)) context = await context;
-  let result: unknown = (compiled.route.handler.fn as (c: object) => unknown)(context);
-  if (isThenable(result)) result = await result;
+  const context = buildContext(compiled.names, compiled.getters, state);
+  if (isThenable(context)) return resumeHandler(compiled, state, renderer, context);
+  const result: unknown = (compiled.route.handler.fn as (c: object) => unknown)(context);
+  if (isThenable(result)) return resumeResult(compiled, state, renderer, result);
+  return respond(compiled, state, renderer, result);
+}
+
+async function authorizeThenRoute(compiled: CompiledRoute, state: RequestState): Promise<Response> {
+  await authorize(compiled.semantics?.authorization as readonly Getter[], state);
+  const renderer = chooseRenderer(compiled, state.request);
+  return resumeExists(compiled, state, renderer, -1, undefined);
+}
+
+/** Step 4 from the `index`-th provider on, whose value `pending` is. */
+async function resumeExists(
+  compiled: CompiledRoute,
+  state: RequestState,
+  renderer: CompiledRenderer,
+  index: number,
+  pending: unknown,
+): Promise<Response> {
+  await pending;
+  const existsGetters = compiled.existsGetters;
+  for (let i = index + 1; i < existsGetters.length; i++) {
+    const value = (existsGetters[i] as Getter)(state);
+    if (isThenable(value)) await value;
+  }
+  return resumePreconditions(compiled, state, renderer);
+}
+
+/**
+ * Step 5: preconditions against the route's ETag / Last-Modified providers: 304 without running
+ * the handler, or 412 before any side effect. Then steps 6 and 7.
+ */
+async function resumePreconditions(
+  compiled: CompiledRoute,
+  state: RequestState,
+  renderer: CompiledRenderer,
+): Promise<Response> {
+  const conditional = compiled.semantics?.conditional;
+  if (conditional !== undefined) {
+    const notModified = await checkRoutePreconditions(conditional, state);
+    if (notModified !== undefined) return notModified;
+  }
+  const context = buildContext(compiled.names, compiled.getters, state);
+  return resumeHandler(compiled, state, renderer, context);
+}
+
+async function resumeHandler(
+  compiled: CompiledRoute,
+  state: RequestState,
+  renderer: CompiledRenderer,
+  pendingContext: unknown,
+): Promise<Response> {
+  const context = (await pendingContext) as object;
+  const result: unknown = (compiled.route.handler.fn as (c: object) => unknown)(context);
+  return resumeResult(compiled, state, renderer, result);
+}
+
+async function resumeResult(
+  compiled: CompiledRoute,
+  state: RequestState,
+  renderer: CompiledRenderer,
+  pendingResult: unknown,
+): Promise<Response> {
+  return respond(compiled, state, renderer, await pendingResult);
+}
+
+/** The renderer the client's `Accept` picks among the route's; a 406 when none fits. */
+function chooseRenderer(compiled: CompiledRoute, request: Request): CompiledRenderer {
+  const renderers = compiled.renderers;
+  const renderer = negotiate(request.headers.get('accept'), renderers);
+  if (renderer !== undefined) return renderer;
+  // A route that answers with its own representation (a static file) has nothing to
+  // negotiate: `Accept: text/css` must not turn a stylesheet into a 406.
+  if (compiled.route.settings.negotiation !== false) throw notAcceptable(renderers);
+  return renderers[0] as CompiledRenderer;
+}
+
+/** The handler's result as a Response (step 7's rendering). */
+function respond(
+  compiled: CompiledRoute,
+  state: RequestState,
+  negotiated: CompiledRenderer,
+  result: unknown,
+): Response | Promise<Response> {
   if (result instanceof Response) return result;
-  const { body, status, headers } = unpack(result);
-  if (result !== undefined && status === undefined && body instanceof Response) return body;
+  let body = result;
+  let status: number | undefined;
+  let headers: unknown;
+  if (isTuple(result)) {
+    body = result[0];
+    status = result[1];
+    headers = result[2];
+    if (body instanceof Response) return body;
+  }
   if (body === undefined || body === null) {
     return makeResponse(status ?? 204, undefined, undefined, headers);
   }
   if (isRawBody(body)) return makeResponse(status ?? 200, body as Uint8Array, undefined, headers);
+  const renderers = compiled.renderers;
+  let renderer = negotiated;
   if (typeof body === 'string' && compiled.stringRenderers[0] !== renderers[0]) {
-    renderer = negotiate(accept, compiled.stringRenderers) ?? renderer;
+    renderer = negotiate(state.request.headers.get('accept'), compiled.stringRenderers) ?? renderer;
   }
-  const response =
-    renderer.builtin !== undefined
-      ? makeResponse(status ?? 200, renderer.builtin(body), renderer.contentType, headers)
-      : await render(renderer, body, state, status ?? 200, headers);
+  if (renderer.builtin === undefined) {
+    return render(renderer, body, state, status ?? 200, headers).then((response) =>
+      varyOnAccept(renderers, response),
+    );
+  }
+  const response = makeResponse(
+    status ?? 200,
+    renderer.builtin(body),
+    renderer.contentType,
+    headers,
+  );
+  return varyOnAccept(renderers, response);
+}
+
+/** A route that could have answered in another media type varies on Accept. */
+function varyOnAccept(renderers: readonly CompiledRenderer[], response: Response): Response {
   if (renderers.length > 1) {
-    if (response.headers.has('vary')) addVary(response.headers, 'Accept');
-    else MultiValueHeaders.setTrusted(response.headers, 'Vary', 'Accept');
+    if (!MultiValueHeaders.setDefault(response.headers, 'Vary', 'vary', 'Accept')) {
+      addVary(response.headers, 'Accept');
+    }
   }
   return response;
 }

@@ -75,8 +75,7 @@ export function applyRange(
   length: number,
 ): number | undefined {
   const headers = response.headers;
-  if (!headers.has('accept-ranges'))
-    MultiValueHeaders.setTrusted(headers, 'Accept-Ranges', 'bytes');
+  MultiValueHeaders.setDefault(headers, 'Accept-Ranges', 'accept-ranges', 'bytes');
   const header = request.headers.get('range');
   if (header === undefined) return undefined;
   // §14.2: a Range we cannot use is ignored, and so is one sent twice.

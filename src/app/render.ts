@@ -147,7 +147,8 @@ export function makeResponse(
   contentType: string | undefined,
   headers: unknown,
 ): Response {
-  const response = new Response(status, body, { contentType });
-  addTupleHeaders(response.headers, headers);
+  const response = new Response(status, body);
+  response.contentType = contentType;
+  if (headers !== undefined) addTupleHeaders(response.headers, headers);
   return response;
 }

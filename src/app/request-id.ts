@@ -15,10 +15,22 @@ const PREFIX = (() => {
 })();
 let counter = Math.floor(Math.random() * 0x1000000);
 
+// The last two hex digits come from a table; the rest of the id changes every 256 requests.
+const HEX_PAIRS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+let stem = '';
+
 /** A fresh request id in UUID form. */
 export function freshRequestId(): string {
   counter = (counter + 1) % 0x1000000000000;
-  return PREFIX + counter.toString(16).padStart(12, '0');
+  const low = counter & 0xff;
+  if (low === 0 || stem === '') {
+    stem =
+      PREFIX +
+      Math.floor(counter / 256)
+        .toString(16)
+        .padStart(10, '0');
+  }
+  return stem + (HEX_PAIRS[low] as string);
 }
 
 /** The client's id when it is well-formed (`^[\w.-]{1,128}$`), else a fresh one. */

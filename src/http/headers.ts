@@ -19,11 +19,6 @@ export interface WhatwgHeadersLike {
   getSetCookie?(): string[];
 }
 
-interface Entry {
-  name: string;
-  values: string[];
-}
-
 // RFC 9110 §5.1: a field name is a token. §5.5: CR, LF and NUL are never allowed in a value;
 // rejecting them here closes response splitting whatever the adapter underneath does.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -66,18 +61,33 @@ function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
  * headers.get('set-cookie'); // 'a=1'
  * headers.getAll('set-cookie'); // ['a=1', 'b=2']
  */
+// One header in the flat field list: its name as first seen, its lower-case key, and its values
+// (one string, or an array once there are several).
+const NAME = 0;
+const KEY = 1;
+const VALUES = 2;
+const STRIDE = 3;
+
+type Field = string | string[];
+
 export class MultiValueHeaders implements Iterable<[string, string]> {
-  #map = new Map<string, Entry>();
-  // Raw name/value pairs as a runtime handed them over (already validated by its parser),
-  // indexed only when a header is first read: most requests read few headers or none.
+  // Distinct names in first-seen order, three slots each (see STRIDE). A message carries a dozen
+  // headers or so, where a scan beats a Map, and a header costs no object of its own.
+  #fields: Field[] = [];
+  // Raw name/value pairs as a runtime handed them over (already validated by its parser). Reads
+  // scan them as they are; they are indexed only when the headers change or are listed.
   #pending: readonly string[] | undefined;
 
   constructor(init?: HeadersInit | null) {
     if (init === undefined || init === null) return;
     if (init instanceof MultiValueHeaders) {
-      for (const [key, entry] of init.#entries()) {
-        this.#map.set(key, { name: entry.name, values: entry.values.slice() });
+      init.#index();
+      const fields = init.#fields.slice();
+      for (let i = VALUES; i < fields.length; i += STRIDE) {
+        const values = fields[i] as Field;
+        if (typeof values !== 'string') fields[i] = values.slice();
       }
+      this.#fields = fields;
     } else if (Array.isArray(init)) {
       for (const pair of init as ReadonlyArray<readonly [string, string]>) {
         this.add(pair[0], pair[1]);
@@ -110,61 +120,118 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return headers;
   }
 
-  #entries(): Map<string, Entry> {
+  // Moves pending raw pairs into the field list.
+  #index(): void {
     const pending = this.#pending;
-    if (pending !== undefined) {
-      this.#pending = undefined;
-      for (let i = 0; i + 1 < pending.length; i += 2) {
-        const name = pending[i] as string;
-        const key = name.toLowerCase();
-        const entry = this.#map.get(key);
-        if (entry === undefined) this.#map.set(key, { name, values: [pending[i + 1] as string] });
-        else entry.values.push(pending[i + 1] as string);
+    if (pending === undefined) return;
+    this.#pending = undefined;
+    // Many headers (a parser allows thousands) are grouped through a map, so indexing stays
+    // linear whatever a client sends.
+    const positions = pending.length > 64 ? new Map<string, number>() : undefined;
+    const fields = this.#fields;
+    for (let i = 0; i + 1 < pending.length; i += 2) {
+      const name = pending[i] as string;
+      const value = pending[i + 1] as string;
+      const key = name.toLowerCase();
+      const at = positions !== undefined ? (positions.get(key) ?? -1) : this.#find(key);
+      if (at === -1) {
+        positions?.set(key, fields.length);
+        fields.push(name, key, value);
+      } else {
+        const values = fields[at + VALUES] as Field;
+        if (typeof values === 'string') fields[at + VALUES] = [values, value];
+        else values.push(value);
       }
     }
-    return this.#map;
+  }
+
+  // The position of `key`'s field, or -1.
+  #find(key: string): number {
+    const fields = this.#fields;
+    for (let i = 0; i < fields.length; i += STRIDE) if (fields[i + KEY] === key) return i;
+    return -1;
   }
 
   /** The first value of `name`, or `undefined`. */
   get(name: string): string | undefined {
-    return this.#entries().get(name.toLowerCase())?.values[0];
+    const key = lower(name);
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      const at = findPending(pending, key, 0);
+      return at === -1 ? undefined : pending[at + 1];
+    }
+    const at = this.#find(key);
+    if (at === -1) return undefined;
+    const values = this.#fields[at + VALUES] as Field;
+    return typeof values === 'string' ? values : values[0];
   }
 
   /** Every value of `name` in the order received (empty when absent). */
   getAll(name: string): string[] {
-    const entry = this.#entries().get(name.toLowerCase());
-    return entry === undefined ? [] : entry.values.slice();
+    const key = lower(name);
+    const pending = this.#pending;
+    if (pending !== undefined) {
+      const out: string[] = [];
+      for (
+        let at = findPending(pending, key, 0);
+        at !== -1;
+        at = findPending(pending, key, at + 2)
+      ) {
+        out.push(pending[at + 1] as string);
+      }
+      return out;
+    }
+    const at = this.#find(key);
+    if (at === -1) return [];
+    const values = this.#fields[at + VALUES] as Field;
+    return typeof values === 'string' ? [values] : values.slice();
   }
 
   has(name: string): boolean {
-    return this.#entries().has(name.toLowerCase());
+    const key = lower(name);
+    const pending = this.#pending;
+    if (pending !== undefined) return findPending(pending, key, 0) !== -1;
+    return this.#find(key) !== -1;
   }
 
   /** Replaces every value of `name`. */
   set(name: string, value: string | number | readonly string[]): this {
     checkName(name);
-    const values = Array.isArray(value)
-      ? value.map((item: string) => checkValue(name, item))
-      : [checkValue(name, String(value))];
-    const key = name.toLowerCase();
-    const entries = this.#entries();
-    const existing = entries.get(key);
-    if (values.length === 0) entries.delete(key);
-    else if (existing !== undefined) existing.values = values;
-    else entries.set(key, { name, values });
+    if (Array.isArray(value)) {
+      const values = value.map((item: string) => checkValue(name, item));
+      if (values.length === 0) this.delete(name);
+      else
+        this.#put(name, name.toLowerCase(), values.length === 1 ? (values[0] as string) : values);
+    } else {
+      this.#put(name, name.toLowerCase(), checkValue(name, String(value)));
+    }
     return this;
   }
 
+  #put(name: string, key: string, values: Field): void {
+    this.#index();
+    const at = this.#find(key);
+    if (at === -1) this.#fields.push(name, key, values);
+    else this.#fields[at + VALUES] = values;
+  }
+
   /**
-   * Replaces `name` with one value the library produced itself (a length, a formatted date, a
-   * validated id): no validation. Not part of the public API.
+   * Replaces `name` (whose lower-case form is `key`) with one value the library produced itself
+   * (a length, a formatted date, a validated id): no validation. Not part of the public API.
    */
-  static setTrusted(headers: MultiValueHeaders, name: string, value: string): void {
-    const key = name.toLowerCase();
-    const entries = headers.#entries();
-    const existing = entries.get(key);
-    if (existing !== undefined) existing.values = [value];
-    else entries.set(key, { name, values: [value] });
+  static setTrusted(headers: MultiValueHeaders, name: string, key: string, value: string): void {
+    headers.#put(name, key, value);
+  }
+
+  /**
+   * Adds `name` (whose lower-case form is `key`) with one value the library produced itself,
+   * unless the headers have it already; returns whether it was added. Not part of the public API.
+   */
+  static setDefault(headers: MultiValueHeaders, name: string, key: string, value: string): boolean {
+    headers.#index();
+    if (headers.#find(key) !== -1) return false;
+    headers.#fields.push(name, key, value);
+    return true;
   }
 
   /** Appends a value to `name`, keeping the ones already there. */
@@ -172,27 +239,42 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     checkName(name);
     const checked = checkValue(name, String(value));
     const key = name.toLowerCase();
-    const entries = this.#entries();
-    const existing = entries.get(key);
-    if (existing === undefined) entries.set(key, { name, values: [checked] });
-    else existing.values.push(checked);
+    this.#index();
+    const at = this.#find(key);
+    const fields = this.#fields;
+    if (at === -1) fields.push(name, key, checked);
+    else {
+      const values = fields[at + VALUES] as Field;
+      if (typeof values === 'string') fields[at + VALUES] = [values, checked];
+      else values.push(checked);
+    }
     return this;
   }
 
   /** Removes every value of `name`; returns whether there was one. */
   delete(name: string): boolean {
-    return this.#entries().delete(name.toLowerCase());
+    this.#index();
+    const at = this.#find(lower(name));
+    if (at === -1) return false;
+    this.#fields.splice(at, STRIDE);
+    return true;
   }
 
   /** The number of distinct header names. */
   get size(): number {
-    return this.#entries().size;
+    this.#index();
+    return this.#fields.length / STRIDE;
   }
 
   /** Every (name, value) pair, one per value, names in their first-seen casing. */
   *[Symbol.iterator](): IterableIterator<[string, string]> {
-    for (const entry of this.#entries().values()) {
-      for (const value of entry.values) yield [entry.name, value];
+    this.#index();
+    const fields = this.#fields.slice();
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const name = fields[i + NAME] as string;
+      const values = fields[i + VALUES] as Field;
+      if (typeof values === 'string') yield [name, values];
+      else for (const value of values.slice()) yield [name, value];
     }
   }
 
@@ -202,25 +284,58 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** Distinct header names in their first-seen casing. */
   *names(): IterableIterator<string> {
-    for (const entry of this.#entries().values()) yield entry.name;
+    this.#index();
+    const fields = this.#fields.slice();
+    for (let i = 0; i < fields.length; i += STRIDE) yield fields[i + NAME] as string;
   }
 
   /** Calls `callback` once per distinct name with all of its values. */
   forEachName(callback: (values: readonly string[], name: string) => void): void {
-    for (const entry of this.#entries().values()) callback(entry.values, entry.name);
+    this.#index();
+    const fields = this.#fields.slice();
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const values = fields[i + VALUES] as Field;
+      callback(typeof values === 'string' ? [values] : values, fields[i + NAME] as string);
+    }
+  }
+
+  /**
+   * Appends every (name, value) pair to `out` as `name, value, name, value, ...`, the flat form
+   * Node's `writeHead` takes. Not part of the public API.
+   */
+  static flattenInto(headers: MultiValueHeaders, out: string[]): string[] {
+    headers.#index();
+    const fields = headers.#fields;
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const name = fields[i + NAME] as string;
+      const values = fields[i + VALUES] as Field;
+      if (typeof values === 'string') out.push(name, values);
+      else for (const value of values) out.push(name, value);
+    }
+    return out;
   }
 
   /** The first value of each header (SPEC §4.2), keyed by the first-seen casing. */
   toDict(): Record<string, string> {
+    this.#index();
+    const fields = this.#fields;
     const out: Record<string, string> = {};
-    for (const entry of this.#entries().values()) out[entry.name] = entry.values[0] as string;
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const values = fields[i + VALUES] as Field;
+      out[fields[i + NAME] as string] = typeof values === 'string' ? values : (values[0] as string);
+    }
     return out;
   }
 
   /** Every value of each header, keyed by the first-seen casing. */
   toMultiDict(): Record<string, string[]> {
+    this.#index();
+    const fields = this.#fields;
     const out: Record<string, string[]> = {};
-    for (const entry of this.#entries().values()) out[entry.name] = entry.values.slice();
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const values = fields[i + VALUES] as Field;
+      out[fields[i + NAME] as string] = typeof values === 'string' ? [values] : values.slice();
+    }
     return out;
   }
 
@@ -228,4 +343,25 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   clone(): MultiValueHeaders {
     return new MultiValueHeaders(this);
   }
+}
+
+/**
+ * `name` in lower case. Names the library asks for are lower case already, and checking that
+ * costs less than the runtime call `toLowerCase()` makes.
+ */
+function lower(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code >= 65 && code <= 90) return name.toLowerCase();
+  }
+  return name;
+}
+
+/** The position of the next raw pair named `key` (lower case) from `from`, or -1. */
+function findPending(pending: readonly string[], key: string, from: number): number {
+  for (let i = from; i + 1 < pending.length; i += 2) {
+    const name = pending[i] as string;
+    if (name.length === key.length && (name === key || name.toLowerCase() === key)) return i;
+  }
+  return -1;
 }

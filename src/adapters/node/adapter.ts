@@ -2,7 +2,10 @@
  * NodeAdapter: an application as a `(req, res)` listener for `node:http` and `node:https`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dispatchRequest, RestApplication } from '../../app/application.js';
 import { SetupError } from '../../app/errors.js';
+import { isThenable } from '../../app/injection.js';
+import type { Response } from '../../response.js';
 import { toRequest } from './request.js';
 import { writeFallback, writeResponse } from './response.js';
 import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
@@ -60,10 +63,10 @@ export class NodeAdapter {
     this.trustProxy = checkTrustProxy(options.trustProxy);
     // One closure for the adapter's life, none per request.
     this.listener = (req, res) => {
-      void this.handle(req, res);
+      this.#serve(req, res, false);
     };
     this.checkContinueListener = (req, res) => {
-      void this.handle(req, res, true);
+      this.#serve(req, res, true);
     };
   }
 
@@ -86,16 +89,48 @@ export class NodeAdapter {
    * `expectsContinue` says the client waits for `100 Continue` before sending its body.
    */
   async handle(req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> {
+    await this.#serve(req, res, expectsContinue);
+  }
+
+  // A response the pipeline finished synchronously is written in the same tick; only an
+  // asynchronous one costs a promise.
+  #serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    expectsContinue: boolean,
+  ): undefined | Promise<void> {
     const app = this.app;
+    let response: Response | Promise<Response>;
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined);
-      const response = await app.execute(request);
-      writeResponse(req, res, response, this.#draining, app.logger);
+      response =
+        app instanceof RestApplication ? dispatchRequest(app, request) : app.execute(request);
     } catch (error) {
-      // execute() never throws for anything a request causes; reaching this is a bug in the
-      // application's wiring, and the client still gets an answer.
-      app.logger.error('Request could not be handled', { error });
-      if (!res.destroyed) writeFallback(res, 500);
+      this.#fail(res, error);
+      return undefined;
     }
+    if (!isThenable(response)) {
+      this.#write(req, res, response);
+      return undefined;
+    }
+    return Promise.resolve(response).then(
+      (settled) => this.#write(req, res, settled),
+      (error: unknown) => this.#fail(res, error),
+    );
+  }
+
+  #write(req: IncomingMessage, res: ServerResponse, response: Response): void {
+    try {
+      writeResponse(req, res, response, this.#draining, this.app.logger);
+    } catch (error) {
+      this.#fail(res, error);
+    }
+  }
+
+  // execute() never throws for anything a request causes; reaching this is a bug in the
+  // application's wiring, and the client still gets an answer.
+  #fail(res: ServerResponse, error: unknown): void {
+    this.app.logger.error('Request could not be handled', { error });
+    if (!res.destroyed) writeFallback(res, 500);
   }
 }

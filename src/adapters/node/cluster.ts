@@ -143,6 +143,9 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
     const fork = (): void => {
       const worker = cluster.fork();
       workers.add(worker);
+      // A message to a worker that is already exiting fails with EPIPE; its 'exit' event is
+      // what the primary acts on, so the failed send must not crash the primary.
+      worker.on('error', () => undefined);
       worker.on('message', (message: unknown) => {
         if (isStartupFailed(message) && !started) {
           fail(new SetupError('STARTUP_FAILED', `A worker failed to start: ${message.message}`));

@@ -7,24 +7,13 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { Logger } from '../../app/logger.js';
-import type { MultiValueHeaders } from '../../http/headers.js';
+import { MultiValueHeaders } from '../../http/headers.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 
 // `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
 // (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
-// `collectInto` is the target of the synchronous `forEachName` walk below; a module-level
-// function avoids allocating a closure per response.
-let collectInto: string[] = [];
-function collect(values: readonly string[], name: string): void {
-  for (let i = 0; i < values.length; i++) collectInto.push(name, values[i] as string);
-}
-
 function flatHeaders(headers: MultiValueHeaders): string[] {
-  const flat: string[] = [];
-  collectInto = flat;
-  headers.forEachName(collect);
-  collectInto = [];
-  return flat;
+  return MultiValueHeaders.flattenInto(headers, []);
 }
 
 /** Releases a body that will not be sent, so a stream's resources are not held. */
@@ -65,7 +54,7 @@ export function writeResponse(
   // A request whose body was not read to the end (an early 413, a handler that ignored a large
   // upload) is answered and then the connection closes: draining an unread body could cost as
   // much as reading it, which is what the limit was for (RFC 9112 §9.6 lets a server close).
-  if ((closeConnection || !message.complete) && !response.headers.has('connection')) {
+  if ((closeConnection || bodyLeftUnread(message)) && !response.headers.has('connection')) {
     flat.push('Connection', 'close');
   }
   try {
@@ -83,6 +72,18 @@ export function writeResponse(
   else if (body instanceof FileBody) sendFile(res, body, logger);
   else if (isStream(body)) sendStream(res, body, logger);
   else res.end();
+}
+
+/**
+ * Whether the request's body is still (partly) unread. A request without a body is not
+ * `complete` yet while its headers are being handled, which is when a synchronous answer is
+ * written, so the framing headers decide.
+ */
+function bodyLeftUnread(message: IncomingMessage): boolean {
+  if (message.complete) return false;
+  const headers = message.headers;
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** A minimal response for when the normal one cannot be written. */
