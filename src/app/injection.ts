@@ -6,7 +6,7 @@
  */
 import { mediaTypeEssence } from '../http/media-type.js';
 import { parseQueryString } from '../http/query.js';
-import type { MetricsRecorder, Request } from '../request.js';
+import { jsonBodyNow, type MetricsRecorder, type Request } from '../request.js';
 import { requestNonce } from './csp.js';
 import { HttpError, SetupError } from './errors.js';
 import { type Logger, withFields } from './logger.js';
@@ -68,20 +68,21 @@ function isJsonType(essence: string): boolean {
   return essence === 'application/json' || essence.endsWith('+json');
 }
 
-/** SPEC §17.17: JSON or any `+json` type; no Content-Type at all is 415 too. */
-function readJsonBody(request: Request): Promise<unknown> {
+/**
+ * SPEC §17.17: JSON or any `+json` type; no Content-Type at all is 415 too. The value itself when
+ * the body is already in memory, else a promise of it.
+ */
+function readJsonBody(request: Request): unknown {
   const type = request.headers.get('content-type');
   if (type === undefined || !isJsonType(mediaTypeEssence(type))) {
-    return Promise.reject(
-      new HttpError(
-        415,
-        type === undefined
-          ? 'Request body needs Content-Type: application/json'
-          : `Unsupported Content-Type ${JSON.stringify(type)}; expected application/json`,
-      ),
+    throw new HttpError(
+      415,
+      type === undefined
+        ? 'Request body needs Content-Type: application/json'
+        : `Unsupported Content-Type ${JSON.stringify(type)}; expected application/json`,
     );
   }
-  return request.json();
+  return jsonBodyNow(request);
 }
 
 function readFormBody(request: Request): Promise<Record<string, string>> {
@@ -177,21 +178,34 @@ export function buildContext(
   state: RequestState,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
   const context: Record<string, unknown> = {};
+  // The first asynchronous value is awaited on its own (a JSON body, typically); Promise.all
+  // only when there are several.
+  let firstName: string | undefined;
+  let first: PromiseLike<unknown> | undefined;
   let pending: Array<Promise<void>> | undefined;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
     const value = (getters[i] as Getter)(state);
-    if (isThenable(value)) {
+    if (!isThenable(value)) context[name] = value;
+    else if (first === undefined) {
+      firstName = name;
+      first = value;
+    } else {
       pending ??= [];
       pending.push(
         Promise.resolve(value).then((resolved) => {
           context[name] = resolved;
         }),
       );
-    } else context[name] = value;
+    }
   }
-  if (pending === undefined) return context;
-  return Promise.all(pending).then(() => context);
+  if (first === undefined) return context;
+  const settleFirst = Promise.resolve(first).then((resolved) => {
+    context[firstName as string] = resolved;
+    return context;
+  });
+  if (pending === undefined) return settleFirst;
+  return Promise.all([settleFirst, ...pending]).then(() => context);
 }
 
 function cached(cache: Map<string, unknown>, name: string, produce: () => unknown): unknown {

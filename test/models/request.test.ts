@@ -160,9 +160,12 @@ describe('Request', () => {
 });
 
 describe('utf8Length', () => {
-  it('equals the encoded byte length for any string (property)', async () => {
+  // The oracle is TextEncoder, which encodes a lone surrogate as U+FFFD (3 bytes) as Node does.
+  const encoded = (text: string): number => new TextEncoder().encode(text).length;
+
+  it('equals the encoded byte length for any string, native and portable (property)', async () => {
     const { default: fc } = await import('fast-check');
-    const { utf8Length } = await import('../../src/request.js');
+    const { portableUtf8Length, utf8Length } = await import('../../src/request.js');
     fc.assert(
       fc.property(
         fc.oneof(
@@ -173,11 +176,14 @@ describe('utf8Length', () => {
           }),
         ),
         (text) => {
-          expect(utf8Length(text)).toBe(Buffer.byteLength(text, 'utf8'));
+          expect(portableUtf8Length(text)).toBe(encoded(text));
+          expect(utf8Length(text)).toBe(encoded(text));
         },
       ),
       { numRuns: 500 },
     );
-    expect(utf8Length('{"a":"é😀"}')).toBe(Buffer.byteLength('{"a":"é😀"}'));
+    for (const text of ['{"a":"é😀"}', '\uD800', '\uDC00a', 'plain ascii']) {
+      expect(portableUtf8Length(text)).toBe(encoded(text));
+    }
   });
 });

@@ -11,9 +11,10 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type { RestApplication } from '../../app/application.js';
+import { dispatchRequest, RestApplication } from '../../app/application.js';
 import { HttpError, SetupError } from '../../app/errors.js';
 import { finalizeResponse } from '../../app/finalize.js';
+import { isThenable } from '../../app/injection.js';
 import type { Logger } from '../../app/logger.js';
 import { assignRequestId, builtinErrorResponse } from '../../app/pipeline.js';
 import { parseMethod } from '../../http/methods.js';
@@ -213,7 +214,13 @@ export class CloudGatewayAdapter {
     const request = this.#newRequest(parts, body, event, context, metrics);
     let response: Response;
     if (bodyError === undefined) {
-      response = await this.app.execute(request);
+      // The response itself when the pipeline finished synchronously: no promise to settle.
+      const app: RestApplication = this.app;
+      const settled =
+        app instanceof RestApplication
+          ? dispatchRequest(app, request)
+          : (app as { execute(request: Request): Promise<Response> }).execute(request);
+      response = isThenable(settled) ? await settled : settled;
     } else {
       // The event itself is unreadable: answered here, before routing, so no handler runs.
       assignRequestId(request);
