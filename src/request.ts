@@ -88,6 +88,8 @@ export interface RequestInit {
 }
 
 const TEXT_DECODER = new TextDecoder('utf-8', { fatal: true });
+// What a request outside any adapter's runtime carries: nothing, shared.
+const NO_CONTEXT: PlatformContext = Object.freeze({});
 const EMPTY_BYTES = new Uint8Array(0);
 
 /**
@@ -108,6 +110,7 @@ export class Request {
   readonly clientCert: ClientCertificate | undefined;
   readonly remoteAddress: string | undefined;
   readonly protocol: string;
+  /** What the adapter added for its runtime; an empty, frozen object when nothing did. */
   readonly context: PlatformContext;
   /** The largest body `bytes()` reads, in bytes; the application sets it from its `bodyLimit`. */
   bodyLimit = Number.POSITIVE_INFINITY;
@@ -159,7 +162,7 @@ export class Request {
     this.remoteAddress = init.remoteAddress;
     this.protocol = init.protocol ?? (this.tls ? 'https' : 'http');
     this.requestId = init.requestId;
-    this.context = init.context ?? {};
+    this.context = init.context ?? NO_CONTEXT;
   }
 
   #queryMap(): Map<string, string[]> {

@@ -121,19 +121,15 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 /**
  * The path and query as the client sent them. RFC 9112 §3.2.2: a server must accept the
  * absolute form (`GET http://host/path`), which proxies use; only its path and query are
- * routed. The path stays percent-encoded: the router decodes each segment once.
+ * routed. The path stays percent-encoded: the router decodes each segment once, and the
+ * Request splits off the query.
  */
-function splitTarget(target: string): [path: string, query: string | undefined] {
-  if (target.charCodeAt(0) !== 47 /* / */) {
-    const authority = ABSOLUTE_FORM.exec(target);
-    if (authority !== null) {
-      target = target.slice(authority[0].length);
-      if (target === '' || target.charCodeAt(0) === 63 /* ? */) target = `/${target}`;
-    }
-  }
-  const question = target.indexOf('?');
-  if (question === -1) return [target, undefined];
-  return [target.slice(0, question), target.slice(question + 1)];
+function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47 /* / */) return target;
+  const authority = ABSOLUTE_FORM.exec(target);
+  if (authority === null) return target;
+  const rest = target.slice(authority[0].length);
+  return rest === '' || rest.charCodeAt(0) === 63 /* ? */ ? `/${rest}` : rest;
 }
 
 /** Builds the restmachine request for a Node request. */
@@ -142,7 +138,7 @@ export function toRequest(
   trust: TrustProxy,
   awaitingContinue?: ServerResponse,
 ): Request {
-  const [path, query] = splitTarget(message.url ?? '/');
+  const path = originForm(message.url ?? '/');
   const headers = MultiValueHeaders.fromRawPairs(message.rawHeaders);
   const socket = message.socket as TLSSocket;
   const encrypted = socket.encrypted === true;
@@ -157,7 +153,6 @@ export function toRequest(
     path,
     headers,
     body: new NodeRequestBody(message, awaitingContinue),
-    queryParams: query,
     // Behind a trusted proxy that terminated TLS the client's connection was still encrypted.
     tls: protocol === 'https',
     clientCert: encrypted ? clientCertificate(socket) : undefined,
