@@ -525,8 +525,12 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * throws for anything a request can cause.
    */
   execute(request: Request): Promise<Response> {
-    const response = this.#dispatch(request);
-    return isThenable(response) ? response : Promise.resolve(response);
+    try {
+      const response = this.#dispatch(request);
+      return isThenable(response) ? response : Promise.resolve(response);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   // What adapters call: the response itself when the pipeline finished synchronously, so a
