@@ -8,6 +8,7 @@
  */
 import { parseHttpDate, toHttpSeconds } from '../http/date.js';
 import { formatEntityTag, strongMatch, weakMatch } from '../http/etag.js';
+import { MultiValueHeaders } from '../http/headers.js';
 import { HTTPMethod } from '../http/methods.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';
@@ -119,6 +120,8 @@ export function evaluatePreconditions(
 /** Whether `request` carries any precondition header (a cheap test before the real work). */
 export function hasPreconditions(request: Request): boolean {
   const headers = request.headers;
+  // Most requests carry no If-* header at all: one pass over the names says so.
+  if (!MultiValueHeaders.hasNameStartingWith(headers, 'if-')) return false;
   return (
     headers.has('if-match') ||
     headers.has('if-none-match') ||

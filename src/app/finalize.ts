@@ -51,12 +51,11 @@ async function statFile(body: FileBody): Promise<{ size: number; mtime: Date }> 
 function responsePreconditions(request: Request, response: Response): 'proceed' | 'not-modified' {
   if (response.statusCode !== 200) return 'proceed';
   if (request.method !== 'GET' && request.method !== 'HEAD') return 'proceed';
-  // Look at the response first: most responses carry no validator and cost nothing more.
+  if (!hasPreconditions(request)) return 'proceed';
   const headers = response.headers;
   const etag = headers.get('etag');
   const hasDate = response.lastModified !== undefined || headers.has('last-modified');
   if (etag === undefined && !hasDate) return 'proceed';
-  if (!hasPreconditions(request)) return 'proceed';
   const lastModified = response.lastModified ?? parseHttpDate(headers.get('last-modified'));
   const outcome = evaluatePreconditions(request, { etag, lastModified, exists: true });
   if (outcome === 'failed') {

@@ -4,6 +4,7 @@
  * once (request scope) or once per application (session scope). Getters return a value or a
  * promise; nothing awaits unless a provider is actually asynchronous.
  */
+import { MultiValueHeaders } from '../http/headers.js';
 import { mediaTypeEssence } from '../http/media-type.js';
 import { parseQueryString } from '../http/query.js';
 import { jsonBodyNow, type MetricsRecorder, type Request } from '../request.js';
@@ -73,7 +74,7 @@ function isJsonType(essence: string): boolean {
  * the body is already in memory, else a promise of it.
  */
 function readJsonBody(request: Request): unknown {
-  const type = request.headers.get('content-type');
+  const type = MultiValueHeaders.getLower(request.headers, 'content-type');
   if (type === undefined || !isJsonType(mediaTypeEssence(type))) {
     throw new HttpError(
       415,

@@ -33,7 +33,7 @@ export interface PipelineHost {
 /** SPEC §12: a client's X-Request-ID is trusted only when well-formed. */
 export function assignRequestId(request: Request): void {
   if (request.requestId !== undefined) return;
-  const sent = request.headers.get('x-request-id');
+  const sent = MultiValueHeaders.getLower(request.headers, 'x-request-id');
   request.requestId = requestIdFor(sent);
 }
 
@@ -89,7 +89,7 @@ export function runPipeline(
       throw new HttpError(405, undefined, undefined, { Allow: allow });
     }
     // §5.7 step 1: a declared length over the limit is refused before anything reads the body.
-    const declared = request.headers.get('content-length');
+    const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
     if (declared !== undefined && Number(declared) > host.bodyLimit) {
       throw new HttpError(413, `Request body is larger than the limit of ${host.bodyLimit} bytes`);
     }
@@ -249,7 +249,7 @@ async function resumeResult(
 /** The renderer the client's `Accept` picks among the route's; a 406 when none fits. */
 function chooseRenderer(compiled: CompiledRoute, request: Request): CompiledRenderer {
   const renderers = compiled.renderers;
-  const renderer = negotiate(request.headers.get('accept'), renderers);
+  const renderer = negotiate(MultiValueHeaders.getLower(request.headers, 'accept'), renderers);
   if (renderer !== undefined) return renderer;
   // A route that answers with its own representation (a static file) has nothing to
   // negotiate: `Accept: text/css` must not turn a stylesheet into a 406.
@@ -281,7 +281,11 @@ function respond(
   const renderers = compiled.renderers;
   let renderer = negotiated;
   if (typeof body === 'string' && compiled.stringRenderers[0] !== renderers[0]) {
-    renderer = negotiate(state.request.headers.get('accept'), compiled.stringRenderers) ?? renderer;
+    renderer =
+      negotiate(
+        MultiValueHeaders.getLower(state.request.headers, 'accept'),
+        compiled.stringRenderers,
+      ) ?? renderer;
   }
   if (renderer.builtin === undefined) {
     return render(renderer, body, state, status ?? 200, headers).then((response) =>

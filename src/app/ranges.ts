@@ -76,7 +76,7 @@ export function applyRange(
 ): number | undefined {
   const headers = response.headers;
   MultiValueHeaders.setDefault(headers, 'Accept-Ranges', 'accept-ranges', 'bytes');
-  const header = request.headers.get('range');
+  const header = MultiValueHeaders.getLower(request.headers, 'range');
   if (header === undefined) return undefined;
   // §14.2: a Range we cannot use is ignored, and so is one sent twice.
   if (request.headers.getAll('range').length !== 1) return undefined;

@@ -154,7 +154,18 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** The first value of `name`, or `undefined`. */
   get(name: string): string | undefined {
-    const key = lower(name);
+    return MultiValueHeaders.getLower(this, lower(name));
+  }
+
+  /**
+   * `get` for a name already in lower case, as the library's own lookups are. Not part of the
+   * public API.
+   */
+  static getLower(headers: MultiValueHeaders, key: string): string | undefined {
+    return headers.#getLower(key);
+  }
+
+  #getLower(key: string): string | undefined {
     const pending = this.#pending;
     if (pending !== undefined) {
       const at = findPending(pending, key, 0);
@@ -192,6 +203,25 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     const pending = this.#pending;
     if (pending !== undefined) return findPending(pending, key, 0) !== -1;
     return this.#find(key) !== -1;
+  }
+
+  /**
+   * Whether some header name starts with `prefix` (lower case), such as `if-` for the
+   * conditional headers: one pass instead of a lookup per name. Not part of the public API.
+   */
+  static hasNameStartingWith(headers: MultiValueHeaders, prefix: string): boolean {
+    const pending = headers.#pending;
+    if (pending !== undefined) {
+      for (let i = 0; i + 1 < pending.length; i += 2) {
+        if (startsWithLower(pending[i] as string, prefix)) return true;
+      }
+      return false;
+    }
+    const fields = headers.#fields;
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      if ((fields[i + KEY] as string).startsWith(prefix)) return true;
+    }
+    return false;
   }
 
   /** Replaces every value of `name`. */
@@ -357,11 +387,22 @@ function lower(name: string): string {
   return name;
 }
 
+/** Whether `name` starts with `prefix` (lower case) when compared without regard to case. */
+function startsWithLower(name: string, prefix: string): boolean {
+  if (name.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    let code = name.charCodeAt(i);
+    if (code >= 65 && code <= 90) code += 32;
+    if (code !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
 /** The position of the next raw pair named `key` (lower case) from `from`, or -1. */
 function findPending(pending: readonly string[], key: string, from: number): number {
   for (let i = from; i + 1 < pending.length; i += 2) {
     const name = pending[i] as string;
-    if (name.length === key.length && (name === key || name.toLowerCase() === key)) return i;
+    if (name.length === key.length && (name === key || startsWithLower(name, key))) return i;
   }
   return -1;
 }
