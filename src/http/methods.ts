@@ -30,13 +30,32 @@ export const ALLOW_ORDER: readonly HTTPMethod[] = [
   'OPTIONS',
 ];
 
-const KNOWN = new Set<string>(ALLOW_ORDER);
+/** The method when `value` is one exactly as written (upper case), else `undefined`. */
+function exactMethod(value: string): HTTPMethod | undefined {
+  // A switch on string constants: methods from a parser's table compare by identity.
+  switch (value) {
+    case 'GET':
+      return 'GET';
+    case 'POST':
+      return 'POST';
+    case 'PUT':
+      return 'PUT';
+    case 'DELETE':
+      return 'DELETE';
+    case 'PATCH':
+      return 'PATCH';
+    case 'HEAD':
+      return 'HEAD';
+    case 'OPTIONS':
+      return 'OPTIONS';
+    default:
+      return undefined;
+  }
+}
 
 /** Returns the canonical method for `value` in any case, or `undefined` when it is not one. */
 export function parseMethod(value: string): HTTPMethod | undefined {
-  if (KNOWN.has(value)) return value as HTTPMethod;
-  const upper = value.toUpperCase();
-  return KNOWN.has(upper) ? (upper as HTTPMethod) : undefined;
+  return exactMethod(value) ?? exactMethod(value.toUpperCase());
 }
 
 /** Like {@link parseMethod} but throws a registration error naming the allowed methods. */
