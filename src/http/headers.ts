@@ -392,14 +392,30 @@ function startsWithLower(name: string, prefix: string): boolean {
   if (name.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) {
     let code = name.charCodeAt(i);
+    // Beyond ASCII (never in a valid name, but a runtime may pass one on), compare as
+    // toLowerCase() does, like the indexed lookups.
+    if (code > 127) return name.slice(0, prefix.length).toLowerCase() === prefix;
     if (code >= 65 && code <= 90) code += 32;
     if (code !== prefix.charCodeAt(i)) return false;
   }
   return true;
 }
 
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
 /** The position of the next raw pair named `key` (lower case) from `from`, or -1. */
 function findPending(pending: readonly string[], key: string, from: number): number {
+  // Lower-casing can lengthen a name ('İ' becomes 'i' and a combining dot), never into plain
+  // ASCII: only a name of the key's length can match an ASCII key.
+  if (!isAscii(key)) {
+    for (let i = from; i + 1 < pending.length; i += 2) {
+      if ((pending[i] as string).toLowerCase() === key) return i;
+    }
+    return -1;
+  }
   for (let i = from; i + 1 < pending.length; i += 2) {
     const name = pending[i] as string;
     if (name.length === key.length && (name === key || startsWithLower(name, key))) return i;

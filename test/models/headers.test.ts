@@ -89,4 +89,24 @@ describe('MultiValueHeaders', () => {
       }),
     );
   });
+  it('reads raw pairs in place exactly as it reads them once indexed (property)', () => {
+    // Names in mixed case, some beyond ASCII; lookups in any case.
+    const letter = fc.constantFrom('a', 'B', 'c', 'X', '-', 'é', 'Ä', 'İ');
+    const name = fc.array(letter, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+    const pairs = fc.array(fc.tuple(name, fc.string({ maxLength: 3 })), { maxLength: 8 });
+    fc.assert(
+      fc.property(pairs, fc.array(name, { minLength: 1, maxLength: 4 }), (list, lookups) => {
+        const raw = list.flat();
+        const inPlace = MultiValueHeaders.fromRawPairs(raw);
+        const indexed = MultiValueHeaders.fromRawPairs(raw);
+        expect(indexed.size).toBeGreaterThanOrEqual(0); // indexes the pairs
+        for (const lookup of [...lookups, ...list.map(([n]) => n.toUpperCase())]) {
+          expect(inPlace.get(lookup)).toBe(indexed.get(lookup));
+          expect(inPlace.has(lookup)).toBe(indexed.has(lookup));
+          expect(inPlace.getAll(lookup)).toEqual(indexed.getAll(lookup));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });
