@@ -220,19 +220,8 @@ export class Request {
   text(): Promise<string> {
     this.#text ??= (async () => {
       const body = this.body;
-      if (typeof body === 'string') {
-        // A UTF-16 code unit is at most 3 UTF-8 bytes: short strings need no counting.
-        if (body.length * 3 > this.bodyLimit && utf8Length(body) > this.bodyLimit) {
-          throw tooLarge(this.bodyLimit);
-        }
-        return body;
-      }
-      const bytes = await this.bytes();
-      try {
-        return TEXT_DECODER.decode(bytes);
-      } catch {
-        throw new HttpError(400, 'Request body is not valid UTF-8');
-      }
+      if (typeof body === 'string') return withinLimit(body, this.bodyLimit);
+      return decodeUtf8(await this.bytes());
     })();
     return this.#text;
   }
@@ -283,22 +272,30 @@ export class Request {
  */
 export function jsonBodyNow(request: Request): unknown {
   const body = request.body;
-  let text: string;
-  if (typeof body === 'string') {
-    const limit = request.bodyLimit;
-    if (body.length * 3 > limit && utf8Length(body) > limit) throw tooLarge(limit);
-    text = body;
-  } else if (body instanceof Uint8Array) {
-    if (body.length > request.bodyLimit) throw tooLarge(request.bodyLimit);
-    try {
-      text = TEXT_DECODER.decode(body);
-    } catch {
-      throw new HttpError(400, 'Request body is not valid UTF-8');
-    }
-  } else {
-    return request.json();
+  if (typeof body === 'string') return parseJson(withinLimit(body, request.bodyLimit));
+  if (body instanceof Uint8Array)
+    return parseJson(decodeUtf8(withinLimit(body, request.bodyLimit)));
+  return request.json();
+}
+
+/** `body` when it is at most `limit` UTF-8 bytes long, else a 413. */
+function withinLimit<T extends string | Uint8Array>(body: T, limit: number): T {
+  if (typeof body !== 'string') {
+    if (body.length > limit) throw tooLarge(limit);
+  } else if (body.length * 3 > limit && utf8Length(body) > limit) {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: short strings need no counting.
+    throw tooLarge(limit);
   }
-  return parseJson(text);
+  return body;
+}
+
+/** Bytes as UTF-8 text; invalid UTF-8 is a 400. */
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return TEXT_DECODER.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'Request body is not valid UTF-8');
+  }
 }
 
 function parseJson(text: string): unknown {
@@ -367,10 +364,7 @@ async function readBody(body: RequestBody | undefined, limit: number): Promise<U
     if (bytes.length > limit) throw tooLarge(limit);
     return bytes;
   }
-  if (body instanceof Uint8Array) {
-    if (body.length > limit) throw tooLarge(limit);
-    return body;
-  }
+  if (body instanceof Uint8Array) return withinLimit(body, limit);
   if (typeof (body as Partial<WholeBodyReader>).readWhole === 'function') {
     return (body as WholeBodyReader).readWhole(limit);
   }

@@ -53,6 +53,8 @@ export interface ResponseInit {
   rangeEnd?: number;
 }
 
+const NO_INIT: ResponseInit = Object.freeze({});
+
 /**
  * An HTTP response.
  *
@@ -81,17 +83,8 @@ export class Response {
     this.body = body;
     this.etag = undefined;
     this.lastModified = undefined;
-    if (init === undefined) {
-      // The pipeline's own responses: no options object to read.
-      this.headers = new MultiValueHeaders();
-      this.contentType = undefined;
-      this.request = undefined;
-      this.availableContentTypes = undefined;
-      this.preCalculatedHeaders = undefined;
-      this.rangeStart = undefined;
-      this.rangeEnd = undefined;
-      return;
-    }
+    // The pipeline's own responses pass no options: nothing to allocate for them.
+    init ??= NO_INIT;
     this.headers =
       init.headers instanceof MultiValueHeaders
         ? init.headers

@@ -30,14 +30,19 @@ import { compileTable, type RoutingTable } from './table.js';
 import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
 import { isStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
+// RestApplication's private dispatch, handed out by its static block.
+let dispatchOwn: (app: RestApplication, request: Request) => Response | Promise<Response>;
+
 /**
- * Executes `request` on `app` like `app.execute()`, but hands back the response itself when the
- * pipeline finished synchronously. For adapters; not part of the public API.
+ * Executes `request` on `app` like `app.execute()`, but hands back the response itself when a
+ * RestApplication's pipeline finished synchronously. For adapters; not part of the public API.
  */
-export let dispatchRequest: (
-  app: RestApplication,
+export function dispatchRequest(
+  app: { execute(request: Request): Promise<Response> },
   request: Request,
-) => Response | Promise<Response>;
+): Response | Promise<Response> {
+  return app instanceof RestApplication ? dispatchOwn(app, request) : app.execute(request);
+}
 
 /** Options of `new RestApplication(options)`. */
 export interface ApplicationOptions {
@@ -566,7 +571,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   }
 
   static {
-    dispatchRequest = (app, request) => app.#dispatch(request);
+    dispatchOwn = (app, request) => app.#dispatch(request);
   }
 
   /**

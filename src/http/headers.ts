@@ -52,15 +52,6 @@ function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
   );
 }
 
-/**
- * Case-insensitive multi-value headers.
- *
- * @example
- * const headers = new MultiValueHeaders({ 'Set-Cookie': ['a=1', 'b=2'] });
- * headers.add('Vary', 'Accept');
- * headers.get('set-cookie'); // 'a=1'
- * headers.getAll('set-cookie'); // ['a=1', 'b=2']
- */
 // One header in the flat field list: its name as first seen, its lower-case key, and its values
 // (one string, or an array once there are several).
 const NAME = 0;
@@ -70,6 +61,15 @@ const STRIDE = 3;
 
 type Field = string | string[];
 
+/**
+ * Case-insensitive multi-value headers.
+ *
+ * @example
+ * const headers = new MultiValueHeaders({ 'Set-Cookie': ['a=1', 'b=2'] });
+ * headers.add('Vary', 'Accept');
+ * headers.get('set-cookie'); // 'a=1'
+ * headers.getAll('set-cookie'); // ['a=1', 'b=2']
+ */
 export class MultiValueHeaders implements Iterable<[string, string]> {
   // Distinct names in first-seen order, three slots each (see STRIDE). A message carries a dozen
   // headers or so, where a scan beats a Map, and a header costs no object of its own.
@@ -134,15 +134,21 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
       const value = pending[i + 1] as string;
       const key = name.toLowerCase();
       const at = positions !== undefined ? (positions.get(key) ?? -1) : this.#find(key);
-      if (at === -1) {
-        positions?.set(key, fields.length);
-        fields.push(name, key, value);
-      } else {
-        const values = fields[at + VALUES] as Field;
-        if (typeof values === 'string') fields[at + VALUES] = [values, value];
-        else values.push(value);
-      }
+      if (at === -1) positions?.set(key, fields.length);
+      this.#append(at, name, key, value);
     }
+  }
+
+  // Adds `value` to the field at `at`, or as a new field when `at` is -1.
+  #append(at: number, name: string, key: string, value: string): void {
+    const fields = this.#fields;
+    if (at === -1) {
+      fields.push(name, key, value);
+      return;
+    }
+    const values = fields[at + VALUES] as Field;
+    if (typeof values === 'string') fields[at + VALUES] = [values, value];
+    else values.push(value);
   }
 
   // The position of `key`'s field, or -1.
@@ -154,21 +160,23 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** The first value of `name`, or `undefined`. */
   get(name: string): string | undefined {
-    return MultiValueHeaders.getLower(this, lower(name));
+    const key = lower(name);
+    return this.#getLower(key, isAscii(key));
   }
 
   /**
-   * `get` for a name already in lower case, as the library's own lookups are. Not part of the
-   * public API.
+   * `get` for a name already in lower case and plain ASCII, as the library's own lookups are.
+   * Not part of the public API.
    */
   static getLower(headers: MultiValueHeaders, key: string): string | undefined {
-    return headers.#getLower(key);
+    return headers.#getLower(key, true);
   }
 
-  #getLower(key: string): string | undefined {
+  // `ascii` says `key` is plain ASCII, as the library's own keys are.
+  #getLower(key: string, ascii: boolean): string | undefined {
     const pending = this.#pending;
     if (pending !== undefined) {
-      const at = findPending(pending, key, 0);
+      const at = findPending(pending, key, 0, ascii);
       return at === -1 ? undefined : pending[at + 1];
     }
     const at = this.#find(key);
@@ -180,13 +188,14 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   /** Every value of `name` in the order received (empty when absent). */
   getAll(name: string): string[] {
     const key = lower(name);
+    const ascii = isAscii(key);
     const pending = this.#pending;
     if (pending !== undefined) {
       const out: string[] = [];
       for (
-        let at = findPending(pending, key, 0);
+        let at = findPending(pending, key, 0, ascii);
         at !== -1;
-        at = findPending(pending, key, at + 2)
+        at = findPending(pending, key, at + 2, ascii)
       ) {
         out.push(pending[at + 1] as string);
       }
@@ -199,10 +208,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   }
 
   has(name: string): boolean {
-    const key = lower(name);
-    const pending = this.#pending;
-    if (pending !== undefined) return findPending(pending, key, 0) !== -1;
-    return this.#find(key) !== -1;
+    return this.get(name) !== undefined;
   }
 
   /**
@@ -270,14 +276,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     const checked = checkValue(name, String(value));
     const key = name.toLowerCase();
     this.#index();
-    const at = this.#find(key);
-    const fields = this.#fields;
-    if (at === -1) fields.push(name, key, checked);
-    else {
-      const values = fields[at + VALUES] as Field;
-      if (typeof values === 'string') fields[at + VALUES] = [values, checked];
-      else values.push(checked);
-    }
+    this.#append(this.#find(key), name, key, checked);
     return this;
   }
 
@@ -406,11 +405,19 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-/** The position of the next raw pair named `key` (lower case) from `from`, or -1. */
-function findPending(pending: readonly string[], key: string, from: number): number {
+/**
+ * The position of the next raw pair named `key` (lower case) from `from`, or -1. `ascii` says
+ * the key is plain ASCII (the library's own keys are; a caller's may not be).
+ */
+function findPending(
+  pending: readonly string[],
+  key: string,
+  from: number,
+  ascii: boolean,
+): number {
   // Lower-casing can lengthen a name ('İ' becomes 'i' and a combining dot), never into plain
   // ASCII: only a name of the key's length can match an ASCII key.
-  if (!isAscii(key)) {
+  if (!ascii) {
     for (let i = from; i + 1 < pending.length; i += 2) {
       if ((pending[i] as string).toLowerCase() === key) return i;
     }

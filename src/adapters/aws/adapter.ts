@@ -11,7 +11,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import { dispatchRequest, RestApplication } from '../../app/application.js';
+import { dispatchRequest, type RestApplication } from '../../app/application.js';
 import { HttpError, SetupError } from '../../app/errors.js';
 import { finalizeResponse } from '../../app/finalize.js';
 import { isThenable } from '../../app/injection.js';
@@ -215,11 +215,7 @@ export class CloudGatewayAdapter {
     let response: Response;
     if (bodyError === undefined) {
       // The response itself when the pipeline finished synchronously: no promise to settle.
-      const app: RestApplication = this.app;
-      const settled =
-        app instanceof RestApplication
-          ? dispatchRequest(app, request)
-          : (app as { execute(request: Request): Promise<Response> }).execute(request);
+      const settled = dispatchRequest(this.app, request);
       response = isThenable(settled) ? await settled : settled;
     } else {
       // The event itself is unreadable: answered here, before routing, so no handler runs.

@@ -2,7 +2,7 @@
  * NodeAdapter: an application as a `(req, res)` listener for `node:http` and `node:https`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dispatchRequest, RestApplication } from '../../app/application.js';
+import { dispatchRequest } from '../../app/application.js';
 import { SetupError } from '../../app/errors.js';
 import { isThenable } from '../../app/injection.js';
 import type { Response } from '../../response.js';
@@ -99,12 +99,10 @@ export class NodeAdapter {
     res: ServerResponse,
     expectsContinue: boolean,
   ): undefined | Promise<void> {
-    const app = this.app;
     let response: Response | Promise<Response>;
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined);
-      response =
-        app instanceof RestApplication ? dispatchRequest(app, request) : app.execute(request);
+      response = dispatchRequest(this.app, request);
     } catch (error) {
       this.#fail(res, error);
       return undefined;

@@ -10,12 +10,6 @@ import type { Logger } from '../../app/logger.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 
-// `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
-// (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
-function flatHeaders(headers: MultiValueHeaders): string[] {
-  return MultiValueHeaders.flattenInto(headers, []);
-}
-
 /** Releases a body that will not be sent, so a stream's resources are not held. */
 function discard(body: unknown): void {
   if (body === null || typeof body !== 'object') return;
@@ -50,7 +44,9 @@ export function writeResponse(
     discard(body);
     return;
   }
-  const flat = flatHeaders(response.headers);
+  // `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
+  // (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
+  const flat = MultiValueHeaders.flattenInto(response.headers, []);
   // A request whose body was not read to the end (an early 413, a handler that ignored a large
   // upload) is answered and then the connection closes: draining an unread body could cost as
   // much as reading it, which is what the limit was for (RFC 9112 §9.6 lets a server close).
