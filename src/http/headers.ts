@@ -330,13 +330,15 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /**
    * Appends every (name, value) pair to `out` as `name, value, name, value, ...`, the flat form
-   * Node's `writeHead` takes. Not part of the public API.
+   * Node's `writeHead` takes, with names in lower case (HTTP/2 and the Fetch API's `Headers`
+   * write them so too; Node lower-cases every name it inspects, which costs less when there is
+   * nothing to change). Not part of the public API.
    */
   static flattenInto(headers: MultiValueHeaders, out: string[]): string[] {
     headers.#index();
     const fields = headers.#fields;
     for (let i = 0; i < fields.length; i += STRIDE) {
-      const name = fields[i + NAME] as string;
+      const name = fields[i + KEY] as string;
       const values = fields[i + VALUES] as Field;
       if (typeof values === 'string') out.push(name, values);
       else for (const value of values) out.push(name, value);

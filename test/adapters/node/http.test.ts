@@ -283,9 +283,26 @@ describe('responses', () => {
     );
     const [head, rest] = reply.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 200 /);
-    expect(head).toContain(`Content-Length: ${get.headers['content-length']}`);
-    expect(head).toContain('Content-Type: application/json');
+    expect(head).toContain(`content-length: ${get.headers['content-length']}`);
+    expect(head).toContain('content-type: application/json');
     expect(rest).toBe('');
+  });
+
+  it('sends header names in lower case, those a handler sets included', async () => {
+    const reply = await rawExchange(
+      server.port,
+      'GET /cookies HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    const names = reply
+      .split('\r\n\r\n')[0]
+      ?.split('\r\n')
+      .slice(1)
+      .map((line) => line.slice(0, line.indexOf(':')));
+    // Node adds Date and Connection itself, in its own case.
+    const ours = names?.filter((name) => name !== 'Date' && name !== 'Connection');
+    expect(ours).toContain('set-cookie');
+    expect(ours).toContain('x-request-id');
+    for (const name of ours ?? []) expect(name).toBe(name.toLowerCase());
   });
 
   it('streams string and byte chunks of a generator', async () => {
