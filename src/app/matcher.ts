@@ -18,10 +18,21 @@ export interface RouteLeaf<T> {
 
 interface Node<T> {
   statics: Map<string, Node<T>> | undefined;
+  // The same static children grouped by name length, for the in-place walk: a segment is
+  // compared where it stands in the path instead of being cut out and hashed.
+  staticsByLength: Array<Array<StaticChild<T>> | undefined> | undefined;
   param: Node<T> | undefined;
   catchAll: RouteLeaf<T> | undefined;
   leaf: RouteLeaf<T> | undefined;
 }
+
+interface StaticChild<T> {
+  name: string;
+  node: Node<T>;
+}
+
+// A group of static names this large is looked up in the map instead of compared one by one.
+const LARGEST_SCANNED_GROUP = 8;
 
 /** A successful path match: the leaf and the parameter values in template order. */
 export interface PathMatch<T> {
@@ -35,7 +46,13 @@ const NO_VALUES: readonly string[] = Object.freeze([]);
 export const MALFORMED = Symbol('malformed path');
 
 function newNode<T>(): Node<T> {
-  return { statics: undefined, param: undefined, catchAll: undefined, leaf: undefined };
+  return {
+    statics: undefined,
+    staticsByLength: undefined,
+    param: undefined,
+    catchAll: undefined,
+    leaf: undefined,
+  };
 }
 
 /** Splits a template into segments, with the parameter names it declares. */
@@ -50,9 +67,6 @@ function parseTemplate(template: string): { segments: string[]; names: string[] 
 
 export class RouteMatcher<T> {
   #root = newNode<T>();
-  // Templates without parameters, by their canonical path: most requests are answered by one
-  // map lookup when the path is already canonical.
-  #exact = new Map<string, RouteLeaf<T>>();
 
   /** Adds `value` for `method` at `template`; returns the value already there, if any. */
   add(template: string, method: string, value: T): T | undefined {
@@ -76,6 +90,9 @@ export class RouteMatcher<T> {
         if (child === undefined) {
           child = newNode();
           node.statics.set(segment, child);
+          node.staticsByLength ??= [];
+          const group = (node.staticsByLength[segment.length] ??= []);
+          group.push({ name: segment, node: child });
         }
         node = child;
       }
@@ -85,7 +102,6 @@ export class RouteMatcher<T> {
       leaf = node.leaf;
       if (names.length === 0) {
         leaf.exact = { leaf, values: NO_VALUES };
-        this.#exact.set(canonical, leaf);
       }
     }
     const existing = leaf.byMethod.get(method);
@@ -95,14 +111,13 @@ export class RouteMatcher<T> {
 
   /** Matches a raw (still percent-encoded) path. */
   match(path: string): PathMatch<T> | undefined | typeof MALFORMED {
-    const exact = this.#exact.get(path);
-    if (exact !== undefined) return exact.exact as PathMatch<T>;
     // Without percent-encoding every segment is its own value: walk the path in place, taking
-    // substrings only for the segments a node looks up.
+    // substrings only for parameter values.
     if (path.indexOf('%') === -1) {
       const values: string[] = [];
       const leaf = walkRaw(this.#root, path, 0, values);
-      return leaf === undefined ? undefined : { leaf, values };
+      if (leaf === undefined) return undefined;
+      return leaf.exact ?? { leaf, values };
     }
     const raw = path.split('/');
     const segments: string[] = [];
@@ -145,14 +160,13 @@ function walkRaw<T>(
   }
   let end = path.indexOf('/', start);
   if (end === -1) end = path.length;
-  const segment = path.slice(start, end);
-  const child = node.statics?.get(segment);
+  const child = node.statics === undefined ? undefined : staticChildAt(node, path, start, end);
   if (child !== undefined) {
     const found = walkRaw(child, path, end, values);
     if (found !== undefined) return found;
   }
   if (node.param !== undefined) {
-    values.push(segment);
+    values.push(path.slice(start, end));
     const found = walkRaw(node.param, path, end, values);
     if (found !== undefined) return found;
     values.pop();
@@ -165,6 +179,25 @@ function walkRaw<T>(
     if (rest.some((part) => UNSAFE_IN_CATCH_ALL.test(part))) return undefined;
     values.push(rest.join('/'));
     return node.catchAll;
+  }
+  return undefined;
+}
+
+/** The static child of `node` named by `path` from `start` to `end`. */
+function staticChildAt<T>(
+  node: Node<T>,
+  path: string,
+  start: number,
+  end: number,
+): Node<T> | undefined {
+  const group = (node.staticsByLength as Array<Array<StaticChild<T>> | undefined>)[end - start];
+  if (group === undefined) return undefined;
+  if (group.length > LARGEST_SCANNED_GROUP) {
+    return (node.statics as Map<string, Node<T>>).get(path.slice(start, end));
+  }
+  for (let i = 0; i < group.length; i++) {
+    const candidate = group[i] as StaticChild<T>;
+    if (path.startsWith(candidate.name, start)) return candidate.node;
   }
   return undefined;
 }

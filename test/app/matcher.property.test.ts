@@ -16,6 +16,9 @@ const TEMPLATES = [
   '/a/{x}/c',
   '/a/b/{y}',
   '/{any}/static',
+  // More static names of one length than the in-place walk compares one by one.
+  ...Array.from({ length: 12 }, (_, i) => `/g${i + 10}/{id}`),
+  '/users/{id}/usera',
 ];
 
 function matcher(): RouteMatcher<string> {
@@ -26,7 +29,25 @@ function matcher(): RouteMatcher<string> {
 
 // Segments made of what the templates use, plus characters a path may carry unencoded.
 const segment = fc.oneof(
-  fc.constantFrom('users', 'me', 'posts', 'files', 'a', 'b', 'c', 'static', '', 'x.y', '~'),
+  fc.constantFrom(
+    'users',
+    'usera',
+    'user',
+    'me',
+    'posts',
+    'files',
+    'a',
+    'b',
+    'c',
+    'static',
+    '',
+    'x.y',
+    '~',
+    'g10',
+    'g21',
+    'g9',
+    'g100',
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+,;=:@-]{0,6}$/),
 );
 const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
@@ -78,6 +99,12 @@ describe('RouteMatcher', () => {
     });
     expect(outcome(routes, '/files')).toEqual({ template: '/files/{rest*}', values: [''] });
     expect(outcome(routes, '/nothing/here/at/all')).toBe('none');
+    expect(outcome(routes, '/g21/x')).toEqual({ template: '/g21/{id}', values: ['x'] });
+    expect(outcome(routes, '/g9/x')).toBe('none');
+    expect(outcome(routes, '/users/1/usera')).toEqual({
+      template: '/users/{id}/usera',
+      values: ['1'],
+    });
     expect(outcome(routes, '/users/%E0%A4%A')).toBe('malformed');
   });
 });
