@@ -91,7 +91,8 @@ export class RouteMatcher<T> {
           child = newNode();
           node.statics.set(segment, child);
           node.staticsByLength ??= [];
-          const group = (node.staticsByLength[segment.length] ??= []);
+          const group = node.staticsByLength[segment.length] ?? [];
+          node.staticsByLength[segment.length] = group;
           group.push({ name: segment, node: child });
         }
         node = child;
