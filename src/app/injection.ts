@@ -75,7 +75,7 @@ function isJsonType(essence: string): boolean {
  */
 function readJsonBody(request: Request): unknown {
   const type = MultiValueHeaders.getLower(request.headers, 'content-type');
-  if (type === undefined || !isJsonType(mediaTypeEssence(type))) {
+  if (type !== 'application/json' && (type === undefined || !isJsonType(mediaTypeEssence(type)))) {
     throw new HttpError(
       415,
       type === undefined

@@ -132,7 +132,9 @@ function settle(
   }
 }
 
-async function finishLater(
+// Continuations below chain with `then` rather than `await`: each `await`, and each promise an
+// async function returns, costs the request another turn of the microtask queue.
+function finishLater(
   host: PipelineHost,
   table: RoutingTable,
   request: Request,
@@ -141,13 +143,10 @@ async function finishLater(
   head: boolean,
   semantics: RouteSemantics | undefined,
 ): Promise<Response> {
-  let response: Response;
-  try {
-    response = await pending;
-  } catch (error) {
-    return handleError(host, table, request, state, error, head, semantics);
-  }
-  return settle(host, table, request, state, response, head, semantics);
+  return pending.then(
+    (response) => settle(host, table, request, state, response, head, semantics),
+    (error: unknown) => handleError(host, table, request, state, error, head, semantics),
+  );
 }
 
 function allowed(byMethod: ReadonlyMap<string, unknown>): string {
@@ -226,24 +225,29 @@ async function resumePreconditions(
   return resumeHandler(compiled, state, renderer, context);
 }
 
-async function resumeHandler(
+function resumeHandler(
   compiled: CompiledRoute,
   state: RequestState,
   renderer: CompiledRenderer,
   pendingContext: unknown,
 ): Promise<Response> {
-  const context = (await pendingContext) as object;
-  const result: unknown = (compiled.route.handler.fn as (c: object) => unknown)(context);
-  return resumeResult(compiled, state, renderer, result);
+  return Promise.resolve(pendingContext).then((context) => {
+    const result: unknown = (compiled.route.handler.fn as (c: unknown) => unknown)(context);
+    return isThenable(result)
+      ? resumeResult(compiled, state, renderer, result)
+      : respond(compiled, state, renderer, result);
+  });
 }
 
-async function resumeResult(
+function resumeResult(
   compiled: CompiledRoute,
   state: RequestState,
   renderer: CompiledRenderer,
-  pendingResult: unknown,
+  pendingResult: PromiseLike<unknown>,
 ): Promise<Response> {
-  return respond(compiled, state, renderer, await pendingResult);
+  return Promise.resolve(pendingResult).then((result) =>
+    respond(compiled, state, renderer, result),
+  );
 }
 
 /** The renderer the client's `Accept` picks among the route's; a 406 when none fits. */

@@ -141,6 +141,41 @@ describe('Request', () => {
     expect(endless.destroyed).toBe(true);
   });
 
+  it('reads a whole-body reader once, with the limit, and shares the bytes', async () => {
+    const limits: number[] = [];
+    const reader = {
+      readWhole(limit: number) {
+        limits.push(limit);
+        return Promise.resolve(new TextEncoder().encode('{"a":"é"}'));
+      },
+      async *[Symbol.asyncIterator]() {
+        throw new Error('a whole-body reader is not iterated');
+      },
+    };
+    const request = new Request({ method: 'POST', path: '/', body: reader });
+    request.bodyLimit = 500;
+    expect(await request.json()).toEqual({ a: 'é' });
+    expect(await request.text()).toBe('{"a":"é"}');
+    expect((await request.bytes()).length).toBe(10);
+    expect(limits).toEqual([500]);
+  });
+
+  it('turns a whole-body reader that throws into a rejection', async () => {
+    const request = new Request({
+      method: 'POST',
+      path: '/',
+      body: {
+        readWhole(): Promise<Uint8Array> {
+          throw new HttpError(413, 'too large');
+        },
+        async *[Symbol.asyncIterator]() {},
+      },
+    });
+    const bytes = request.bytes();
+    expect(bytes).toBeInstanceOf(Promise);
+    await expect(bytes).rejects.toMatchObject({ statusCode: 413 });
+  });
+
   it('rejects malformed JSON and invalid UTF-8 with 400', async () => {
     await expect(
       new Request({ method: 'POST', path: '/', body: '{' }).json(),
