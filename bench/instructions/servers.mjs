@@ -1,11 +1,37 @@
 /**
  * The servers the instruction count compares, as `http.Server`s that never listen: raw
  * node:http with two headers, the same with the five headers restmachine sends, Fastify, and
- * restmachine from `dist/` (run `npm run build` first).
+ * restmachine from `dist/` (run `npm run build` first). Each answers GET / (JSON), the
+ * parameterised GET behind 100 decoys (the raw ones answer any GET path alike) and POST /echo.
  */
 import { createServer } from 'node:http';
 
 const DOCUMENT = { hello: 'world' };
+
+/**
+ * The 1 KB JSON document of the POST scenarios, as bench/lib/payload.ts builds it (this file runs
+ * under plain node, which cannot import TypeScript; a harness test keeps the two equal).
+ */
+export const ECHO_BODY = JSON.stringify({
+  id: 'order-4711',
+  customer: { name: 'Ada Lovelace', email: 'ada@example.com', tier: 'gold' },
+  items: Array.from({ length: 8 }, (_, i) => ({
+    sku: `SKU-${1000 + i}`,
+    title: `Item number ${i} with a reasonably descriptive title`,
+    quantity: i + 1,
+    priceCents: 999 + i * 100,
+  })),
+  notes: 'Leave the parcel at the door.',
+});
+
+// POST /echo for the raw servers: the body read with stream events, parsed and sent back.
+function echo(req, res, send) {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () =>
+    send(res, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))),
+  );
+}
 
 function decoys() {
   return Array.from({ length: 100 }, (_, i) =>
@@ -13,35 +39,43 @@ function decoys() {
   );
 }
 
+function sendTwoHeaders(res, body) {
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
 async function raw() {
-  return createServer((_req, res) => {
-    const body = JSON.stringify(DOCUMENT);
-    res.writeHead(200, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-    });
-    res.end(body);
+  return createServer((req, res) => {
+    if (req.method === 'POST') echo(req, res, sendTwoHeaders);
+    else sendTwoHeaders(res, JSON.stringify(DOCUMENT));
   });
 }
 
 let counter = 0;
+function sendFiveHeaders(res, body) {
+  const id = `57594b5f-6502-4221-92f6-${(counter++).toString(16).padStart(12, '0')}`;
+  res.writeHead(200, [
+    'Vary',
+    'Accept',
+    'Content-Type',
+    'application/json',
+    'X-Request-ID',
+    id,
+    'Accept-Ranges',
+    'bytes',
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+  ]);
+  res.end(body);
+}
+
 async function rawFiveHeaders() {
-  return createServer((_req, res) => {
-    const body = JSON.stringify(DOCUMENT);
-    const id = `57594b5f-6502-4221-92f6-${(counter++).toString(16).padStart(12, '0')}`;
-    res.writeHead(200, [
-      'Vary',
-      'Accept',
-      'Content-Type',
-      'application/json',
-      'X-Request-ID',
-      id,
-      'Accept-Ranges',
-      'bytes',
-      'Content-Length',
-      String(Buffer.byteLength(body)),
-    ]);
-    res.end(body);
+  return createServer((req, res) => {
+    if (req.method === 'POST') echo(req, res, sendFiveHeaders);
+    else sendFiveHeaders(res, JSON.stringify(DOCUMENT));
   });
 }
 
@@ -52,6 +86,7 @@ async function fastify() {
     app.get(template.replace(/\{(\w+)\}/g, ':$1'), async (r) => r.params);
   app.get('/', async () => DOCUMENT);
   app.get('/users/:id/posts/:postId', async (r) => ({ id: r.params.id, postId: r.params.postId }));
+  app.post('/echo', async (r) => r.body);
   await app.ready();
   return app.server;
 }
@@ -63,6 +98,7 @@ async function restmachine() {
   for (const template of decoys()) app.get(template, ({ pathParams }) => pathParams);
   app.get('/', () => DOCUMENT);
   app.get('/users/{id}/posts/{postId}', ({ id, postId }) => ({ id, postId }));
+  app.post('/echo', ({ jsonBody }) => jsonBody);
   await app.startup();
   const adapter = new NodeAdapter(app);
   const server = createServer(adapter.listener);
