@@ -5,24 +5,12 @@
  * parameterised GET behind 100 decoys (the raw ones answer any GET path alike) and POST /echo.
  */
 import { createServer } from 'node:http';
+import ECHO_DOCUMENT from '../lib/echo-document.json' with { type: 'json' };
 
 const DOCUMENT = { hello: 'world' };
 
-/**
- * The 1 KB JSON document of the POST scenarios, as bench/lib/payload.ts builds it (this file runs
- * under plain node, which cannot import TypeScript; a harness test keeps the two equal).
- */
-export const ECHO_BODY = JSON.stringify({
-  id: 'order-4711',
-  customer: { name: 'Ada Lovelace', email: 'ada@example.com', tier: 'gold' },
-  items: Array.from({ length: 8 }, (_, i) => ({
-    sku: `SKU-${1000 + i}`,
-    title: `Item number ${i} with a reasonably descriptive title`,
-    quantity: i + 1,
-    priceCents: 999 + i * 100,
-  })),
-  notes: 'Leave the parcel at the door.',
-});
+/** The 1 KB JSON document of the POST scenarios, the one bench/lib/payload.ts uses. */
+export const ECHO_BODY = JSON.stringify(ECHO_DOCUMENT);
 
 // POST /echo for the raw servers: the body read with stream events, parsed and sent back.
 function echo(req, res, send) {

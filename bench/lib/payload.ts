@@ -3,18 +3,13 @@
  * Lambda and cold-start sections.
  */
 
-/** A JSON document of about 1 KB (what the POST /echo scenarios send). */
-export const ECHO_DOCUMENT = {
-  id: 'order-4711',
-  customer: { name: 'Ada Lovelace', email: 'ada@example.com', tier: 'gold' },
-  items: Array.from({ length: 8 }, (_, i) => ({
-    sku: `SKU-${1000 + i}`,
-    title: `Item number ${i} with a reasonably descriptive title`,
-    quantity: i + 1,
-    priceCents: 999 + i * 100,
-  })),
-  notes: 'Leave the parcel at the door.',
-};
+import ECHO_JSON from './echo-document.json' with { type: 'json' };
+
+/**
+ * A JSON document of about 1 KB (what the POST /echo scenarios send). It lives in a JSON file
+ * so that bench/instructions/servers.mjs, which runs under plain node, sends the same one.
+ */
+export const ECHO_DOCUMENT = ECHO_JSON;
 
 export const ECHO_BODY = JSON.stringify(ECHO_DOCUMENT);
 

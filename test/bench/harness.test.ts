@@ -3,9 +3,7 @@
  * wrk output parsing. No benchmark runs here and no timing is asserted.
  */
 import { describe, expect, it } from 'vitest';
-import { ECHO_BODY as DRIVER_ECHO_BODY } from '../../bench/instructions/servers.mjs';
 import { parseOptions, SECTION_NAMES } from '../../bench/lib/options.js';
-import { ECHO_BODY } from '../../bench/lib/payload.js';
 import { evaluateTargets, newReport, type Scenario } from '../../bench/lib/report.js';
 import { rotation } from '../../bench/lib/rounds.js';
 import { median, pairedRatio, quantile, summarize } from '../../bench/lib/stats.js';
@@ -205,12 +203,5 @@ Transfer/sec:      4.06MB
     const empty = parseWrk(output.replace('118958 requests', '0 requests'));
     expect(empty.errors).toBe(1);
     expect(() => parseWrk('wrk: connection refused')).toThrow(/Unexpected wrk output/);
-  });
-});
-
-describe('instruction counts', () => {
-  it('post the same 1 KB document as the HTTP and Lambda sections', () => {
-    expect(DRIVER_ECHO_BODY).toBe(ECHO_BODY);
-    expect(ECHO_BODY.length).toBeGreaterThan(900);
   });
 });

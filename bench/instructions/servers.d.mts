@@ -1,5 +1,0 @@
-/** Types of servers.mjs, for the harness test that checks it against bench/lib/payload.ts. */
-import type { Server } from 'node:http';
-
-export declare const ECHO_BODY: string;
-export declare const SERVERS: Readonly<Record<string, () => Promise<Server>>>;
