@@ -2,7 +2,7 @@
  * What a section produces: scenarios with every contender's per-round samples, the targets of
  * the issue checked against them, and notes. Rendering lives in table.ts.
  */
-import { pairedRatio, type Summary, summarize } from './stats.js';
+import { pairedRatio, roundRatios, type Summary, summarize } from './stats.js';
 
 /** One contender's samples in one scenario, one per round (in round order). */
 export interface Measurement {
@@ -43,9 +43,14 @@ export interface Target {
 }
 
 export interface TargetResult extends Target {
+  /** The median of the per-round ratios (or the ratio of medians when rounds do not pair). */
   readonly ratio: number;
   /** Undefined when either side could not be measured. */
   readonly met: boolean | undefined;
+  /** The ratio in each round, in round order; empty when the rounds do not pair. */
+  readonly rounds: readonly number[];
+  /** How many of `rounds` meet the target on their own. */
+  readonly roundsMet: number;
 }
 
 export interface SectionReport {
@@ -99,18 +104,19 @@ export function evaluateTargets(report: SectionReport, targets: readonly Target[
     const scenario = report.scenarios.find((s) => s.name === target.scenario);
     const subject = findMeasurement(scenario, target.subject ?? scenario?.subject ?? '');
     const peer = findMeasurement(scenario, target.peer);
-    const ratio =
-      subject && peer && subject.samples.length > 0 && peer.samples.length > 0
-        ? pairedRatio(subject.samples, peer.samples)
-        : Number.NaN;
-    let met: boolean | undefined;
-    if (Number.isFinite(ratio)) {
-      if (target.comparator === 'at-least') met = ratio >= target.bound;
-      else if (target.comparator === 'at-most') met = ratio <= target.bound;
-      else met = Math.abs(ratio - 1) < target.bound;
-    }
-    report.targets.push({ ...target, ratio, met });
+    const measured = subject && peer && subject.samples.length > 0 && peer.samples.length > 0;
+    const ratio = measured ? pairedRatio(subject.samples, peer.samples) : Number.NaN;
+    const rounds = measured ? roundRatios(subject.samples, peer.samples) : [];
+    const met = Number.isFinite(ratio) ? meets(target, ratio) : undefined;
+    const roundsMet = rounds.filter((value) => meets(target, value)).length;
+    report.targets.push({ ...target, ratio, met, rounds, roundsMet });
   }
+}
+
+function meets(target: Target, ratio: number): boolean {
+  if (target.comparator === 'at-least') return ratio >= target.bound;
+  if (target.comparator === 'at-most') return ratio <= target.bound;
+  return Math.abs(ratio - 1) < target.bound;
 }
 
 /** Targets that were measured and missed. */

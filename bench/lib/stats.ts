@@ -52,8 +52,16 @@ export function summarize(values: readonly number[]): Summary {
  */
 export function pairedRatio(subject: readonly number[], peer: readonly number[]): number {
   if (subject.length === 0 || peer.length === 0) return Number.NaN;
-  if (subject.length === peer.length) {
-    return median(subject.map((value, index) => value / (peer[index] as number)));
-  }
-  return median(subject) / median(peer);
+  const rounds = roundRatios(subject, peer);
+  return rounds.length > 0 ? median(rounds) : median(subject) / median(peer);
+}
+
+/**
+ * The ratio `subject / peer` in each round, when both sides have one sample per round; empty
+ * when they cannot be paired. Their spread shows whether a ratio's distance from a bound is
+ * larger than the run's own noise.
+ */
+export function roundRatios(subject: readonly number[], peer: readonly number[]): number[] {
+  if (subject.length === 0 || subject.length !== peer.length) return [];
+  return subject.map((value, index) => value / (peer[index] as number));
 }

@@ -103,14 +103,27 @@ function comparatorText(target: TargetResult): string {
   return `within ±${Math.round(target.bound * 100)}%`;
 }
 
+/** The per-round ratios' range and how many rounds met the target alone: the run's noise. */
+function roundsText(target: TargetResult): string {
+  if (target.rounds.length === 0) return '—';
+  const low = Math.min(...target.rounds);
+  const high = Math.max(...target.rounds);
+  return `${formatRatio(low)}–${formatRatio(high)}, ${target.roundsMet} of ${target.rounds.length} met`;
+}
+
 export function targetsTable(targets: readonly TargetResult[]): string {
   const rows = targets.map((target) => [
     target.label,
     `${target.subject ?? 'restmachine'} ÷ ${target.peer} ${comparatorText(target)}`,
     formatRatio(target.ratio),
+    roundsText(target),
     target.met === undefined ? 'not measured' : target.met ? 'met' : '**missed**',
   ]);
-  return markdownTable(['Target', 'Ratio wanted', 'Measured', 'Result'], rows, 'llrl');
+  return markdownTable(
+    ['Target', 'Ratio wanted', 'Measured (median of rounds)', 'Single rounds', 'Result'],
+    rows,
+    'llrll',
+  );
 }
 
 /** The whole section as markdown: method, one table per scenario, targets, extras, notes. */

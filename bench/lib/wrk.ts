@@ -3,7 +3,7 @@
  * servers' (a Node-based generator would compete with them for the same kind of work).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_DIR } from './build.js';
 import { pinned } from './system.js';
@@ -77,6 +77,11 @@ function luaScript(request: WrkRequest): string | undefined {
   return file;
 }
 
+/** A run's script is written for that run alone; nothing else reads it afterwards. */
+function removeScript(file: string | undefined): void {
+  if (file !== undefined) rmSync(file, { force: true });
+}
+
 export interface WrkOptions {
   readonly port: number;
   readonly request: WrkRequest;
@@ -108,8 +113,12 @@ export function runWrk(options: WrkOptions): Promise<WrkResult> {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
     });
-    child.on('error', reject);
+    child.on('error', (error) => {
+      removeScript(script);
+      reject(error);
+    });
     child.on('close', (code) => {
+      removeScript(script);
       if (code !== 0) {
         reject(new Error(`wrk exited with ${code}: ${output.trim()}`));
         return;

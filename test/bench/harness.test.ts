@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { parseOptions, SECTION_NAMES } from '../../bench/lib/options.js';
 import { evaluateTargets, newReport, type Scenario } from '../../bench/lib/report.js';
 import { rotation } from '../../bench/lib/rounds.js';
-import { median, pairedRatio, quantile, summarize } from '../../bench/lib/stats.js';
+import { median, pairedRatio, quantile, roundRatios, summarize } from '../../bench/lib/stats.js';
 import {
   formatNumber,
   formatRatio,
   markdownTable,
   renderSection,
   summaryTable,
+  targetsTable,
 } from '../../bench/lib/table.js';
 import { parseWrk } from '../../bench/lib/wrk.js';
 
@@ -40,6 +41,9 @@ describe('statistics', () => {
     expect(pairedRatio([1, 10, 1], [2, 2, 2])).toBe(0.5);
     expect(pairedRatio([1, 1], [2, 2, 2])).toBe(0.5);
     expect(pairedRatio([], [1])).toBeNaN();
+    expect(roundRatios([1, 3, 2], [2, 2, 4])).toEqual([0.5, 1.5, 0.5]);
+    expect(roundRatios([1, 1], [2, 2, 2])).toEqual([]);
+    expect(roundRatios([], [])).toEqual([]);
   });
 });
 
@@ -82,6 +86,24 @@ describe('targets', () => {
     expect(report.targets[0]?.ratio).toBeCloseTo(1.05);
   });
 
+  it('keeps the ratio of every round and counts the rounds that meet the target alone', () => {
+    const report = newReport('x', 'X');
+    report.scenarios.push(
+      scenario({ restmachine: [96, 104, 101, 99, 103], fastify: [100, 100, 100, 100, 100] }),
+    );
+    evaluateTargets(report, [
+      { label: 'a', scenario: 'S', peer: 'fastify', comparator: 'at-least', bound: 1 },
+      { label: 'b', scenario: 'S', peer: 'fastify', comparator: 'at-most', bound: 0.98 },
+    ]);
+    const [atLeast, atMost] = report.targets;
+    expect(atLeast?.rounds).toEqual([0.96, 1.04, 1.01, 0.99, 1.03]);
+    expect(atLeast?.ratio).toBeCloseTo(1.01);
+    expect(atLeast?.met).toBe(true);
+    expect(atLeast?.roundsMet).toBe(3);
+    expect(atMost?.met).toBe(false);
+    expect(atMost?.roundsMet).toBe(1);
+  });
+
   it('reports a target as not measured when a side has no samples', () => {
     const report = newReport('x', 'X');
     report.scenarios.push(scenario({ restmachine: [1, 1, 1], fastify: [] }));
@@ -90,6 +112,10 @@ describe('targets', () => {
       { label: 'b', scenario: 'missing', peer: 'fastify', comparator: 'at-least', bound: 1 },
     ]);
     expect(report.targets.map((t) => t.met)).toEqual([undefined, undefined]);
+    expect(report.targets.map((t) => t.rounds)).toEqual([[], []]);
+    expect(targetsTable(report.targets)).toContain(
+      '| a | restmachine ÷ fastify ≥ 1× | n/a | — | not measured |',
+    );
   });
 });
 
@@ -123,7 +149,9 @@ describe('tables', () => {
     const text = renderSection(report);
     expect(text).toContain('| restmachine | 110 | 100–120 | — |');
     expect(text).toContain('| fastify | 55.0 | 50.0–60.0 | 2.00× |');
-    expect(text).toContain('| twice Fastify | restmachine ÷ fastify ≥ 2× | 2.00× | met |');
+    expect(text).toContain(
+      '| twice Fastify | restmachine ÷ fastify ≥ 2× | 2.00× | 2.00×–2.00×, 3 of 3 met | met |',
+    );
   });
 });
 
