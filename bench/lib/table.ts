@@ -120,7 +120,7 @@ export function targetsTable(targets: readonly TargetResult[]): string {
     target.met === undefined ? 'not measured' : target.met ? 'met' : '**missed**',
   ]);
   return markdownTable(
-    ['Target', 'Ratio wanted', 'Measured (median of rounds)', 'Single rounds', 'Result'],
+    ['Target', 'Ratio wanted', 'Measured', 'Single rounds', 'Result'],
     rows,
     'llrll',
   );
