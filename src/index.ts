@@ -11,19 +11,18 @@ export type {
   ValidatorFunction,
 } from './app/application.js';
 export { RestApplication } from './app/application.js';
-export type { AuthorizationOptions } from './app/authorization.js';
-export type { CorsOptions } from './app/cors.js';
-export type { CspOptions } from './app/csp.js';
-export type { DefaultHeadersInit } from './app/default-headers.js';
-export type { SetupErrorCode, ValidationIssue } from './app/errors.js';
-export { HttpError, SetupError, ValidationError } from './app/errors.js';
-export type { Scope } from './app/injection.js';
+export type { AuthorizationOptions } from './app/features/authorization.js';
+export type { CorsOptions } from './app/features/cors.js';
+export type { CspOptions } from './app/features/csp.js';
+export type { DefaultHeadersInit } from './app/features/default-headers.js';
+export type { Scope } from './app/inject/getters.js';
+export type { StandardSchemaV1, ValidationSource } from './app/inject/validation.js';
 export type { LogFields, Logger } from './app/logger.js';
 export { createConsoleLogger, silentLogger } from './app/logger.js';
-export { escapeHtml } from './app/render.js';
-export type { RouteProvider } from './app/route.js';
-export { Route } from './app/route.js';
-export { Router } from './app/router.js';
+export { escapeHtml } from './app/pipeline/renderers.js';
+export type { RouteProvider } from './app/routing/route.js';
+export { Route } from './app/routing/route.js';
+export { Router } from './app/routing/router.js';
 export type {
   BuiltinInjectables,
   ErrorHandler,
@@ -37,7 +36,8 @@ export type {
   Registry,
   Renderer,
 } from './app/types.js';
-export type { StandardSchemaV1, ValidationSource } from './app/validation.js';
+export type { SetupErrorCode, ValidationIssue } from './errors.js';
+export { HttpError, SetupError, ValidationError } from './errors.js';
 export { contentTypeFor } from './http/content-types.js';
 export type { CookieOptions } from './http/cookie.js';
 export { parseCookieHeader, serializeCookie } from './http/cookie.js';

@@ -1,7 +1,7 @@
 /**
  * The Request model: what every adapter turns its runtime's request into.
  */
-import { HttpError } from './app/errors.js';
+import { HttpError } from './errors.js';
 import { parseCookieHeader } from './http/cookie.js';
 import { parseHttpDate } from './http/date.js';
 import { parseEntityTagList } from './http/etag.js';

@@ -37,7 +37,7 @@ const TARGETS: Target[] = [
 ];
 
 async function etagAvailable(): Promise<boolean> {
-  const { Route } = await import('../../src/app/route.js');
+  const { Route } = await import('../../src/app/routing/route.js');
   return typeof (Route.prototype as { etag?: unknown }).etag === 'function';
 }
 

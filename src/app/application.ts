@@ -2,6 +2,8 @@
  * RestApplication: the registry of dependencies, renderers, error handlers and lifecycle
  * handlers, and the entry point that executes a Request into a Response.
  */
+
+import { SetupError } from '../errors.js';
 import type { HeadersInit } from '../http/headers.js';
 import { Request, type RequestBody } from '../request.js';
 import type { Response } from '../response.js';
@@ -12,23 +14,26 @@ import {
   checkChallenge,
   describeHook,
   forbiddenProvider,
-} from './authorization.js';
+} from './features/authorization.js';
 import {
   type DefaultHeadersInit,
   type DefaultHeadersSource,
   fixedDefaultHeaders,
-} from './default-headers.js';
-import { SetupError } from './errors.js';
-import { bumpGeneration, currentGeneration } from './generation.js';
-import { type Binding, BUILTIN_NAMES, isThenable, type Scope } from './injection.js';
+} from './features/default-headers.js';
+import { type Binding, BUILTIN_NAMES, isThenable, type Scope } from './inject/getters.js';
+import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
+import {
+  isStandardSchema,
+  type StandardSchemaV1,
+  type ValidationSource,
+} from './inject/validation.js';
 import { createConsoleLogger, type Logger } from './logger.js';
-import { describeInjectable, type Injectable } from './parameters.js';
-import { assignRequestId, builtinErrorResponse, runPipeline } from './pipeline.js';
-import { rendererMediaType } from './render.js';
-import { Router } from './router.js';
-import { compileTable, type RoutingTable } from './table.js';
+import { assignRequestId, builtinErrorResponse, runPipeline } from './pipeline/pipeline.js';
+import { rendererMediaType } from './pipeline/renderers.js';
+import { bumpGeneration, currentGeneration } from './routing/generation.js';
+import { Router } from './routing/router.js';
+import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
-import { isStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (app: RestApplication, request: Request) => Response | Promise<Response>;

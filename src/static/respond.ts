@@ -2,7 +2,7 @@
  * Responses for a file, the same for every store: the representation headers of SPEC §10 on
  * every file, 206 / 304 / 416 built here so they never depend on later steps.
  */
-import { HttpError } from '../app/errors.js';
+import { HttpError } from '../errors.js';
 import { formatHttpDate } from '../http/date.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import { formatContentRange, formatUnsatisfiedRange } from '../http/range.js';

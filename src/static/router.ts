@@ -2,8 +2,9 @@
  * StaticRouter: a Router that serves read-only files from a local directory or an S3 bucket
  * (seed 000 §2.5 and §4.1, SPEC §10).
  */
-import { HttpError } from '../app/errors.js';
-import { Router } from '../app/router.js';
+
+import { Router } from '../app/routing/router.js';
+import { HttpError } from '../errors.js';
 import { contentTypeFor } from '../http/content-types.js';
 import type { Request } from '../request.js';
 import { FileBody, Response } from '../response.js';

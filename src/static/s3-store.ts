@@ -10,7 +10,7 @@ import type {
   S3Client,
   S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { HttpError } from '../app/errors.js';
+import { HttpError } from '../errors.js';
 import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
 import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';

@@ -1,6 +1,6 @@
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { injectedNames } from '../../src/app/parameters.js';
+import { injectedNames } from '../../src/app/inject/handler-parameters.js';
 import { RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
 
 function newApp() {

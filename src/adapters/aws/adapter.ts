@@ -12,11 +12,11 @@ import type {
   Context,
 } from 'aws-lambda';
 import { dispatchRequest, type RestApplication } from '../../app/application.js';
-import { HttpError, SetupError } from '../../app/errors.js';
-import { finalizeResponse } from '../../app/finalize.js';
-import { isThenable } from '../../app/injection.js';
+import { isThenable } from '../../app/inject/getters.js';
 import type { Logger } from '../../app/logger.js';
-import { assignRequestId, builtinErrorResponse } from '../../app/pipeline.js';
+import { finalizeResponse } from '../../app/pipeline/finalize.js';
+import { assignRequestId, builtinErrorResponse } from '../../app/pipeline/pipeline.js';
+import { HttpError, SetupError } from '../../errors.js';
 import { parseMethod } from '../../http/methods.js';
 import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';

@@ -2,7 +2,7 @@
  * Bodies in and out of Lambda events: base64 when the integration says so, text otherwise.
  */
 import { Buffer } from 'node:buffer';
-import { HttpError } from '../../app/errors.js';
+import { HttpError } from '../../errors.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 
 /**

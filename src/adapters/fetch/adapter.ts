@@ -2,8 +2,9 @@
  * FetchAdapter: an application as a WHATWG `fetch` handler, `(Request) => Promise<Response>`,
  * for Bun, Deno, Cloudflare Workers and Node's own `Request`/`Response`.
  */
-import { SetupError } from '../../app/errors.js';
+
 import type { Logger } from '../../app/logger.js';
+import { SetupError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';

@@ -3,8 +3,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dispatchRequest } from '../../app/application.js';
-import { SetupError } from '../../app/errors.js';
-import { isThenable } from '../../app/injection.js';
+import { isThenable } from '../../app/inject/getters.js';
+import { SetupError } from '../../errors.js';
 import type { Response } from '../../response.js';
 import { toRequest } from './request.js';
 import { writeFallback, writeResponse } from './response.js';

@@ -10,7 +10,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { availableParallelism } from 'node:os';
-import { SetupError } from '../../app/errors.js';
+import { SetupError } from '../../errors.js';
 import { formatUrl, resolveHost, type ServeOptions, serve } from './serve.js';
 import type { ServedApplication } from './types.js';
 

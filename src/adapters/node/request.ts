@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { HttpError } from '../../app/errors.js';
+import { HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
-import { SetupError } from '../../app/errors.js';
+import { SetupError } from '../../errors.js';
 import { NodeAdapter } from './adapter.js';
 import type { NodeAdapterOptions, ServedApplication } from './types.js';
 

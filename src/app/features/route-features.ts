@@ -3,10 +3,20 @@
  * default headers), compiled once per routing table. A route that uses none of them compiles to
  * `undefined` and the pipeline skips every step below with one comparison.
  */
-import { ALLOW_ORDER, HTTPMethod } from '../http/methods.js';
-import { addVary } from '../http/vary.js';
-import type { Request } from '../request.js';
-import type { Response } from '../response.js';
+import { ALLOW_ORDER, HTTPMethod } from '../../http/methods.js';
+import { addVary } from '../../http/vary.js';
+import type { Request } from '../../request.js';
+import type { Response } from '../../response.js';
+import {
+  type Getter,
+  type GetterCompiler,
+  isThenable,
+  type RequestState,
+} from '../inject/getters.js';
+import type { Injectable } from '../inject/handler-parameters.js';
+import type { Route } from '../routing/route.js';
+import type { Router } from '../routing/router.js';
+import type { Registry } from '../types.js';
 import type { AuthorizationHook } from './authorization.js';
 import { hooksFor } from './authorization.js';
 import { addProvidedValidators, type CompiledConditional } from './conditional.js';
@@ -24,11 +34,6 @@ import {
   type CompiledDefaultHeaders,
   type DefaultHeadersSource,
 } from './default-headers.js';
-import { type Getter, type GetterCompiler, isThenable, type RequestState } from './injection.js';
-import type { Injectable } from './parameters.js';
-import type { Route } from './route.js';
-import type { Router } from './router.js';
-import type { Registry } from './types.js';
 
 /** Everything beyond routing and rendering that one route does. */
 export interface RouteSemantics {

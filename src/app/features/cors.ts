@@ -2,12 +2,13 @@
  * Cross-Origin Resource Sharing (the Fetch standard, §3.2 "CORS protocol"): preflight answers
  * and the headers of actual responses, configured at application, router and route level.
  */
-import type { MultiValueHeaders } from '../http/headers.js';
-import { HTTPMethod, type MethodInput, normalizeMethod } from '../http/methods.js';
-import { addVary } from '../http/vary.js';
-import type { Request } from '../request.js';
-import { Response } from '../response.js';
-import { SetupError } from './errors.js';
+
+import { SetupError } from '../../errors.js';
+import type { MultiValueHeaders } from '../../http/headers.js';
+import { HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
+import { addVary } from '../../http/vary.js';
+import type { Request } from '../../request.js';
+import { Response } from '../../response.js';
 
 /**
  * CORS settings (`app.cors()`, `router.cors()`, `route.cors()`). A route inherits from its

@@ -4,7 +4,7 @@
  * meaning, so minifiers keep them (`({request:e})=>e`): the names survive bundling, unlike
  * parameter names, which minifiers rename.
  */
-import { SetupError } from './errors.js';
+import { SetupError } from '../../errors.js';
 
 /** A function whose injected names were read at registration. */
 export interface Injectable {

@@ -8,8 +8,8 @@
  * registered with `{ global: true }`. Either way the hooks run before content negotiation, so an
  * anonymous client learns nothing about a route (not even its 406) before it is authenticated.
  */
-import { HttpError, SetupError } from './errors.js';
-import { isThenable } from './injection.js';
+import { HttpError, SetupError } from '../../errors.js';
+import { isThenable } from '../inject/getters.js';
 
 /** Options of `app.authorized()` and `app.forbidden()`. */
 export interface AuthorizationOptions {

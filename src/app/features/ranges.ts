@@ -3,19 +3,20 @@
  * length (bytes, a string or a file) advertises `Accept-Ranges: bytes` and answers a `Range` with
  * 206 (one range, or several as `multipart/byteranges`) or 416.
  */
-import { parseHttpDate, toHttpSeconds } from '../http/date.js';
-import { isEntityTag, strongMatch } from '../http/etag.js';
-import { MultiValueHeaders } from '../http/headers.js';
-import { type ByteRangesLayout, buildByteRanges, byteRangesLayout } from '../http/multipart.js';
+
+import { HttpError } from '../../errors.js';
+import { parseHttpDate, toHttpSeconds } from '../../http/date.js';
+import { isEntityTag, strongMatch } from '../../http/etag.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { type ByteRangesLayout, buildByteRanges, byteRangesLayout } from '../../http/multipart.js';
 import {
   type ByteRange,
   formatContentRange,
   formatUnsatisfiedRange,
   parseRange,
-} from '../http/range.js';
-import type { Request } from '../request.js';
-import { FileBody, type Response } from '../response.js';
-import { HttpError } from './errors.js';
+} from '../../http/range.js';
+import type { Request } from '../../request.js';
+import { FileBody, type Response } from '../../response.js';
 
 /**
  * RFC 9110 §13.1.5: If-Range holds when its entity tag matches the response's by the strong

@@ -1,12 +1,12 @@
 /**
  * A registered route, and the options that chain on it.
  */
-import type { HTTPMethod } from '../http/methods.js';
-import { type CorsOptions, checkCorsOptions } from './cors.js';
-import { type CspOptions, compileCsp } from './csp.js';
+import type { HTTPMethod } from '../../http/methods.js';
+import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
+import { type CspOptions, compileCsp } from '../features/csp.js';
+import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
+import type { HandlerContext, Registry, Renderer } from '../types.js';
 import { bumpGeneration } from './generation.js';
-import { describeInjectable, type Injectable } from './parameters.js';
-import type { HandlerContext, Registry, Renderer } from './types.js';
 
 /** A route-level provider: takes the handler's injection object, returns a value or a promise. */
 export type RouteProvider<Deps extends Registry, Path extends string, T> = (

@@ -6,14 +6,15 @@
  * A route without providers never reaches this module before its handler: the table compiles
  * `conditional` to `undefined` for it.
  */
-import { parseHttpDate, toHttpSeconds } from '../http/date.js';
-import { formatEntityTag, strongMatch, weakMatch } from '../http/etag.js';
-import { MultiValueHeaders } from '../http/headers.js';
-import { HTTPMethod } from '../http/methods.js';
-import type { Request } from '../request.js';
-import { Response } from '../response.js';
-import { HttpError } from './errors.js';
-import { buildContext, type Getter, isThenable, type RequestState } from './injection.js';
+
+import { HttpError } from '../../errors.js';
+import { parseHttpDate, toHttpSeconds } from '../../http/date.js';
+import { formatEntityTag, strongMatch, weakMatch } from '../../http/etag.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { HTTPMethod } from '../../http/methods.js';
+import type { Request } from '../../request.js';
+import { Response } from '../../response.js';
+import { buildContext, type Getter, isThenable, type RequestState } from '../inject/getters.js';
 
 /** A route's `etag()` or `lastModified()` provider, with its getters compiled. */
 export interface ValidatorProvider {

@@ -2,7 +2,7 @@
  * The error catalogue. Errors a request can cause carry an HTTP status; errors in how the
  * application is put together carry a stable `code` and are thrown at registration or startup.
  */
-import { reasonPhrase } from '../http/status.js';
+import { reasonPhrase } from './http/status.js';
 
 /** One problem found by a validator: where (dotted path, `''` for the root) and what. */
 export interface ValidationIssue {

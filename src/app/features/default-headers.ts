@@ -3,11 +3,12 @@
  * responses and 404s included, from a fixed set or from a function that may inject dependencies.
  * A header the response already carries is left as it is: the handler has the last word.
  */
-import { type HeadersInit, MultiValueHeaders } from '../http/headers.js';
-import type { Response } from '../response.js';
-import { SetupError } from './errors.js';
-import { buildContext, type Getter, isThenable, type RequestState } from './injection.js';
-import type { Injectable } from './parameters.js';
+
+import { SetupError } from '../../errors.js';
+import { type HeadersInit, MultiValueHeaders } from '../../http/headers.js';
+import type { Response } from '../../response.js';
+import { buildContext, type Getter, isThenable, type RequestState } from '../inject/getters.js';
+import type { Injectable } from '../inject/handler-parameters.js';
 
 /** Headers as `app.defaultHeaders()` takes and default header functions return them. */
 export type DefaultHeadersInit = Readonly<Record<string, string | number | readonly string[]>>;

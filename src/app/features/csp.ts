@@ -2,10 +2,11 @@
  * Content-Security-Policy (W3C CSP Level 3) headers, configured at application, router and route
  * level, with a fresh nonce per request for inline scripts and styles.
  */
-import type { Request } from '../request.js';
-import type { Response } from '../response.js';
-import { SetupError } from './errors.js';
-import type { RequestState } from './injection.js';
+
+import { SetupError } from '../../errors.js';
+import type { Request } from '../../request.js';
+import type { Response } from '../../response.js';
+import type { RequestState } from '../inject/getters.js';
 
 /**
  * A Content-Security-Policy (`app.csp()`, `router.csp()`, `route.csp()`). Directive names may be

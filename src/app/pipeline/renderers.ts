@@ -2,10 +2,10 @@
  * Turning a handler's result into a Response: tuples (SPEC §17.5), negotiation among renderers
  * (SPEC §5.5, §17.9, §17.17) and the built-in JSON, HTML and text renderers.
  */
-import type { MultiValueHeaders } from '../http/headers.js';
-import { type MediaType, parseMediaType } from '../http/media-type.js';
-import { FileBody, Response, type ResponseBody } from '../response.js';
-import type { Getter } from './injection.js';
+import type { MultiValueHeaders } from '../../http/headers.js';
+import { type MediaType, parseMediaType } from '../../http/media-type.js';
+import { FileBody, Response, type ResponseBody } from '../../response.js';
+import type { Getter } from '../inject/getters.js';
 
 /** A renderer as the pipeline uses it: its media type and how to call it. */
 export interface CompiledRenderer extends MediaType {

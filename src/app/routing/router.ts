@@ -2,14 +2,15 @@
  * Router: groups routes and mounts other routers under a prefix. It has no registry of its own;
  * it uses the application it ends up mounted on (seed 000 §2.4).
  */
-import { type HTTPMethod, type MethodInput, normalizeMethod } from '../http/methods.js';
-import { type CorsOptions, checkCorsOptions } from './cors.js';
-import { type CspOptions, compileCsp } from './csp.js';
-import { SetupError } from './errors.js';
+
+import { SetupError } from '../../errors.js';
+import { type HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
+import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
+import { type CspOptions, compileCsp } from '../features/csp.js';
+import { describeInjectable } from '../inject/handler-parameters.js';
+import type { Handler, Registry } from '../types.js';
 import { bumpGeneration } from './generation.js';
-import { describeInjectable } from './parameters.js';
 import { Route } from './route.js';
-import type { Handler, Registry } from './types.js';
 
 /** A router mounted under a prefix. */
 export interface Mount {

@@ -4,16 +4,17 @@
  * preconditions against the validators the handler set (304 / 412), apply ranges (206 / 416),
  * drop the body of a HEAD while keeping its headers.
  */
-import { contentTypeFor } from '../http/content-types.js';
-import { formatHttpDate, parseHttpDate } from '../http/date.js';
-import { MultiValueHeaders } from '../http/headers.js';
-import { type Request, utf8Length } from '../request.js';
-import { FileBody, isStream, type Response } from '../response.js';
-import { evaluatePreconditions, hasPreconditions } from './conditional.js';
-import { HttpError } from './errors.js';
-import { isThenable, type RequestState } from './injection.js';
-import { applyRange } from './ranges.js';
-import { decorateResponse, type RouteSemantics } from './semantics.js';
+
+import { HttpError } from '../../errors.js';
+import { contentTypeFor } from '../../http/content-types.js';
+import { formatHttpDate, parseHttpDate } from '../../http/date.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { type Request, utf8Length } from '../../request.js';
+import { FileBody, isStream, type Response } from '../../response.js';
+import { evaluatePreconditions, hasPreconditions } from '../features/conditional.js';
+import { applyRange } from '../features/ranges.js';
+import { decorateResponse, type RouteSemantics } from '../features/route-features.js';
+import { isThenable, type RequestState } from '../inject/getters.js';
 
 /** Statuses that never carry content (RFC 9110 §6.4.1). */
 function forbidsContent(status: number): boolean {

@@ -4,14 +4,15 @@
  * once (request scope) or once per application (session scope). Getters return a value or a
  * promise; nothing awaits unless a provider is actually asynchronous.
  */
-import { MultiValueHeaders } from '../http/headers.js';
-import { mediaTypeEssence } from '../http/media-type.js';
-import { parseQueryString } from '../http/query.js';
-import { jsonBodyNow, type MetricsRecorder, type Request } from '../request.js';
-import { requestNonce } from './csp.js';
-import { HttpError, SetupError } from './errors.js';
-import { type Logger, withFields } from './logger.js';
-import type { Injectable } from './parameters.js';
+
+import { HttpError, SetupError } from '../../errors.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { mediaTypeEssence } from '../../http/media-type.js';
+import { parseQueryString } from '../../http/query.js';
+import { jsonBodyNow, type MetricsRecorder, type Request } from '../../request.js';
+import { requestNonce } from '../features/csp.js';
+import { type Logger, withFields } from '../logger.js';
+import type { Injectable } from './handler-parameters.js';
 import { runStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
 export type Scope = 'request' | 'session';

@@ -3,21 +3,26 @@
  * names bound to getters, its renderers ordered. Built once per registration generation, so a
  * request does no registration-time thinking.
  */
-import type { MediaType } from '../http/media-type.js';
-import { SetupError } from './errors.js';
-import { type Getter, GetterCompiler, type InjectionHost } from './injection.js';
-import { RouteMatcher } from './matcher.js';
-import type { Injectable } from './parameters.js';
-import { BUILTIN_RENDERERS, type CompiledRenderer, rendererMediaType } from './render.js';
-import type { Route } from './route.js';
-import type { Router } from './router.js';
+
+import { SetupError } from '../../errors.js';
+import type { MediaType } from '../../http/media-type.js';
 import {
   compileDefaultHeaders,
   compileRouteSemantics,
   type RouteSemantics,
   type SemanticsSource,
-} from './semantics.js';
-import type { Registry } from './types.js';
+} from '../features/route-features.js';
+import { type Getter, GetterCompiler, type InjectionHost } from '../inject/getters.js';
+import type { Injectable } from '../inject/handler-parameters.js';
+import {
+  BUILTIN_RENDERERS,
+  type CompiledRenderer,
+  rendererMediaType,
+} from '../pipeline/renderers.js';
+import type { Registry } from '../types.js';
+import { RouteMatcher } from './path-matcher.js';
+import type { Route } from './route.js';
+import type { Router } from './router.js';
 
 /** A route ready to run. */
 export interface CompiledRoute {

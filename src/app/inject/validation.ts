@@ -2,7 +2,7 @@
  * Validators: a function that returns the model (throwing `ValidationError` on bad input), or
  * any Standard Schema object (zod, valibot, arktype, ...).
  */
-import { ValidationError, type ValidationIssue } from './errors.js';
+import { ValidationError, type ValidationIssue } from '../../errors.js';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), copied as its authors advise. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {

@@ -4,24 +4,29 @@
  * handler.
  */
 
-import { MultiValueHeaders } from '../http/headers.js';
-import { negotiate } from '../http/media-type.js';
-import { formatAllow, HTTPMethod, parseMethod } from '../http/methods.js';
-import { reasonPhrase } from '../http/status.js';
-import { addVary } from '../http/vary.js';
-import type { Request } from '../request.js';
-import { Response } from '../response.js';
-import { checkRoutePreconditions } from './conditional.js';
-import { isPreflight } from './cors.js';
-import { HttpError, SetupError, ValidationError } from './errors.js';
+import { HttpError, SetupError, ValidationError } from '../../errors.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { negotiate } from '../../http/media-type.js';
+import { formatAllow, HTTPMethod, parseMethod } from '../../http/methods.js';
+import { reasonPhrase } from '../../http/status.js';
+import { addVary } from '../../http/vary.js';
+import type { Request } from '../../request.js';
+import { Response } from '../../response.js';
+import { checkRoutePreconditions } from '../features/conditional.js';
+import { isPreflight } from '../features/cors.js';
+import { requestIdFor } from '../features/request-id.js';
+import {
+  answerPreflight,
+  authorize,
+  pathSemantics,
+  type RouteSemantics,
+} from '../features/route-features.js';
+import { buildContext, type Getter, isThenable, type RequestState } from '../inject/getters.js';
+import type { Logger } from '../logger.js';
+import { MALFORMED } from '../routing/path-matcher.js';
+import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
 import { finalizeResponse } from './finalize.js';
-import { buildContext, type Getter, isThenable, type RequestState } from './injection.js';
-import type { Logger } from './logger.js';
-import { MALFORMED } from './matcher.js';
-import { type CompiledRenderer, isRawBody, isTuple, makeResponse, unpack } from './render.js';
-import { requestIdFor } from './request-id.js';
-import { answerPreflight, authorize, pathSemantics, type RouteSemantics } from './semantics.js';
-import type { CompiledRoute, RoutingTable } from './table.js';
+import { type CompiledRenderer, isRawBody, isTuple, makeResponse, unpack } from './renderers.js';
 
 /** What the pipeline needs from the application. */
 export interface PipelineHost {
