@@ -20,7 +20,8 @@ import {
   type DefaultHeadersSource,
   fixedDefaultHeaders,
 } from './features/default-headers.js';
-import { type Binding, BUILTIN_NAMES, isThenable, type Scope } from './inject/getters.js';
+import { assignRequestId } from './features/request-id.js';
+import { type Binding, BUILTIN_NAMES, type Scope } from './inject/getters.js';
 import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
 import {
   isStandardSchema,
@@ -28,11 +29,12 @@ import {
   type ValidationSource,
 } from './inject/validation.js';
 import { createConsoleLogger, type Logger } from './logger.js';
-import { assignRequestId, builtinErrorResponse, runPipeline } from './pipeline/pipeline.js';
+import { builtinErrorResponse } from './pipeline/error-response.js';
+import { runPipeline } from './pipeline/pipeline.js';
 import { rendererMediaType } from './pipeline/renderers.js';
-import { bumpGeneration, currentGeneration } from './routing/generation.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
+import { isThenable } from './thenable.js';
 import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
 
 // RestApplication's private dispatch, handed out by its static block.
@@ -160,7 +162,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       throw new SetupError('NAME_CLASH', `"${name}" is already registered`);
     }
     this.bindings.set(name, binding);
-    bumpGeneration();
+    this.changed();
   }
 
   /**
@@ -336,7 +338,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     } else {
       this.defaultHeaderSources.push({ kind: 'fixed', headers: fixedDefaultHeaders(headers) });
     }
-    bumpGeneration();
+    this.changed();
     return this;
   }
 
@@ -349,7 +351,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   provides(mediaType: string, renderer: Renderer<Deps>): this {
     rendererMediaType(mediaType);
     this.appRenderers.set(mediaType, describeInjectable(renderer, `Renderer for ${mediaType}`));
-    bumpGeneration();
+    this.changed();
     return this;
   }
 
@@ -376,7 +378,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       key,
       describeInjectable(handler as Function, `Error handler ${key}`),
     );
-    bumpGeneration();
+    this.changed();
     return this;
   }
 
@@ -432,7 +434,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   /** The compiled routing table, rebuilt when anything was registered since. */
   routingTable(): RoutingTable {
-    const generation = currentGeneration();
+    const generation = this.generation;
     if (this.#table?.generation !== generation) this.#table = compileTable(this, generation);
     return this.#table;
   }

@@ -130,10 +130,14 @@ describe('mounting', () => {
     const a = new Router();
     const b = new Router();
     a.mount('/b', b);
-    b.mount('/a', a);
+    expect(() => b.mount('/a', a)).toThrow(/loop/);
+    const c = new Router();
+    b.mount('/c', c);
+    expect(() => c.mount('/a', a)).toThrow(/loop/);
     app.mount('/a', a);
     expect(() => a.mount('/self', a)).toThrow(/itself/);
-    const response = await app.request('/a');
-    expect(response.statusCode).toBe(500);
+    expect((await app.request('/a/b/c/x')).statusCode).toBe(404);
+    c.get('/x', () => 'x');
+    expect((await app.request('/a/b/c/x')).body).toBe('x');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dispatchRequest } from '../../src/app/application.js';
-import { isThenable } from '../../src/app/inject/getters.js';
+import { isThenable } from '../../src/app/thenable.js';
 import { Request, Response, RestApplication, silentLogger } from '../../src/index.js';
 
 function app() {

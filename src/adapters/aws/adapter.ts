@@ -12,10 +12,11 @@ import type {
   Context,
 } from 'aws-lambda';
 import { dispatchRequest, type RestApplication } from '../../app/application.js';
-import { isThenable } from '../../app/inject/getters.js';
+import { assignRequestId } from '../../app/features/request-id.js';
 import type { Logger } from '../../app/logger.js';
+import { builtinErrorResponse } from '../../app/pipeline/error-response.js';
 import { finalizeResponse } from '../../app/pipeline/finalize.js';
-import { assignRequestId, builtinErrorResponse } from '../../app/pipeline/pipeline.js';
+import { isThenable } from '../../app/thenable.js';
 import { HttpError, SetupError } from '../../errors.js';
 import { parseMethod } from '../../http/methods.js';
 import { Request, type RequestInit } from '../../request.js';

@@ -3,7 +3,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dispatchRequest } from '../../app/application.js';
-import { isThenable } from '../../app/inject/getters.js';
+import { isThenable } from '../../app/thenable.js';
 import { SetupError } from '../../errors.js';
 import type { Response } from '../../response.js';
 import { toRequest } from './request.js';

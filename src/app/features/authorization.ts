@@ -9,7 +9,7 @@
  * anonymous client learns nothing about a route (not even its 406) before it is authenticated.
  */
 import { HttpError, SetupError } from '../../errors.js';
-import { isThenable } from '../inject/getters.js';
+import { isThenable } from '../thenable.js';
 
 /** Options of `app.authorized()` and `app.forbidden()`. */
 export interface AuthorizationOptions {

@@ -14,7 +14,9 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { HTTPMethod } from '../../http/methods.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
-import { buildContext, type Getter, isThenable, type RequestState } from '../inject/getters.js';
+import { buildContext, type Getter } from '../inject/getters.js';
+import type { RequestState } from '../inject/request-state.js';
+import { isThenable } from '../thenable.js';
 
 /** A route's `etag()` or `lastModified()` provider, with its getters compiled. */
 export interface ValidatorProvider {

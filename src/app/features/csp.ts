@@ -6,7 +6,7 @@
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
-import type { RequestState } from '../inject/getters.js';
+import { newRequestState, type RequestState, requestNonce } from '../inject/request-state.js';
 
 /**
  * A Content-Security-Policy (`app.csp()`, `router.csp()`, `route.csp()`). Directive names may be
@@ -90,25 +90,6 @@ export function compileCsp(options: CspOptions): CompiledCsp {
   };
 }
 
-/**
- * This request's nonce: 128 random bits, base64, made on first use and shared by the handler
- * (`cspNonce`) and the header. CSP3 §8.3 asks for at least 128 bits from a secure source, fresh
- * for every response, so that an attacker cannot predict it.
- */
-export function requestNonce(state: RequestState): string {
-  state.cache ??= new Map();
-  let nonce = state.cache.get('cspNonce') as string | undefined;
-  if (nonce === undefined) {
-    const bytes = new Uint8Array(16);
-    globalThis.crypto.getRandomValues(bytes);
-    let binary = '';
-    for (const byte of bytes) binary += String.fromCharCode(byte);
-    nonce = btoa(binary);
-    state.cache.set('cspNonce', nonce);
-  }
-  return nonce;
-}
-
 /** Adds the policy to a response that has none of its own. */
 export function addCspHeader(
   csp: CompiledCsp,
@@ -122,10 +103,6 @@ export function addCspHeader(
     headers.set(csp.headerName, csp.parts[0] as string);
     return;
   }
-  const nonce = `'nonce-${requestNonce(state ?? emptyState(request))}'`;
+  const nonce = `'nonce-${requestNonce(state ?? newRequestState(request))}'`;
   headers.set(csp.headerName, csp.parts.join(nonce));
-}
-
-function emptyState(request: Request): RequestState {
-  return { request, params: {}, cache: undefined, extra: undefined, log: undefined };
 }

@@ -7,8 +7,10 @@
 import { SetupError } from '../../errors.js';
 import { type HeadersInit, MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
-import { buildContext, type Getter, isThenable, type RequestState } from '../inject/getters.js';
+import { buildContext, type Getter } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
+import type { RequestState } from '../inject/request-state.js';
+import { isThenable } from '../thenable.js';
 
 /** Headers as `app.defaultHeaders()` takes and default header functions return them. */
 export type DefaultHeadersInit = Readonly<Record<string, string | number | readonly string[]>>;

@@ -1,7 +1,9 @@
 /**
- * Request ids (SPEC §12). A client's `X-Request-ID` is trusted only when well-formed; otherwise
- * the request gets a fresh UUID.
+ * Request ids (docs/http-semantics.md, "Request ids"). A client's `X-Request-ID` is trusted only
+ * when well-formed; otherwise the request gets a fresh UUID.
  */
+import { MultiValueHeaders } from '../../http/headers.js';
+import type { Request } from '../../request.js';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -36,4 +38,11 @@ export function freshRequestId(): string {
 /** The client's id when it is well-formed (`^[\w.-]{1,128}$`), else a fresh one. */
 export function requestIdFor(sent: string | undefined): string {
   return sent !== undefined && REQUEST_ID.test(sent) ? sent : freshRequestId();
+}
+
+/** Gives `request` its id, once: the client's `X-Request-ID` when well-formed, else a fresh one. */
+export function assignRequestId(request: Request): void {
+  if (request.requestId !== undefined) return;
+  const sent = MultiValueHeaders.getLower(request.headers, 'x-request-id');
+  request.requestId = requestIdFor(sent);
 }

@@ -1,5 +1,5 @@
 /**
- * The HTTP semantics a route opts into (authorization hooks, conditional providers, CORS, CSP,
+ * The HTTP features a route opts into (authorization hooks, conditional providers, CORS, CSP,
  * default headers), compiled once per routing table. A route that uses none of them compiles to
  * `undefined` and the pipeline skips every step below with one comparison.
  */
@@ -7,15 +7,12 @@ import { ALLOW_ORDER, HTTPMethod } from '../../http/methods.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
-import {
-  type Getter,
-  type GetterCompiler,
-  isThenable,
-  type RequestState,
-} from '../inject/getters.js';
+import type { Getter, GetterCompiler } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
+import type { RequestState } from '../inject/request-state.js';
 import type { Route } from '../routing/route.js';
 import type { Router } from '../routing/router.js';
+import { isThenable } from '../thenable.js';
 import type { Registry } from '../types.js';
 import type { AuthorizationHook } from './authorization.js';
 import { hooksFor } from './authorization.js';
@@ -36,7 +33,7 @@ import {
 } from './default-headers.js';
 
 /** Everything beyond routing and rendering that one route does. */
-export interface RouteSemantics {
+export interface RouteFeatures {
   /** Step 2: the getters of the authorization hooks the route runs, 401 hooks first. */
   authorization: readonly Getter[] | undefined;
   /** Request headers the authorization answer depends on, for `Vary`. */
@@ -49,7 +46,7 @@ export interface RouteSemantics {
 }
 
 /** What the table compiler reads from the application for these features. */
-export interface SemanticsSource {
+export interface FeaturesSource {
   readonly authorizationHooks: readonly AuthorizationHook[];
   readonly defaultHeaderSources: readonly DefaultHeadersSource[];
 }
@@ -119,19 +116,19 @@ function compileProvider(
 }
 
 /**
- * Compiles the semantics of one route (or, without a route, of the application for requests no
+ * Compiles the features of one route (or, without a route, of the application for requests no
  * route matched). Throws a SetupError naming the route when a provider injects an unknown name.
  */
-export function compileRouteSemantics(
+export function compileRouteFeatures(
   compiler: GetterCompiler,
-  source: SemanticsSource,
+  source: FeaturesSource,
   routers: ReadonlyArray<Router<Registry>>,
   route: Route<Registry> | undefined,
   label: string,
   params: ReadonlySet<string>,
   defaults: CompiledDefaultHeaders | undefined,
   varyAccept: boolean,
-): RouteSemantics | undefined {
+): RouteFeatures | undefined {
   let conditional: CompiledConditional | undefined;
   let authorization: Getter[] | undefined;
   let vary: string[] | undefined;
@@ -182,34 +179,26 @@ export function compileRouteSemantics(
   return { authorization, vary, conditional, cors, csp, defaults };
 }
 
-/** SPEC §5.7 step 2: runs the route's authorization hooks; a refusal throws its 401 or 403. */
-export async function authorize(getters: readonly Getter[], state: RequestState): Promise<void> {
-  for (const getter of getters) {
-    const value = getter(state);
-    if (isThenable(value)) await value;
-  }
-}
-
 /**
- * Adds the headers the route's semantics imply to any response it sends, errors included:
+ * Adds the headers the route's features imply to any response it sends, errors included:
  * provided validators (GET/HEAD), `Vary` for authorization, CORS, CSP, then default headers
  * (last, so they fill only what nothing else set).
  */
 export function decorateResponse(
-  semantics: RouteSemantics,
+  features: RouteFeatures,
   response: Response,
   request: Request,
   state: RequestState | undefined,
 ): void | Promise<void> {
-  if (semantics.conditional !== undefined) addProvidedValidators(response, state);
-  if (semantics.vary !== undefined) {
-    for (const name of semantics.vary) addVary(response.headers, name);
+  if (features.conditional !== undefined) addProvidedValidators(response, state);
+  if (features.vary !== undefined) {
+    for (const name of features.vary) addVary(response.headers, name);
   }
-  if (semantics.cors !== undefined) addCorsHeaders(semantics.cors, request, response);
-  if (semantics.csp !== undefined) addCspHeader(semantics.csp, response, request, state);
-  if (semantics.defaults !== undefined) {
+  if (features.cors !== undefined) addCorsHeaders(features.cors, request, response);
+  if (features.csp !== undefined) addCspHeader(features.csp, response, request, state);
+  if (features.defaults !== undefined) {
     return applyDefaultHeaders(
-      semantics.defaults,
+      features.defaults,
       response,
       state ?? { request, params: {}, cache: undefined, extra: undefined, log: undefined },
     );
@@ -217,22 +206,22 @@ export function decorateResponse(
 }
 
 /** What the preflight glue needs from a routing-table entry. */
-interface SemanticsCarrier {
-  value: { semantics: RouteSemantics | undefined };
+interface FeaturesCarrier {
+  value: { features: RouteFeatures | undefined };
 }
 
 /**
- * The semantics for a response about a path rather than one of its routes (405, OPTIONS without
+ * The features for a response about a path rather than one of its routes (405, OPTIONS without
  * a handler): those of the first of its routes with CORS, so a browser can read the answer, or
  * `fallback` (the application's).
  */
-export function pathSemantics(
-  byMethod: ReadonlyMap<string, SemanticsCarrier>,
-  fallback: RouteSemantics | undefined,
-): RouteSemantics | undefined {
+export function pathFeatures(
+  byMethod: ReadonlyMap<string, FeaturesCarrier>,
+  fallback: RouteFeatures | undefined,
+): RouteFeatures | undefined {
   for (const entry of byMethod.values()) {
-    const semantics = entry.value.semantics;
-    if (semantics?.cors !== undefined) return semantics;
+    const features = entry.value.features;
+    if (features?.cors !== undefined) return features;
   }
   return fallback;
 }
@@ -242,12 +231,12 @@ export function pathSemantics(
  * a preflight or no route of the path has CORS (then OPTIONS is handled as usual).
  */
 export function answerPreflight(
-  byMethod: ReadonlyMap<string, SemanticsCarrier>,
+  byMethod: ReadonlyMap<string, FeaturesCarrier>,
   request: Request,
 ): Response | undefined {
   let anyCors = false;
   for (const entry of byMethod.values()) {
-    if (entry.value.semantics?.cors !== undefined) {
+    if (entry.value.features?.cors !== undefined) {
       anyCors = true;
       break;
     }
@@ -262,5 +251,5 @@ export function answerPreflight(
   const asked = (request.headers.get('access-control-request-method') ?? '').trim();
   const entry =
     byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined);
-  return preflightResponse(entry?.value.semantics?.cors, request, pathMethods);
+  return preflightResponse(entry?.value.features?.cors, request, pathMethods);
 }

@@ -10,9 +10,10 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence } from '../../http/media-type.js';
 import { parseQueryString } from '../../http/query.js';
 import { jsonBodyNow, type MetricsRecorder, type Request } from '../../request.js';
-import { requestNonce } from '../features/csp.js';
 import { type Logger, withFields } from '../logger.js';
+import { isThenable } from '../thenable.js';
 import type { Injectable } from './handler-parameters.js';
+import { type RequestState, requestNonce } from './request-state.js';
 import { runStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
 export type Scope = 'request' | 'session';
@@ -31,17 +32,6 @@ export type Binding =
     }
   | { kind: 'startup'; name: string };
 
-/** Everything one request's getters share. */
-export interface RequestState {
-  request: Request;
-  params: Record<string, string>;
-  /** Request-scoped values, created on first use. */
-  cache: Map<string, unknown> | undefined;
-  /** `result` for renderers, `error` for error handlers. */
-  extra: Record<string, unknown> | undefined;
-  log: Logger | undefined;
-}
-
 /** What getters need from the application. */
 export interface InjectionHost {
   readonly logger: Logger;
@@ -57,14 +47,6 @@ const NOOP_METRICS: MetricsRecorder = {
   addDimension: () => undefined,
   addProperty: () => undefined,
 };
-
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
-}
 
 function isJsonType(essence: string): boolean {
   return essence === 'application/json' || essence.endsWith('+json');
@@ -172,6 +154,25 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'result',
   'error',
 ]);
+
+/**
+ * Calls `getters` in order from the `from`-th, for what their values do rather than the values
+ * themselves (an authorization hook or a `resourceExists` provider throws to end the request).
+ * `undefined` when all of them answered synchronously, else a promise of the rest.
+ */
+export function runGetters(
+  getters: readonly Getter[],
+  state: RequestState,
+  from: number,
+): Promise<void> | undefined {
+  for (let i = from; i < getters.length; i++) {
+    const value = (getters[i] as Getter)(state);
+    if (isThenable(value)) {
+      return Promise.resolve(value).then(() => runGetters(getters, state, i + 1));
+    }
+  }
+  return undefined;
+}
 
 /** Builds the injection object for `names`; a promise only when some value is asynchronous. */
 export function buildContext(

@@ -1,5 +1,5 @@
 /**
- * The way out (SPEC §5.7 step 8): add the headers the route's semantics imply (CORS, CSP,
+ * The way out (SPEC §5.7 step 8): add the headers the route's features imply (CORS, CSP,
  * default headers...), normalise the body, fill the headers it implies, evaluate the
  * preconditions against the validators the handler set (304 / 412), apply ranges (206 / 416),
  * drop the body of a HEAD while keeping its headers.
@@ -13,8 +13,9 @@ import { type Request, utf8Length } from '../../request.js';
 import { FileBody, isStream, type Response } from '../../response.js';
 import { evaluatePreconditions, hasPreconditions } from '../features/conditional.js';
 import { applyRange } from '../features/ranges.js';
-import { decorateResponse, type RouteSemantics } from '../features/route-features.js';
-import { isThenable, type RequestState } from '../inject/getters.js';
+import { decorateResponse, type RouteFeatures } from '../features/route-features.js';
+import type { RequestState } from '../inject/request-state.js';
+import { isThenable } from '../thenable.js';
 
 /** Statuses that never carry content (RFC 9110 §6.4.1). */
 function forbidsContent(status: number): boolean {
@@ -84,7 +85,7 @@ function toNotModified(response: Response): void {
 }
 
 /**
- * Completes `response` for sending; returns it. `semantics` are the route's (or, for requests no
+ * Completes `response` for sending; returns it. `features` are the route's (or, for requests no
  * route took, the application's), `state` the request's injection state when there is one.
  * Throws an HttpError for a 412 or 416 found here; the pipeline turns it into the error response.
  */
@@ -92,12 +93,12 @@ export function finalizeResponse(
   response: Response,
   request: Request,
   head: boolean,
-  semantics?: RouteSemantics,
+  features?: RouteFeatures,
   state?: RequestState,
 ): Response | Promise<Response> {
   response.request ??= request;
-  if (semantics !== undefined) {
-    const decorated = decorateResponse(semantics, response, request, state);
+  if (features !== undefined) {
+    const decorated = decorateResponse(features, response, request, state);
     if (isThenable(decorated)) {
       return Promise.resolve(decorated).then(() => completeBody(response, request, head));
     }

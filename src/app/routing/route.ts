@@ -6,7 +6,6 @@ import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { HandlerContext, Registry, Renderer } from '../types.js';
-import { bumpGeneration } from './generation.js';
 
 /** A route-level provider: takes the handler's injection object, returns a value or a promise. */
 export type RouteProvider<Deps extends Registry, Path extends string, T> = (
@@ -23,10 +22,14 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
   /** Extensions of later features (conditional providers, CORS, CSP) keyed by feature. */
   readonly settings: Record<string, unknown> = {};
 
-  constructor(method: HTTPMethod, path: string, handler: Injectable) {
+  /** Tells the router that holds the route that its routing table must be built again. */
+  readonly #changed: () => void;
+
+  constructor(method: HTTPMethod, path: string, handler: Injectable, changed: () => void) {
     this.method = method;
     this.path = path;
     this.handler = handler;
+    this.#changed = changed;
   }
 
   /**
@@ -38,7 +41,7 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
    */
   provides(mediaType: string, renderer: Renderer<Deps>): this {
     this.renderers.set(mediaType, describeInjectable(renderer, `Renderer for ${mediaType}`));
-    bumpGeneration();
+    this.#changed();
     return this;
   }
 
@@ -54,7 +57,7 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
    */
   etag(provider: RouteProvider<Deps, Path, string | null | undefined>): this {
     this.settings.etag = describeInjectable(provider, `etag() of ${this.method} ${this.path}`);
-    bumpGeneration();
+    this.#changed();
     return this;
   }
 
@@ -71,7 +74,7 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
       provider,
       `lastModified() of ${this.method} ${this.path}`,
     );
-    bumpGeneration();
+    this.#changed();
     return this;
   }
 
@@ -84,7 +87,7 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
    */
   cors(options: CorsOptions | false): this {
     this.settings.cors = checkCorsOptions(options);
-    bumpGeneration();
+    this.#changed();
     return this;
   }
 
@@ -97,7 +100,7 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
    */
   csp(options: CspOptions | false): this {
     this.settings.csp = options === false ? false : compileCsp(options);
-    bumpGeneration();
+    this.#changed();
     return this;
   }
 }

@@ -9,7 +9,6 @@ import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
 import { describeInjectable } from '../inject/handler-parameters.js';
 import type { Handler, Registry } from '../types.js';
-import { bumpGeneration } from './generation.js';
 import { Route } from './route.js';
 
 /** A router mounted under a prefix. */
@@ -84,8 +83,27 @@ export class Router<Deps extends Registry = {}> {
   /** Extensions of later features (CORS, CSP) that apply to every route of this router. */
   readonly settings: Record<string, unknown> = {};
 
+  // What it is mounted on: a change here reaches every application that holds the router.
+  readonly #mountedOn = new Set<Router<Registry>>();
+  #generation = 0;
+
   constructor(app?: Router<Deps>) {
     this.app = app;
+  }
+
+  /**
+   * Counts the registrations made on this router and on every router mounted on it, so an
+   * application rebuilds its routing table only when something it holds changed: a mount is a
+   * live reference, and routes added after it still count.
+   */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Records a registration here; the routers this one is mounted on see it too. */
+  protected changed(): void {
+    this.#generation++;
+    for (const parent of this.#mountedOn) parent.changed();
   }
 
   /** Registers `handler` for `method` at `path`. */
@@ -100,9 +118,10 @@ export class Router<Deps extends Registry = {}> {
       canonical,
       path,
       describeInjectable(handler, `Handler of ${canonical} ${path}`),
+      () => this.changed(),
     );
     this.routes.push(route);
-    bumpGeneration();
+    this.changed();
     return route;
   }
 
@@ -143,7 +162,7 @@ export class Router<Deps extends Registry = {}> {
    */
   cors(options: CorsOptions | false): this {
     this.settings.cors = checkCorsOptions(options);
-    bumpGeneration();
+    this.changed();
     return this;
   }
 
@@ -156,7 +175,7 @@ export class Router<Deps extends Registry = {}> {
    */
   csp(options: CspOptions | false): this {
     this.settings.csp = options === false ? false : compileCsp(options);
-    bumpGeneration();
+    this.changed();
     return this;
   }
 
@@ -168,8 +187,17 @@ export class Router<Deps extends Registry = {}> {
     if (router === (this as Router<Registry>)) {
       throw new SetupError('INVALID_ROUTE', 'A router cannot be mounted on itself');
     }
+    if (router.#holds(this as Router<Registry>)) {
+      throw new SetupError('INVALID_ROUTE', 'Routers are mounted in a loop');
+    }
     this.mounts.push({ prefix: normalizePrefix(prefix), router });
-    bumpGeneration();
+    router.#mountedOn.add(this as Router<Registry>);
+    this.changed();
     return this;
+  }
+
+  /** Whether `router` is mounted on this one, directly or through other routers. */
+  #holds(router: Router<Registry>): boolean {
+    return this.mounts.some((mount) => mount.router === router || mount.router.#holds(router));
   }
 }

@@ -8,9 +8,9 @@ import { SetupError } from '../../errors.js';
 import type { MediaType } from '../../http/media-type.js';
 import {
   compileDefaultHeaders,
-  compileRouteSemantics,
-  type RouteSemantics,
-  type SemanticsSource,
+  compileRouteFeatures,
+  type FeaturesSource,
+  type RouteFeatures,
 } from '../features/route-features.js';
 import { type Getter, GetterCompiler, type InjectionHost } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
@@ -45,7 +45,7 @@ export interface CompiledRoute {
    * Authorization hooks, conditional providers, CORS, CSP and default headers of the route;
    * `undefined` when it uses none, so the pipeline skips them all with one comparison.
    */
-  semantics: RouteSemantics | undefined;
+  features: RouteFeatures | undefined;
 }
 
 /** A compiled error handler. */
@@ -60,16 +60,17 @@ export interface RoutingTable {
   matcher: RouteMatcher<CompiledRoute>;
   /** The application's renderers, for error handler results. */
   renderers: readonly CompiledRenderer[];
+  stringRenderers: readonly CompiledRenderer[];
   errorHandlers: ReadonlyMap<number | 'default', CompiledErrorHandler>;
   problems: readonly SetupError[];
   /** The application's CORS, CSP and default headers, for responses no route produced. */
-  semantics: RouteSemantics | undefined;
+  features: RouteFeatures | undefined;
   /** Only the default headers, for CORS preflight answers. */
-  defaultsOnly: RouteSemantics | undefined;
+  defaultsOnly: RouteFeatures | undefined;
 }
 
 /** What the table compiler reads from the application. */
-export interface TableSource extends InjectionHost, SemanticsSource {
+export interface TableSource extends InjectionHost, FeaturesSource {
   readonly root: Router<Registry>;
   readonly appRenderers: ReadonlyMap<string, Injectable>;
   readonly errorHandlerSources: ReadonlyMap<number | 'default', Injectable>;
@@ -238,7 +239,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         }
       }
       const renderers = orderRenderers(compiler, source, route, label, params);
-      const semantics = compileRouteSemantics(
+      const features = compileRouteFeatures(
         compiler,
         source,
         routers,
@@ -259,7 +260,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         renderers,
         stringRenderers: textFirst(renderers),
         problem: undefined,
-        semantics,
+        features,
       };
     } catch (error) {
       const problem =
@@ -280,7 +281,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         renderers: [],
         stringRenderers: [],
         problem,
-        semantics: undefined,
+        features: undefined,
       };
     }
     const previous = matcher.add(template, route.method, compiled);
@@ -313,7 +314,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   } catch (error) {
     problems.push(error as SetupError);
   }
-  const semantics = compileRouteSemantics(
+  const features = compileRouteFeatures(
     compiler,
     source,
     [source.root],
@@ -334,5 +335,14 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
           csp: undefined,
           defaults,
         };
-  return { generation, matcher, renderers, errorHandlers, problems, semantics, defaultsOnly };
+  return {
+    generation,
+    matcher,
+    renderers,
+    stringRenderers: textFirst(renderers),
+    errorHandlers,
+    problems,
+    features,
+    defaultsOnly,
+  };
 }

@@ -16,8 +16,8 @@ describe('route-level conditional providers', () => {
     const plain = table.matcher.match('/plain');
     const tagged = table.matcher.match('/tagged');
     if (typeof plain !== 'object' || typeof tagged !== 'object') throw new Error('no match');
-    expect(plain.leaf.byMethod.get('GET')?.value.semantics).toBeUndefined();
-    expect(tagged.leaf.byMethod.get('GET')?.value.semantics?.conditional).toBeDefined();
+    expect(plain.leaf.byMethod.get('GET')?.value.features).toBeUndefined();
+    expect(tagged.leaf.byMethod.get('GET')?.value.features?.conditional).toBeDefined();
   });
 
   it('run before the handler, may be asynchronous and may inject dependencies', async () => {

@@ -1,5 +1,5 @@
 /**
- * HTTP semantics through every driver: conditional requests (RFC 9110 §13.1–§13.2), ranges
+ * HTTP features through every driver: conditional requests (RFC 9110 §13.1–§13.2), ranges
  * (§14.1–§14.4), authorization hooks, CORS, Content-Security-Policy, default headers, cookies and
  * request ids. One test per rule the library implements, named after the rule.
  */
@@ -25,7 +25,7 @@ const ORIGIN = 'https://app.example';
 let fixtureFile: string | undefined;
 function fileFixture(): string {
   if (fixtureFile === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), 'restmachine-semantics-'));
+    const dir = mkdtempSync(join(tmpdir(), 'restmachine-features-'));
     fixtureFile = join(dir, 'letters.txt');
     writeFileSync(fixtureFile, FILE_TEXT);
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -207,7 +207,7 @@ function multipartParts(response: DriverResponse) {
 }
 
 export const semanticsCases: CasesModule = {
-  title: 'HTTP semantics',
+  title: 'HTTP features',
   app: buildApp,
   cases(context) {
     const test = (title: string, body: Parameters<typeof conformanceTest>[2]) =>

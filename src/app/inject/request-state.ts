@@ -1,0 +1,45 @@
+/**
+ * What one request's injection shares: the request, its path parameters and the values computed
+ * for it. Two concurrent requests never share a state.
+ */
+import type { Request } from '../../request.js';
+import type { Logger } from '../logger.js';
+
+/** Everything one request's getters share. */
+export interface RequestState {
+  request: Request;
+  params: Record<string, string>;
+  /** Request-scoped values, created on first use. */
+  cache: Map<string, unknown> | undefined;
+  /** `result` for renderers, `error` for error handlers. */
+  extra: Record<string, unknown> | undefined;
+  log: Logger | undefined;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null));
+
+/** A fresh state for `request`; `params` are the matched route's path parameters. */
+export function newRequestState(
+  request: Request,
+  params: Record<string, string> = NO_PARAMS,
+): RequestState {
+  return { request, params, cache: undefined, extra: undefined, log: undefined };
+}
+
+/**
+ * The request's Content-Security-Policy nonce: 128 random bits, made on first use and the same
+ * for every reader in the request (the `cspNonce` name and the CSP header agree).
+ */
+export function requestNonce(state: RequestState): string {
+  state.cache ??= new Map();
+  let nonce = state.cache.get('cspNonce') as string | undefined;
+  if (nonce === undefined) {
+    const bytes = new Uint8Array(16);
+    globalThis.crypto.getRandomValues(bytes);
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    nonce = btoa(binary);
+    state.cache.set('cspNonce', nonce);
+  }
+  return nonce;
+}

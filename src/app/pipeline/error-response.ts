@@ -1,0 +1,150 @@
+/**
+ * Errors on the way through the pipeline become responses here: the application's error handler
+ * for the status when there is one, else the built-in body (docs/application.md, "Errors").
+ * Nothing a request causes escapes as an exception.
+ */
+
+import { HttpError, SetupError, ValidationError } from '../../errors.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { negotiate } from '../../http/media-type.js';
+import { reasonPhrase } from '../../http/status.js';
+import type { Request } from '../../request.js';
+import { Response } from '../../response.js';
+import { buildContext } from '../inject/getters.js';
+import { newRequestState } from '../inject/request-state.js';
+import type { Logger } from '../logger.js';
+import type { CompiledErrorHandler } from '../routing/routing-table.js';
+import { isThenable } from '../thenable.js';
+import type { Exchange } from './exchange.js';
+import { finalizeResponse } from './finalize.js';
+import type { CompiledRenderer } from './renderers.js';
+import { respond } from './respond.js';
+
+/** What an error stands for, as the client will see it. */
+interface ErrorInfo {
+  status: number;
+  message: string;
+  details: unknown;
+  headers: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * An HttpError says what to answer; anything else is a 500 whose message and stack go to the
+ * log, and into the body only in debug mode.
+ */
+function describeError(exchange: Exchange, error: unknown): ErrorInfo {
+  if (error instanceof HttpError) {
+    return {
+      status: error.statusCode,
+      message: error.message,
+      details: error instanceof ValidationError ? error.issues : error.details,
+      headers: error.headers,
+    };
+  }
+  const { host, request } = exchange;
+  if (error instanceof SetupError) {
+    host.logger.error(error.message, { requestId: request.requestId, code: error.code, error });
+  } else {
+    host.logger.error('Unhandled error in request', {
+      requestId: request.requestId,
+      method: request.method,
+      path: request.path,
+      error,
+    });
+  }
+  const details =
+    host.debug && error instanceof Error
+      ? { name: error.name, message: error.message, stack: error.stack }
+      : undefined;
+  return { status: 500, message: reasonPhrase(500), details, headers: undefined };
+}
+
+const ERROR_TYPES = [
+  { type: 'application', subtype: 'json', params: {} },
+  { type: 'text', subtype: 'plain', params: {} },
+];
+
+/**
+ * The built-in error body: `{"error", "statusCode", "path", "details"?}` as JSON, or the plain
+ * message for a client that accepts only text.
+ */
+export function builtinErrorResponse(
+  request: Request,
+  status: number,
+  message: string,
+  details: unknown,
+): Response {
+  const accept = MultiValueHeaders.getLower(request.headers, 'accept');
+  const plain = accept !== undefined && negotiate(accept, ERROR_TYPES) === ERROR_TYPES[1];
+  if (plain) return new Response(status, message, { contentType: 'text/plain; charset=utf-8' });
+  const body: Record<string, unknown> = { error: message, statusCode: status, path: request.path };
+  if (details !== undefined) body.details = details;
+  return new Response(status, JSON.stringify(body), { contentType: 'application/json' });
+}
+
+/** The response for `error`, completed for sending like any other. */
+export async function answerError(exchange: Exchange, error: unknown): Promise<Response> {
+  const { request, table, host } = exchange;
+  const info = describeError(exchange, error);
+  const handler = table.errorHandlers.get(info.status) ?? table.errorHandlers.get('default');
+  let response: Response | undefined;
+  if (handler !== undefined) {
+    try {
+      response = await runErrorHandler(exchange, handler, info, error);
+    } catch (handlerError) {
+      // An error handler that fails falls back to the built-in response.
+      logFailure(host.logger, request, 'Error handler failed', handlerError);
+    }
+  }
+  response ??= builtinErrorResponse(request, info.status, info.message, info.details);
+  if (info.headers !== undefined) {
+    for (const name of Object.keys(info.headers)) {
+      response.headers.set(name, info.headers[name] as string);
+    }
+  }
+  try {
+    // Error responses carry the route's CORS headers too, so a browser script can read them.
+    return await finalizeResponse(
+      response,
+      request,
+      exchange.head,
+      exchange.features,
+      exchange.state,
+    );
+  } catch (finalError) {
+    logFailure(host.logger, request, 'Could not complete an error response', finalError);
+    const fallback = builtinErrorResponse(request, 500, reasonPhrase(500), undefined);
+    return finalizeResponse(fallback, request, exchange.head);
+  }
+}
+
+async function runErrorHandler(
+  exchange: Exchange,
+  handler: CompiledErrorHandler,
+  info: ErrorInfo,
+  cause: unknown,
+): Promise<Response> {
+  exchange.state ??= newRequestState(exchange.request);
+  const state = exchange.state;
+  state.extra = {
+    error: {
+      statusCode: info.status,
+      message: info.message,
+      path: exchange.request.path,
+      details: info.details,
+      cause,
+    },
+  };
+  let context = buildContext(handler.names, handler.getters, state);
+  if (isThenable(context)) context = await context;
+  let result: unknown = (handler.fn as (c: object) => unknown)(context);
+  if (isThenable(result)) result = await result;
+  const renderers = exchange.table.renderers;
+  const accept = MultiValueHeaders.getLower(exchange.request.headers, 'accept');
+  const negotiated = negotiate(accept, renderers) ?? (renderers[0] as CompiledRenderer);
+  return respond(exchange, result, exchange.table, negotiated, info.status);
+}
+
+function logFailure(logger: Logger, request: Request, message: string, error: unknown): void {
+  logger.error(message, { requestId: request.requestId, error });
+}

@@ -1,0 +1,196 @@
+/**
+ * The one place a result becomes a Response: what a handler returns, and what an error handler
+ * returns. A `Response` is used as it is; a `[body, status, headers?]` tuple sets the status and
+ * headers; nothing is a 204 (or the error's status); bytes, streams and files are sent as they
+ * are; anything else goes through the negotiated renderer (docs/application.md, "Handler
+ * results").
+ */
+
+import { HttpError } from '../../errors.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { negotiate } from '../../http/media-type.js';
+import { addVary } from '../../http/vary.js';
+import type { Request } from '../../request.js';
+import { FileBody, Response, type ResponseBody } from '../../response.js';
+import { buildContext } from '../inject/getters.js';
+import { newRequestState } from '../inject/request-state.js';
+import type { CompiledRoute } from '../routing/routing-table.js';
+import { isThenable } from '../thenable.js';
+import type { Exchange } from './exchange.js';
+import type { CompiledRenderer } from './renderers.js';
+
+/** The representations a result may take: a route's, or the application's. */
+export interface Representations {
+  readonly renderers: readonly CompiledRenderer[];
+  /** The same renderers with `text/plain` first: a string result is text unless asked otherwise. */
+  readonly stringRenderers: readonly CompiledRenderer[];
+}
+
+/** The renderer the client's `Accept` picks among `renderers`; a 406 when none fits. */
+export function chooseRenderer(route: CompiledRoute, request: Request): CompiledRenderer {
+  const renderers = route.renderers;
+  const renderer = negotiate(MultiValueHeaders.getLower(request.headers, 'accept'), renderers);
+  if (renderer !== undefined) return renderer;
+  // A route that answers with its own representation (a static file) has nothing to
+  // negotiate: `Accept: text/css` must not turn a stylesheet into a 406.
+  if (route.route.settings.negotiation !== false) throw notAcceptable(renderers);
+  return renderers[0] as CompiledRenderer;
+}
+
+function notAcceptable(renderers: readonly CompiledRenderer[]): HttpError {
+  const types = renderers.map((r) => `${r.type}/${r.subtype}`);
+  return new HttpError(406, 'None of the available representations is acceptable', {
+    available: types,
+  });
+}
+
+/**
+ * `result` as a Response. `negotiated` is the renderer content negotiation chose among
+ * `representations`. `status` is the status when the result names none: a handler's result
+ * gets 200, or 204 when there is nothing to send; an error handler's gets the error's.
+ */
+export function respond(
+  exchange: Exchange,
+  result: unknown,
+  representations: Representations,
+  negotiated: CompiledRenderer,
+  status?: number,
+): Response | Promise<Response> {
+  if (result instanceof Response) return result;
+  let body = result;
+  let headers: unknown;
+  if (isTuple(result)) {
+    body = result[0];
+    status = result[1];
+    headers = result[2];
+    if (body instanceof Response) return body;
+  }
+  if (body === undefined || body === null) {
+    return makeResponse(status ?? 204, undefined, undefined, headers);
+  }
+  status ??= 200;
+  if (isRawBody(body)) return makeResponse(status, body as Uint8Array, undefined, headers);
+  const renderers = representations.renderers;
+  let renderer = negotiated;
+  if (typeof body === 'string' && representations.stringRenderers[0] !== renderers[0]) {
+    renderer =
+      negotiate(
+        MultiValueHeaders.getLower(exchange.request.headers, 'accept'),
+        representations.stringRenderers,
+      ) ?? renderer;
+  }
+  if (renderer.builtin !== undefined) {
+    const response = makeResponse(status, renderer.builtin(body), renderer.contentType, headers);
+    return varyOnAccept(renderers, response);
+  }
+  return renderWith(exchange, renderer, body, status, headers).then((response) =>
+    varyOnAccept(renderers, response),
+  );
+}
+
+/** A route that could have answered in another media type varies on Accept. */
+function varyOnAccept(renderers: readonly CompiledRenderer[], response: Response): Response {
+  if (renderers.length > 1) {
+    if (!MultiValueHeaders.setDefault(response.headers, 'Vary', 'vary', 'Accept'))
+      addVary(response.headers, 'Accept');
+  }
+  return response;
+}
+
+/** A renderer of the application's: it may inject like a handler, plus `result`. */
+async function renderWith(
+  exchange: Exchange,
+  renderer: CompiledRenderer,
+  result: unknown,
+  status: number,
+  headers: unknown,
+): Promise<Response> {
+  exchange.state ??= newRequestState(exchange.request);
+  const state = exchange.state;
+  const outer = state.extra;
+  state.extra = { ...outer, result };
+  let context = buildContext(renderer.names, renderer.getters, state);
+  if (isThenable(context)) context = await context;
+  let output: unknown = (renderer.fn as (c: object) => unknown)(context);
+  if (isThenable(output)) output = await output;
+  state.extra = outer;
+  if (output instanceof Response) return output;
+  const body =
+    typeof output === 'string' || output instanceof Uint8Array ? output : String(output ?? '');
+  return makeResponse(status, body, renderer.contentType, headers);
+}
+
+/** A `[body, status]` or `[body, status, headers]` tuple. */
+function isTuple(value: unknown): value is [unknown, number, unknown?] {
+  if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3)) return false;
+  const status = value[1];
+  if (!Number.isInteger(status) || status < 100 || status > 599) return false;
+  if (value.length === 3) {
+    const headers = value[2];
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return false;
+  }
+  return true;
+}
+
+/** A body that is sent as it is, without a renderer. */
+function isRawBody(body: unknown): boolean {
+  return (
+    body instanceof Uint8Array ||
+    body instanceof ArrayBuffer ||
+    body instanceof FileBody ||
+    (typeof body === 'object' &&
+      body !== null &&
+      (Symbol.asyncIterator in body ||
+        typeof (body as { getReader?: unknown }).getReader === 'function'))
+  );
+}
+
+/** Adds tuple headers, which may be a plain object, a MultiValueHeaders or a WHATWG Headers. */
+export function addTupleHeaders(target: MultiValueHeaders, headers: unknown): void {
+  if (headers === undefined || headers === null) return;
+  const source = headers as Parameters<MultiValueHeaders['set']>[1] & object;
+  if (typeof (source as { forEach?: unknown }).forEach === 'function' && !Array.isArray(source)) {
+    const seen = new Set<string>();
+    const adopt = (value: string, name: string) => {
+      const key = name.toLowerCase();
+      if (!seen.has(key)) {
+        seen.add(key);
+        target.delete(name);
+      }
+      target.add(name, value);
+    };
+    const cookies = (source as { getSetCookie?: () => string[] }).getSetCookie?.();
+    if (typeof (source as { getAll?: unknown }).getAll === 'function') {
+      // A MultiValueHeaders: every value of every name.
+      for (const [name, value] of source as Iterable<[string, string]>) adopt(value, name);
+      return;
+    }
+    (source as { forEach(cb: (value: string, name: string) => void): void }).forEach(
+      (value, name) => {
+        if (cookies !== undefined && name.toLowerCase() === 'set-cookie') return;
+        adopt(value, name);
+      },
+    );
+    for (const cookie of cookies ?? []) target.add('Set-Cookie', cookie);
+    return;
+  }
+  const record = headers as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    const value = record[name];
+    if (value === undefined || value === null) continue;
+    target.set(name, Array.isArray(value) ? value.map(String) : String(value));
+  }
+}
+
+/** Builds the response for a rendered or raw body. */
+function makeResponse(
+  status: number,
+  body: ResponseBody,
+  contentType: string | undefined,
+  headers: unknown,
+): Response {
+  const response = new Response(status, body);
+  response.contentType = contentType;
+  if (headers !== undefined) addTupleHeaders(response.headers, headers);
+  return response;
+}
