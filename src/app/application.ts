@@ -3,7 +3,7 @@
  * handlers, and the entry point that executes a Request into a Response.
  */
 
-import { SetupError } from '../errors.js';
+import { type HttpError, SetupError } from '../errors.js';
 import type { HeadersInit } from '../http/headers.js';
 import { Request, type RequestBody } from '../request.js';
 import type { Response } from '../response.js';
@@ -30,7 +30,8 @@ import {
 } from './inject/validation.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { builtinErrorResponse } from './pipeline/error-response.js';
-import { runPipeline } from './pipeline/pipeline.js';
+import { finalizeResponse } from './pipeline/finalize.js';
+import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
 import { rendererMediaType } from './pipeline/renderers.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
@@ -38,17 +39,33 @@ import { isThenable } from './thenable.js';
 import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
 
 // RestApplication's private dispatch, handed out by its static block.
-let dispatchOwn: (app: RestApplication, request: Request) => Response | Promise<Response>;
+let dispatchOwn: (
+  app: RestApplication,
+  request: Request,
+  refusal: HttpError | undefined,
+) => Response | Promise<Response>;
 
 /**
  * Executes `request` on `app` like `app.execute()`, but hands back the response itself when a
- * RestApplication's pipeline finished synchronously. For adapters; not part of the public API.
+ * RestApplication's pipeline finished synchronously. With `refusal`, the request is answered
+ * with that error through the application's error path, unrouted: for a request an adapter
+ * could not read. Adapters reach this through `kernel.ts`.
+ *
+ * @internal
  */
 export function dispatchRequest(
   app: { execute(request: Request): Promise<Response> },
   request: Request,
+  refusal?: HttpError,
 ): Response | Promise<Response> {
-  return app instanceof RestApplication ? dispatchOwn(app, request) : app.execute(request);
+  if (app instanceof RestApplication) return dispatchOwn(app, request, refusal);
+  if (refusal === undefined) return app.execute(request);
+  assignRequestId(request);
+  return finalizeResponse(
+    builtinErrorResponse(request, refusal.statusCode, refusal.message, refusal.details),
+    request,
+    request.method === 'HEAD',
+  );
 }
 
 /** Options of `new RestApplication(options)`. */
@@ -547,8 +564,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   // What adapters call: the response itself when the pipeline finished synchronously, so a
   // server can write it in the same tick, without a promise.
-  #dispatch(request: Request): Response | Promise<Response> {
-    if (!this.#started) return this.#executeAfterStartup(request);
+  #dispatch(request: Request, refusal?: HttpError): Response | Promise<Response> {
+    if (!this.#started) return this.#executeAfterStartup(request, refusal);
     let table: RoutingTable;
     try {
       table = this.routingTable();
@@ -560,10 +577,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       });
       return failedResponse(request);
     }
+    if (refusal !== undefined) return refuseRequest(this, table, request, refusal);
     return runPipeline(this, table, request);
   }
 
-  async #executeAfterStartup(request: Request): Promise<Response> {
+  async #executeAfterStartup(request: Request, refusal?: HttpError): Promise<Response> {
     try {
       await this.startup();
     } catch (error) {
@@ -574,11 +592,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       }
       return failedResponse(request);
     }
-    return this.#dispatch(request);
+    return this.#dispatch(request, refusal);
   }
 
   static {
-    dispatchOwn = (app, request) => app.#dispatch(request);
+    dispatchOwn = (app, request, refusal) => app.#dispatch(request, refusal);
   }
 
   /**

@@ -3,7 +3,7 @@
  * asynchronous from the first promise on. Both ways must give the same responses.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatchRequest } from '../../src/app/application.js';
+import { dispatch as dispatchRequest } from '../../src/app/kernel.js';
 import { isThenable } from '../../src/app/thenable.js';
 import { Request, Response, RestApplication, silentLogger } from '../../src/index.js';
 

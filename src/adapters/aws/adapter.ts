@@ -11,21 +11,18 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import { dispatchRequest, type RestApplication } from '../../app/application.js';
-import { assignRequestId } from '../../app/features/request-id.js';
-import type { Logger } from '../../app/logger.js';
-import { builtinErrorResponse } from '../../app/pipeline/error-response.js';
-import { finalizeResponse } from '../../app/pipeline/finalize.js';
-import { isThenable } from '../../app/thenable.js';
+import type { RestApplication } from '../../app/application.js';
+import type { Logger } from '../../app/kernel.js';
+import { dispatch, isThenable } from '../../app/kernel.js';
 import { HttpError, SetupError } from '../../errors.js';
-import { parseMethod } from '../../http/methods.js';
 import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
 import type { GatewayEvent, GatewayResult } from './events.js';
 import { EmfMetricsPublisher } from './metrics/emf.js';
-import type { MetricDatum, MetricsEntry, MetricsPublisher } from './metrics/entry.js';
+import type { MetricsPublisher } from './metrics/entry.js';
+import { invocationEntry, type MetricsLine, publishEntry } from './metrics/invocation.js';
 import { InvocationMetrics } from './metrics/recorder.js';
 import { normalizeBasePath } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
@@ -105,9 +102,7 @@ export class CloudGatewayAdapter {
   readonly #logger: Logger;
   readonly #settings: ProcessorSettings;
   readonly #publisher: MetricsPublisher | undefined;
-  readonly #namespace: string;
-  readonly #serviceName: string | undefined;
-  readonly #resolution: 1 | 60;
+  readonly #metricsLine: MetricsLine;
   readonly #ready: Promise<void>;
   #started = false;
   #warnedCookies = false;
@@ -135,23 +130,23 @@ export class CloudGatewayAdapter {
     }
     this.app = app as RestApplication<never>;
     this.#logger = options.logger ?? app.logger;
-    this.#resolution = resolution;
     this.#publisher =
       options.enableMetrics === false || chosen === null
         ? undefined
         : chosen === undefined || chosen === DEFAULT_METRICS_PUBLISHER
           ? new EmfMetricsPublisher()
           : (chosen as MetricsPublisher);
-    this.#namespace =
+    const namespace =
       options.namespace ??
       envValue('RESTMACHINE_METRICS_NAMESPACE') ??
       envValue('POWERTOOLS_METRICS_NAMESPACE') ??
       'restmachine';
-    this.#serviceName =
+    const serviceName =
       options.serviceName ??
       envValue('RESTMACHINE_SERVICE_NAME') ??
       envValue('POWERTOOLS_SERVICE_NAME') ??
       envValue('AWS_LAMBDA_FUNCTION_NAME');
+    this.#metricsLine = { namespace, serviceName, resolution };
     const basePath = normalizeBasePath(options.basePath);
     this.#settings = {
       basePath,
@@ -213,30 +208,20 @@ export class CloudGatewayAdapter {
       bodyError = error;
     }
     const request = this.#newRequest(parts, body, event, context, metrics);
-    let response: Response;
-    if (bodyError === undefined) {
-      // The response itself when the pipeline finished synchronously: no promise to settle.
-      const settled = dispatchRequest(this.app, request);
-      response = isThenable(settled) ? await settled : settled;
-    } else {
-      // The event itself is unreadable: answered here, before routing, so no handler runs.
-      assignRequestId(request);
-      response = await finalizeResponse(
-        builtinErrorResponse(request, bodyError.statusCode, bodyError.message, undefined),
-        request,
-        request.method === 'HEAD',
-      );
-    }
+    // An unreadable body is answered through the application's error path, unrouted, so no
+    // handler runs. The response itself when the pipeline finished synchronously.
+    const settled = dispatch(this.app, request, bodyError);
+    const response = isThenable(settled) ? await settled : settled;
     const converted = this.#toResult(processor, response, request.method === 'HEAD');
     const result = converted instanceof Promise ? await converted : converted;
     if (metrics !== undefined) {
-      await this.#publish(
-        metrics,
+      const entry = invocationEntry(this.#metricsLine, metrics, {
         request,
-        response.statusCode,
-        performance.now() - start,
+        status: response.statusCode,
+        latency: performance.now() - start,
         context,
-      );
+      });
+      await publishEntry(this.#publisher as MetricsPublisher, entry, this.#logger);
     }
     return result;
   }
@@ -276,51 +261,6 @@ export class CloudGatewayAdapter {
       );
     }
     return processor.result(response, body, head, this.#settings) as GatewayResult;
-  }
-
-  async #publish(
-    metrics: InvocationMetrics,
-    request: Request,
-    status: number,
-    latency: number,
-    context: Context | undefined,
-  ): Promise<void> {
-    const publisher = this.#publisher as MetricsPublisher;
-    const service = this.#serviceName ?? context?.functionName ?? 'unknown';
-    // A client can send any method; only the seven known ones become dimension values, so a
-    // flood of invented methods cannot create unbounded metric series.
-    const method = parseMethod(request.method) ?? 'OTHER';
-    const dimensions: Array<Record<string, string>> = [
-      { service, method, route: request.routeTemplate ?? 'NOT_FOUND' },
-    ];
-    if (metrics.dimensions !== undefined) dimensions.push({ service, ...metrics.dimensions });
-    const builtin: MetricDatum[] = [
-      { name: 'Latency', unit: 'Milliseconds', value: Math.round(latency * 1000) / 1000 },
-      { name: 'Count', unit: 'Count', value: 1 },
-      { name: '4XXError', unit: 'Count', value: status >= 400 && status < 500 ? 1 : 0 },
-      { name: '5XXError', unit: 'Count', value: status >= 500 ? 1 : 0 },
-    ];
-    const properties: Record<string, unknown> = {
-      ...metrics.properties,
-      statusCode: status,
-      path: request.path,
-      requestId: request.requestId,
-    };
-    if (context?.awsRequestId !== undefined) properties.awsRequestId = context.awsRequestId;
-    const entry: MetricsEntry = {
-      namespace: this.#namespace,
-      timestamp: Date.now(),
-      dimensions,
-      metrics: builtin.concat(metrics.metrics),
-      properties,
-      resolution: this.#resolution,
-    };
-    try {
-      await publisher.publish(entry);
-    } catch (error) {
-      // Metrics never fail the request they describe.
-      this.#logger.error('Publishing metrics failed', { requestId: request.requestId, error });
-    }
   }
 
   /**

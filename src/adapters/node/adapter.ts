@@ -2,8 +2,7 @@
  * NodeAdapter: an application as a `(req, res)` listener for `node:http` and `node:https`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dispatchRequest } from '../../app/application.js';
-import { isThenable } from '../../app/thenable.js';
+import { dispatch, isThenable } from '../../app/kernel.js';
 import { SetupError } from '../../errors.js';
 import type { Response } from '../../response.js';
 import { toRequest } from './request.js';
@@ -102,7 +101,7 @@ export class NodeAdapter {
     let response: Response | Promise<Response>;
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined);
-      response = dispatchRequest(this.app, request);
+      response = dispatch(this.app, request);
     } catch (error) {
       this.#fail(res, error);
       return undefined;

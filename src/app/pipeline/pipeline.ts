@@ -37,16 +37,7 @@ export function runPipeline(
   table: RoutingTable,
   request: Request,
 ): Response | Promise<Response> {
-  const exchange: Exchange = {
-    host,
-    table,
-    request,
-    head: false,
-    route: undefined,
-    state: undefined,
-    features: table.features,
-    renderer: undefined,
-  };
+  const exchange = newExchange(host, table, request);
   let response: Response | Promise<Response>;
   try {
     response = routeRequest(exchange);
@@ -60,6 +51,35 @@ export function runPipeline(
     );
   }
   return finish(exchange, response);
+}
+
+/**
+ * Answers `request` with `error` through the error path (error handlers, the application's
+ * CORS and default headers), without routing it: for a request an adapter could not read.
+ */
+export function refuseRequest(
+  host: PipelineHost,
+  table: RoutingTable,
+  request: Request,
+  error: HttpError,
+): Promise<Response> {
+  assignRequestId(request);
+  const exchange = newExchange(host, table, request);
+  exchange.head = request.method === HTTPMethod.HEAD;
+  return answerError(exchange, error);
+}
+
+function newExchange(host: PipelineHost, table: RoutingTable, request: Request): Exchange {
+  return {
+    host,
+    table,
+    request,
+    head: false,
+    route: undefined,
+    state: undefined,
+    features: table.features,
+    renderer: undefined,
+  };
 }
 
 /** The way out (step 8); a 412 or 416 found there becomes the error response. */

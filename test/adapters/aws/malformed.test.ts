@@ -78,6 +78,27 @@ describe('a body marked base64 that is not', () => {
     expect(JSON.parse((await adapter.handleEvent(good)).body)).toEqual({ size: 3 });
   });
 
+  it("goes through the application's error path: its error handler and CORS headers apply", async () => {
+    const { app, calls } = countingApp();
+    app.cors({ origin: 'https://app.example' });
+    app.errorHandler(400, ({ error }) => [{ refused: error.message }, 400]);
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    const event = v2Event({
+      method: 'POST',
+      path: '/upload',
+      headers: { 'content-type': 'application/octet-stream', origin: 'https://app.example' },
+    });
+    event.body = 'not base64!';
+    event.isBase64Encoded = true;
+    const response = readV2Result(await adapter.handleEvent(event, lambdaContext()));
+    expect(response.status).toBe(400);
+    const body = JSON.parse(new TextDecoder().decode(response.body));
+    expect(body.refused).toMatch(/base64/);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(response.headers.get('x-request-id')).toMatch(/./);
+    expect(calls.count).toBe(0);
+  });
+
   it('makes convertToRequest throw a 400 HttpError', () => {
     const adapter = new CloudGatewayAdapter(countingApp().app, { metricsPublisher: null });
     const event = v2Event({ method: 'POST', path: '/upload' });
