@@ -3,6 +3,7 @@
  */
 import { HttpError } from './errors.js';
 import { parseCookieHeader } from './http/cookie.js';
+import { DataRecord } from './http/data-record.js';
 import { parseHttpDate } from './http/date.js';
 import { parseEntityTagList } from './http/etag.js';
 import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
@@ -105,6 +106,7 @@ export class Request {
   readonly path: string;
   readonly headers: MultiValueHeaders;
   body: RequestBody | undefined;
+  /** Path parameters by name; like every map here, it inherits nothing (no `toString`). */
   pathParams: Record<string, string>;
   readonly tls: boolean;
   readonly clientCert: ClientCertificate | undefined;
@@ -156,7 +158,7 @@ export class Request {
       }
       this.#query = map;
     }
-    this.pathParams = init.pathParams ? { ...init.pathParams } : {};
+    this.pathParams = Object.assign(new DataRecord<string>(), init.pathParams);
     this.tls = init.tls ?? false;
     this.clientCert = init.clientCert ?? undefined;
     this.remoteAddress = init.remoteAddress;
@@ -172,20 +174,23 @@ export class Request {
     return this.#query;
   }
 
-  /** Each query key with its first value. */
+  /**
+   * Each query key with its first value. Keys are whatever the client sent: the object inherits
+   * nothing, so `?__proto__=x` is an entry and `queryParams.toString` is `undefined`.
+   */
   get queryParams(): Record<string, string> {
     if (this.#queryFirst === undefined) {
-      const out: Record<string, string> = {};
+      const out = new DataRecord<string>();
       for (const [key, values] of this.#queryMap()) out[key] = values[0] as string;
       this.#queryFirst = out;
     }
     return this.#queryFirst;
   }
 
-  /** Each query key with all of its values, in order (SPEC §17.3). */
+  /** Each query key with all of its values, in order; inherits nothing, as `queryParams`. */
   get queryParamsAll(): Record<string, string[]> {
     if (this.#queryAll === undefined) {
-      const out: Record<string, string[]> = {};
+      const out = new DataRecord<string[]>();
       for (const [key, values] of this.#queryMap()) out[key] = values.slice();
       this.#queryAll = out;
     }
@@ -204,7 +209,7 @@ export class Request {
     return parts.join('&');
   }
 
-  /** The `Cookie` header as a name → value map. */
+  /** The `Cookie` header as a name → value map (inheriting nothing). */
   get cookies(): Record<string, string> {
     this.#cookies ??= parseCookieHeader(this.headers.getAll('cookie').join('; '));
     return this.#cookies;

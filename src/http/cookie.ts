@@ -29,7 +29,8 @@ const ATTRIBUTE = /^[\x20-\x3a\x3c-\x7e]*$/;
 /**
  * Parses a `Cookie` header into a name → value map; the first occurrence of a name wins
  * (RFC 6265 §5.4 orders the more specific path first). Values are percent-decoded when they
- * decode cleanly. Never throws.
+ * decode cleanly. The map inherits nothing, so a cookie named `__proto__` is plain data.
+ * Never throws.
  */
 export function parseCookieHeader(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = Object.create(null);

@@ -6,6 +6,8 @@
  * (RFC 6265 §3), so every value stays separate until an adapter writes it.
  */
 
+import { DataRecord } from './data-record.js';
+
 /** What a {@link MultiValueHeaders} can be built from. */
 export type HeadersInit =
   | MultiValueHeaders
@@ -346,11 +348,14 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return out;
   }
 
-  /** The first value of each header (SPEC §4.2), keyed by the first-seen casing. */
+  /**
+   * The first value of each header, keyed by the first-seen casing. The object inherits
+   * nothing: a header named `__proto__` or `constructor` is an entry like any other.
+   */
   toDict(): Record<string, string> {
     this.#index();
     const fields = this.#fields;
-    const out: Record<string, string> = {};
+    const out = new DataRecord<string>();
     for (let i = 0; i < fields.length; i += STRIDE) {
       const values = fields[i + VALUES] as Field;
       out[fields[i + NAME] as string] = typeof values === 'string' ? values : (values[0] as string);
@@ -358,11 +363,11 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return out;
   }
 
-  /** Every value of each header, keyed by the first-seen casing. */
+  /** Every value of each header, keyed by the first-seen casing; inherits nothing, as toDict. */
   toMultiDict(): Record<string, string[]> {
     this.#index();
     const fields = this.#fields;
-    const out: Record<string, string[]> = {};
+    const out = new DataRecord<string[]>();
     for (let i = 0; i < fields.length; i += STRIDE) {
       const values = fields[i + VALUES] as Field;
       out[fields[i + NAME] as string] = typeof values === 'string' ? [values] : values.slice();

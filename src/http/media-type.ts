@@ -1,6 +1,7 @@
 /**
  * Media types and proactive negotiation (RFC 9110 §12.5.1, §8.3.1).
  */
+import { DataRecord } from './data-record.js';
 
 /** One media range from an `Accept` header. */
 export interface MediaRange {
@@ -20,7 +21,8 @@ export interface MediaType {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
-const EMPTY: Readonly<Record<string, string>> = Object.freeze({});
+// Parameter names come from the client: the maps inherit nothing (see data-record.ts).
+const EMPTY: Readonly<Record<string, string>> = Object.freeze(new DataRecord<string>());
 
 function unquote(value: string): string {
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
@@ -46,7 +48,7 @@ export function parseMediaType(text: string): MediaType | undefined {
     if (eq <= 0) continue;
     const key = part.slice(0, eq).trim().toLowerCase();
     if (!TOKEN.test(key)) continue;
-    params ??= {};
+    params ??= new DataRecord<string>();
     params[key] = unquote(part.slice(eq + 1).trim());
   }
   return { type, subtype, params: params ?? EMPTY };
@@ -79,7 +81,7 @@ export function parseAccept(header: string): MediaRange[] {
         // Parameters after q are accept-ext, not media type parameters (RFC 9110 §12.5.1).
         break;
       }
-      params ??= {};
+      params ??= new DataRecord<string>();
       params[key] = value;
     }
     ranges.push({ type: parsed.type, subtype: parsed.subtype, params: params ?? EMPTY, q });

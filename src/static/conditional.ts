@@ -2,8 +2,9 @@
  * Conditional requests and ranges for one file (RFC 9110 §13 and §14), decided from the file's
  * validators before a byte of it is read.
  */
-import { parseHttpDate, toHttpSeconds } from '../http/date.js';
-import { isEntityTag, strongMatch, weakMatch } from '../http/etag.js';
+import { ifRangeAllows } from '../http/conditional.js';
+import { toHttpSeconds } from '../http/date.js';
+import { strongMatch, weakMatch } from '../http/etag.js';
 import { parseRange } from '../http/range.js';
 import type { Request } from '../request.js';
 
@@ -65,7 +66,7 @@ export function decide(request: Request, validators: Validators): Decision {
   // Step 5: Range is defined for GET only (§14.2); HEAD answers as a GET without Range would.
   const range = get ? headers.get('range') : undefined;
   if (range === undefined) return FULL;
-  if (headers.has('if-range') && !ifRangeHolds(headers.get('if-range') as string, validators)) {
+  if (headers.has('if-range') && !ifRangeAllows(headers.get('if-range') as string, validators)) {
     return FULL;
   }
   const parsed = parseRange(range, validators.size);
@@ -75,18 +76,4 @@ export function decide(request: Request, validators: Validators): Decision {
   if (parsed.kind === 'ignore' || parsed.ranges.length !== 1) return FULL;
   const only = parsed.ranges[0] as { start: number; end: number };
   return { status: 206, start: only.start, end: only.end };
-}
-
-/**
- * RFC 9110 §13.1.5: an entity tag must match strongly (a weak tag never does); a date must equal
- * Last-Modified exactly. Anything else means the client's copy is stale: send the whole file.
- */
-export function ifRangeHolds(value: string, validators: Validators): boolean {
-  const trimmed = value.trim();
-  if (trimmed.startsWith('"') || trimmed.startsWith('W/')) {
-    return isEntityTag(trimmed) && strongMatch(trimmed, validators.etag);
-  }
-  const date = parseHttpDate(trimmed);
-  if (date === undefined || validators.lastModified === undefined) return false;
-  return toHttpSeconds(date) === toHttpSeconds(validators.lastModified);
 }

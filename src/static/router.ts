@@ -74,6 +74,10 @@ export class StaticRouter extends Router {
   readonly s3Bucket: string | undefined;
   /** The key prefix of an S3 location, with its trailing slash (`'assets/'`), `''` at the root. */
   readonly s3Prefix: string | undefined;
+  /** The file served for a directory (`'index.html'` by default). */
+  readonly indexFile: string;
+  /** S3 only: whether a missing key is retried as `<key>/<indexFile>` (false by default). */
+  readonly retryWithIndex: boolean;
   readonly #options: ResolvedOptions;
   readonly #local: LocalStore | undefined;
   readonly #s3: S3Store | undefined;
@@ -85,6 +89,8 @@ export class StaticRouter extends Router {
   constructor(serve: string, options: StaticRouterOptions = {}) {
     super();
     this.#options = resolveOptions(options);
+    this.indexFile = this.#options.indexFile;
+    this.retryWithIndex = this.#options.retryWithIndex;
     const location = parseLocation(serve);
     if (location.kind === 'local') {
       this.#local = new LocalStore(location.path, this.#options.cache);

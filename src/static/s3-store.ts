@@ -11,10 +11,10 @@ import type {
   S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { HttpError } from '../errors.js';
+import { ifRangeAllows } from '../http/conditional.js';
 import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
 import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';
-import { ifRangeHolds } from './conditional.js';
 import { acceptedVariants, type Precompressed } from './encoding.js';
 import { StaticServeError } from './errors.js';
 import { IMMUTABLE_CACHE_CONTROL, type ResolvedOptions } from './options.js';
@@ -205,12 +205,8 @@ export class S3Store {
         // S3 has no If-Range: ask for the validators first, decide, and make the ranged read
         // conditional on the tag just seen so a replaced object is never spliced into the copy.
         const current = await client.send(new sdk.HeadObjectCommand({ ...input }));
-        const validators = {
-          etag: current.ETag ?? '',
-          lastModified: current.LastModified,
-          size: current.ContentLength ?? 0,
-        };
-        if (!ifRangeHolds(headers.get('if-range') as string, validators)) range = undefined;
+        const validators = { etag: current.ETag, lastModified: current.LastModified };
+        if (!ifRangeAllows(headers.get('if-range') as string, validators)) range = undefined;
         else if (input.IfMatch === undefined && current.ETag !== undefined) {
           input.IfMatch = current.ETag;
           input.IfUnmodifiedSince = undefined;

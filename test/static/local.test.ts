@@ -40,6 +40,14 @@ describe('construction', () => {
     expect(router.s3Prefix).toBeUndefined();
   });
 
+  it('exposes indexFile and retryWithIndex, with their defaults', () => {
+    const defaults = new StaticRouter(fixture.root);
+    expect(defaults.indexFile).toBe('index.html');
+    expect(defaults.retryWithIndex).toBe(false);
+    const custom = new StaticRouter(fixture.root, { indexFile: 'home.htm', retryWithIndex: true });
+    expect([custom.indexFile, custom.retryWithIndex]).toEqual(['home.htm', true]);
+  });
+
   it('resolves a relative directory to an absolute one', () => {
     const router = new StaticRouter(join(fixture.root, 'css', '..'));
     expect(router.directory).toBe(fixture.root);
@@ -552,6 +560,10 @@ describe('ranges', () => {
   });
 
   it('If-Range with the current tag or date gives 206; a stale one gives 200', async () => {
+    // A date is a strong validator only once its second is over (RFC 9110 §8.8.2.2): the file
+    // must not have been written in the current second.
+    const past = new Date('2024-05-01T00:00:00Z');
+    utimesSync(join(fixture.root, 'alphabet.txt'), past, past);
     const first = await send(app, '/static/alphabet.txt');
     const etag = first.headers.get('etag') as string;
     const lastModified = first.headers.get('last-modified') as string;

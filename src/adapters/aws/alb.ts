@@ -5,7 +5,10 @@
  * percent-encoded (and `+` means a space, as in any form-encoded query), so they are decoded
  * here exactly once. Multi-value mode is a target-group setting; a request that came in it
  * must be answered with `multiValueHeaders`, and one that did not with `headers`: ALB answers
- * 502 for the other shape.
+ * 502 for the other shape. On the way in each multi-value map is used whenever it is present,
+ * headers and query independently: it is the one that holds every value, and an event that
+ * carries one multi-value map but not the other (a test tool's, a hand-built one) must not lose
+ * repeated query keys.
  */
 import type { ALBEvent, ALBResult } from 'aws-lambda';
 import { reasonPhrase } from '../../http/status.js';
@@ -19,12 +22,16 @@ import { forEachResultHeader } from './result-headers.js';
 
 type HeaderLookup = (name: string) => string | undefined;
 
-function headerLookup(event: ALBEvent, multiValue: boolean): HeaderLookup {
+function isMap(value: unknown): value is object {
+  return value !== null && value !== undefined && typeof value === 'object';
+}
+
+function headerLookup(event: ALBEvent): HeaderLookup {
   // ALB lower-cases header names; reading the event's own map avoids indexing every header.
-  if (multiValue) {
-    const map = event.multiValueHeaders ?? {};
+  const multi = event.multiValueHeaders;
+  if (isMap(multi)) {
     return (name) => {
-      const values = map[name];
+      const values = multi[name];
       return Array.isArray(values) ? values[values.length - 1] : undefined;
     };
   }
@@ -36,20 +43,19 @@ function headerLookup(event: ALBEvent, multiValue: boolean): HeaderLookup {
 }
 
 /** The query as sent, rebuilt from the still-encoded keys and values ALB passes on. */
-function rawQuery(event: ALBEvent, multiValue: boolean): string {
+function rawQuery(event: ALBEvent): string {
   let query = '';
-  if (multiValue) {
-    const map = event.multiValueQueryStringParameters;
-    if (map === null || map === undefined || typeof map !== 'object') return '';
-    for (const key of Object.keys(map)) {
-      const values = map[key];
+  const multi = event.multiValueQueryStringParameters;
+  if (isMap(multi)) {
+    for (const key of Object.keys(multi)) {
+      const values = multi[key];
       if (!Array.isArray(values)) continue;
       for (const value of values) query += `${query === '' ? '' : '&'}${key}=${value}`;
     }
     return query;
   }
   const map = event.queryStringParameters;
-  if (map === null || map === undefined || typeof map !== 'object') return '';
+  if (!isMap(map)) return '';
   for (const key of Object.keys(map)) {
     const value = map[key];
     if (typeof value === 'string') query += `${query === '' ? '' : '&'}${key}=${value}`;
@@ -107,7 +113,7 @@ function albProcessor(multiValue: boolean): EventProcessor<ALBEvent, ALBResult> 
     requestParts(event: ALBEvent, settings: ProcessorSettings): RequestParts {
       const method = requiredString(event.httpMethod, label, 'httpMethod');
       const path = sanitizeEncodedPath(requiredString(event.path, label, 'path'));
-      const header = headerLookup(event, multiValue);
+      const header = headerLookup(event);
       // ALB sets X-Forwarded-Proto and appends the client's address as the last entry of
       // X-Forwarded-For; entries before it are whatever the client claimed.
       const tls = header('x-forwarded-proto') === 'https';
@@ -116,11 +122,8 @@ function albProcessor(multiValue: boolean): EventProcessor<ALBEvent, ALBResult> 
       return {
         method,
         path: stripPathPrefix(path, settings.basePath),
-        headers: eventHeaders(
-          multiValue ? undefined : event.headers,
-          multiValue ? event.multiValueHeaders : undefined,
-        ),
-        queryParams: rawQuery(event, multiValue),
+        headers: eventHeaders(event.headers, event.multiValueHeaders),
+        queryParams: rawQuery(event),
         tls,
         protocol: tls ? 'https' : 'http',
         clientCert: tls ? albClientCert(header) : undefined,

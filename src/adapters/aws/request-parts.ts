@@ -1,7 +1,12 @@
 /**
  * Pieces every event processor shares when it builds a request.
+ *
+ * The runtime hands over events parsed by JSON.parse, so a client's `__proto__` query key or
+ * header name arrives as an own property of the event's maps. Every map built here is a
+ * DataRecord, where such a key stays an entry instead of replacing the prototype.
  */
 import type { APIGatewayEventClientCertificate } from 'aws-lambda';
+import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { ClientCertificate } from '../../request.js';
 import { malformedEvent } from './errors.js';
@@ -41,7 +46,7 @@ export function decodedQuery(
   single: SingleValueMap,
   multi: MultiValueMap,
 ): Record<string, string[]> | undefined {
-  const out: Record<string, string[]> = {};
+  const out = new DataRecord<string[]>();
   let any = false;
   if (multi !== null && multi !== undefined && typeof multi === 'object') {
     for (const key of Object.keys(multi)) {
@@ -81,7 +86,7 @@ export function gatewayPathParameters(value: SingleValueMap): Record<string, str
   for (const key of Object.keys(value)) {
     const item = value[key];
     if (typeof item !== 'string') continue;
-    out ??= {};
+    out ??= new DataRecord<string>();
     out[key] = item;
   }
   return out;

@@ -5,7 +5,7 @@
 
 import { SetupError } from '../../errors.js';
 import type { MultiValueHeaders } from '../../http/headers.js';
-import { HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
+import { formatAllow, HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
@@ -204,14 +204,17 @@ function requestedHeaders(headers: MultiValueHeaders): string | undefined {
  * Answers a preflight. `cors` is the setting of the route the preflight asks about (`undefined`
  * when the path has no route for that method) and `pathMethods` the methods the path serves.
  * A refused preflight is still a 204, but without the Access-Control-Allow-* headers: the
- * browser then refuses the actual request.
+ * browser then refuses the actual request. Granted or refused, it is an answer to OPTIONS and
+ * carries `Allow` as every other one does (RFC 9110 §9.3.7, §10.2.1).
  */
 export function preflightResponse(
   cors: CompiledCors | undefined,
   request: Request,
   pathMethods: ReadonlySet<string>,
 ): Response {
-  const response = new Response(204);
+  const allow = new Set(pathMethods);
+  allow.add(HTTPMethod.OPTIONS);
+  const response = new Response(204, undefined, { headers: { Allow: formatAllow(allow) } });
   const headers = response.headers;
   addVary(headers, 'Origin');
   addVary(headers, 'Access-Control-Request-Method');

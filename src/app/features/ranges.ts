@@ -3,10 +3,9 @@
  * length (bytes, a string or a file) advertises `Accept-Ranges: bytes` and answers a `Range` with
  * 206 (one range, or several as `multipart/byteranges`) or 416.
  */
-
 import { HttpError } from '../../errors.js';
-import { parseHttpDate, toHttpSeconds } from '../../http/date.js';
-import { isEntityTag, strongMatch } from '../../http/etag.js';
+import { ifRangeAllows } from '../../http/conditional.js';
+import { parseHttpDate } from '../../http/date.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { type ByteRangesLayout, buildByteRanges, byteRangesLayout } from '../../http/multipart.js';
 import {
@@ -18,23 +17,12 @@ import {
 import type { Request } from '../../request.js';
 import { FileBody, type Response } from '../../response.js';
 
-/**
- * RFC 9110 §13.1.5: If-Range holds when its entity tag matches the response's by the strong
- * comparison, or its date equals the response's Last-Modified exactly. Anything else (a weak
- * tag, a malformed value, no validator to compare with) does not hold, and the whole
- * representation is sent: the client's partial copy may be of another version.
- */
+/** RFC 9110 §13.1.5, judged against the validators the response carries. */
 function ifRangeHolds(value: string, response: Response): boolean {
-  const text = value.trim();
-  if (text.startsWith('"') || text.startsWith('W/"')) {
-    const etag = response.headers.get('etag');
-    return isEntityTag(text) && etag !== undefined && strongMatch(text, etag);
-  }
-  const date = parseHttpDate(text);
-  if (date === undefined) return false;
-  const lastModified =
-    response.lastModified ?? parseHttpDate(response.headers.get('last-modified'));
-  return lastModified !== undefined && toHttpSeconds(lastModified) === toHttpSeconds(date);
+  return ifRangeAllows(value, {
+    etag: response.headers.get('etag'),
+    lastModified: response.lastModified ?? parseHttpDate(response.headers.get('last-modified')),
+  });
 }
 
 function discard(body: unknown): void {

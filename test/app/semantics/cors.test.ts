@@ -112,6 +112,25 @@ describe('CORS', () => {
     expect(response.headers.has('access-control-allow-origin')).toBe(false);
   });
 
+  it('answers a preflight, granted or refused, with the Allow any OPTIONS answer carries', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => 'x').cors({ origin: 'https://a.example' });
+    app.delete('/x', () => 'gone');
+    app.post('/y', () => 'y').cors({ origin: 'https://a.example' });
+    app.options('/y', () => 'options');
+    const plain = await app.request('/x', { method: 'OPTIONS' });
+    expect(plain.headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+    const granted = await preflight(app, '/x', 'GET');
+    expect(granted.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(granted.headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+    const otherOrigin = await preflight(app, '/x', 'GET', 'https://b.example');
+    expect(otherOrigin.headers.has('access-control-allow-origin')).toBe(false);
+    expect(otherOrigin.headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+    const unserved = await preflight(app, '/x', 'PUT');
+    expect(unserved.headers.get('allow')).toBe('GET, HEAD, DELETE, OPTIONS');
+    expect((await preflight(app, '/y', 'POST')).headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
   it('refuses bad options at registration', () => {
     const app = new RestApplication({ logger: silentLogger });
     expect(() => app.cors({ maxAge: -1 })).toThrow(SetupError);

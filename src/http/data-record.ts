@@ -1,0 +1,32 @@
+/**
+ * Objects for maps whose keys come from outside: query parameters, header dictionaries, cookies,
+ * media type parameters, Lambda event maps.
+ *
+ * A plain `{}` is unsafe there. `out['__proto__'] = value` replaces its prototype (so
+ * `?__proto__=x&__proto__=y` would make a map inherit from an array), and a name never sent,
+ * such as `toString` or `constructor`, reads as Object.prototype's member. A key taken from a
+ * client must be data when it was sent and absent when it was not.
+ *
+ * `new DataRecord()` makes an object whose prototype is empty and has no prototype itself: no
+ * inherited members, no `__proto__` accessor, so every key is an own data property. It is used
+ * rather than `Object.create(null)` because V8 starts those in dictionary mode, while objects
+ * from one constructor share fast, inline-cached shapes, as `{}` does.
+ */
+
+interface DataRecordConstructor {
+  new <T = unknown>(): Record<string, T>;
+}
+
+function NullPrototypeObject(): void {}
+// Frozen so that nothing can add a member every record would then inherit.
+NullPrototypeObject.prototype = Object.freeze(Object.create(null));
+
+/**
+ * A plain object without inherited members (see above).
+ *
+ * @example
+ * const params = new DataRecord<string>();
+ * params.__proto__ = 'x'; // an own property like any other
+ * params.toString; // undefined
+ */
+export const DataRecord = NullPrototypeObject as unknown as DataRecordConstructor;
