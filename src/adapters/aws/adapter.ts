@@ -2,15 +2,7 @@
  * CloudGatewayAdapter: runs a RestApplication on AWS Lambda behind API Gateway (REST and HTTP
  * APIs), Function URLs and Application Load Balancers.
  */
-import type {
-  ALBEvent,
-  ALBResult,
-  APIGatewayProxyEvent,
-  APIGatewayProxyEventV2,
-  APIGatewayProxyResult,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
+
 import { dispatchRequest, type RestApplication } from '../../app/application.js';
 import { HttpError, SetupError } from '../../app/errors.js';
 import { finalizeResponse } from '../../app/finalize.js';
@@ -22,7 +14,17 @@ import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
-import type { GatewayEvent, GatewayResult } from './events.js';
+import type {
+  ALBEvent,
+  ALBResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResult,
+  APIGatewayProxyStructuredResultV2,
+  LambdaContext as Context,
+  GatewayEvent,
+  GatewayResult,
+} from './events.js';
 import { EmfMetricsPublisher } from './metrics/emf.js';
 import type { MetricDatum, MetricsEntry, MetricsPublisher } from './metrics/entry.js';
 import { InvocationMetrics } from './metrics/recorder.js';
