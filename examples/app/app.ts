@@ -14,16 +14,29 @@ import { BookmarkChanges, ListQuery, NewBookmark } from './schemas.js';
 import { BookmarkStore } from './store.js';
 
 export interface BookmarksOptions {
-  /** A JSON file of bookmarks to start with; missing or invalid, startup fails. */
+  /** A `postgres://` URL (`DATABASE_URL`); absent or empty, the embedded database (PGlite). */
+  databaseUrl?: string | undefined;
+  /** Where the embedded database keeps its files; absent, it lives in memory. */
+  dataDir?: string | undefined;
+  /** A JSON file of bookmarks a new database starts with; missing or invalid, startup fails. */
   seedFile?: string | undefined;
+  /** Serve the front-end in public/ at `/` (default true; the Lambda entry serves the API only). */
+  frontEnd?: boolean;
   logger?: Logger;
 }
 
 function registerServices(options: BookmarksOptions) {
   return (
     new RestApplication({ logger: options.logger ?? createConsoleLogger() })
-      // A startup dependency: opened once before the server listens, shared by every request.
-      .onStartup('store', () => BookmarkStore.open({ seedFile: options.seedFile }))
+      // A startup dependency: the database is opened (and migrated) once before the server
+      // listens, shared by every request, and closed by the shutdown handler below.
+      .onStartup('store', () =>
+        BookmarkStore.open({
+          url: options.databaseUrl,
+          dataDir: options.dataDir,
+          seedFile: options.seedFile,
+        }),
+      )
       .validates('newBookmark', NewBookmark)
       .validates('changes', BookmarkChanges)
       .validates('listQuery', ListQuery, { source: 'queryParams' })
@@ -47,9 +60,13 @@ export function createApp(options: BookmarksOptions = {}): BookmarksApp {
   }));
   app.mount(API_V1, bookmarksRouter(app));
   // The front-end (public/index.html, app.css, app.js) for every path the API does not take.
-  app.mount('/', new StaticRouter(fileURLToPath(new URL('./public', import.meta.url))));
-  app.onShutdown(({ log, store }) => {
-    log.info('Bookmarks store closed', { bookmarks: store.size });
+  if (options.frontEnd ?? true) {
+    app.mount('/', new StaticRouter(fileURLToPath(new URL('./public', import.meta.url))));
+  }
+  app.onShutdown(async ({ log, store }) => {
+    const bookmarks = await store.size();
+    await store.close();
+    log.info('Bookmarks store closed', { database: store.kind, bookmarks });
   });
   return app;
 }

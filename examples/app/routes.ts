@@ -2,12 +2,21 @@
  * Version 1 of the bookmarks API, mounted at /api/v1. A new version would be another router
  * mounted at /api/v2, sharing the same store and validators.
  */
-import { Response, Router } from '../../src/index.js';
+import { HttpError, Response, Router } from '../../src/index.js';
 import type { BookmarksApp } from './app.js';
 import { bookmarkHtml, bookmarksHtml, bookmarksText, bookmarkText } from './render.js';
 import type { Bookmark } from './store.js';
 
 export const API_V1 = '/api/v1';
+
+/**
+ * restmachine answers a stale If-Match with 412 before the handler runs, comparing it with the
+ * version `bookmark` was read at. A change committed between that read and the write is caught
+ * by the write itself (`WHERE version = ...`): also a 412, never a lost update.
+ */
+function expectedVersion(headers: { has(name: string): boolean }, bookmark: Bookmark) {
+  return headers.has('if-match') ? bookmark.version : undefined;
+}
 
 export function bookmarksRouter(app: BookmarksApp) {
   // Written for `app`, so handlers are typed with every name it registered.
@@ -17,28 +26,33 @@ export function bookmarksRouter(app: BookmarksApp) {
     .provides('text/html', ({ result }) => bookmarksHtml(result as Bookmark[]))
     .provides('text/plain', ({ result }) => bookmarksText(result as Bookmark[]));
 
-  v1.post('/bookmarks', ({ store, newBookmark }) => {
-    const bookmark = store.add(newBookmark);
+  v1.post('/bookmarks', async ({ store, newBookmark }) => {
+    const bookmark = await store.add(newBookmark);
     return [bookmark, 201, { Location: `${API_V1}/bookmarks/${bookmark.id}` }];
   });
 
-  // `bookmark` is a resourceExists dependency: an unknown id is a 404 before these run.
-  // The entity tag is the bookmark's version: a GET with a matching If-None-Match is a 304
-  // without running the handler, and a PATCH or DELETE with a stale If-Match is a 412 before
-  // anything changes (optimistic concurrency).
+  // `bookmark` is a resourceExists dependency (a SELECT by id): an unknown id is a 404 before
+  // these run. The entity tag is the row's version column: a GET with a matching
+  // If-None-Match is a 304 without running the handler, and a PATCH or DELETE with a stale
+  // If-Match is a 412 before anything changes (optimistic concurrency).
   v1.get('/bookmarks/{id}', ({ bookmark }) => bookmark)
     .etag(({ bookmark }) => `v${bookmark.version}`)
     .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
     .provides('text/html', ({ result }) => bookmarkHtml(result as Bookmark))
     .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark));
 
-  v1.patch('/bookmarks/{id}', ({ store, bookmark, changes }) => {
-    const updated = store.update(bookmark.id, changes) ?? bookmark;
+  v1.patch('/bookmarks/{id}', async ({ store, bookmark, changes, headers }) => {
+    const expected = expectedVersion(headers, bookmark);
+    const updated = await store.update(bookmark.id, changes, expected);
+    if (updated === undefined) throw new HttpError(expected === undefined ? 404 : 412);
     return new Response(200, updated, { etag: `v${updated.version}` });
   }).etag(({ bookmark }) => `v${bookmark.version}`);
 
-  v1.delete('/bookmarks/{id}', ({ store, bookmark }) => {
-    store.remove(bookmark.id);
+  v1.delete('/bookmarks/{id}', async ({ store, bookmark, headers }) => {
+    const expected = expectedVersion(headers, bookmark);
+    if (!(await store.remove(bookmark.id, expected))) {
+      throw new HttpError(expected === undefined ? 404 : 412);
+    }
     return null;
   }).etag(({ bookmark }) => `v${bookmark.version}`);
 

@@ -1,10 +1,11 @@
 /**
- * The bookmarks store: in memory, filled at startup (optionally from a seed file), shared by
- * every request. A real application would put a database client here; the routes would not
- * change.
+ * The bookmarks store: SQL over a {@link Database} (PostgreSQL, or the embedded PGlite), opened
+ * at startup and shared by every request. The routes only see these methods.
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
+import { type Database, type DatabaseOptions, openDatabase } from './database.js';
+import { migrate } from './migrations.js';
 import { NewBookmark } from './schemas.js';
 
 export interface Bookmark {
@@ -28,110 +29,192 @@ export interface ListFilter {
 
 const SeedFile = z.array(NewBookmark);
 
+/** The bookmarks a new database starts with when there is no seed file. */
+const EXAMPLES: BookmarkInput[] = [
+  { url: 'https://example.com/', title: 'Example Domain', tags: ['example'] },
+  {
+    url: 'https://www.rfc-editor.org/rfc/rfc9110',
+    title: 'RFC 9110: HTTP Semantics',
+    tags: ['http', 'reference'],
+  },
+];
+
+interface Row {
+  id: number;
+  url: string;
+  title: string;
+  tags: string[];
+  created_at: Date | string;
+  updated_at: Date | string;
+  version: number;
+}
+
+const COLUMNS = 'id, url, title, tags, created_at, updated_at, version';
+
+function toBookmark(row: Row): Bookmark {
+  return {
+    id: String(row.id),
+    url: row.url,
+    title: row.title,
+    tags: row.tags,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    version: row.version,
+  };
+}
+
+/** Ids are positive `integer`s: anything else names no bookmark (and is never sent to SQL). */
+function toId(id: string): number | undefined {
+  if (!/^[1-9][0-9]{0,9}$/.test(id)) return undefined;
+  const value = Number(id);
+  return value <= 2_147_483_647 ? value : undefined;
+}
+
+export interface StoreOptions extends DatabaseOptions {
+  /** A JSON array of `{ url, title, tags }` that a new database starts with. */
+  seedFile?: string | undefined;
+}
+
 export class BookmarkStore {
-  readonly #bookmarks = new Map<string, Bookmark>();
-  #nextId = 1;
+  readonly #db: Database;
+
+  private constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** `postgresql` or `embedded`. */
+  get kind(): Database['kind'] {
+    return this.#db.kind;
+  }
 
   /**
-   * A store with the bookmarks of `seedFile` (a JSON array of `{ url, title, tags }`), or with
-   * two examples when there is none. A seed file that is missing or invalid is an error, so
-   * the application refuses to start instead of serving without its data.
+   * Opens the database, runs the migrations it lacks and, when the database is new, adds the
+   * bookmarks of `seedFile` (or two examples). A seed file that is missing or invalid is an
+   * error, found before the database is opened, so the application refuses to start instead
+   * of serving without its data.
    */
-  static async open(options: { seedFile?: string | undefined } = {}): Promise<BookmarkStore> {
-    const store = new BookmarkStore();
-    if (options.seedFile === undefined) {
-      store.add({ url: 'https://example.com/', title: 'Example Domain', tags: ['example'] });
-      store.add({
-        url: 'https://www.rfc-editor.org/rfc/rfc9110',
-        title: 'RFC 9110: HTTP Semantics',
-        tags: ['http', 'reference'],
-      });
+  static async open(options: StoreOptions = {}): Promise<BookmarkStore> {
+    const seed = options.seedFile === undefined ? EXAMPLES : await readSeedFile(options.seedFile);
+    const db = await openDatabase(options);
+    try {
+      const ran = await migrate(db);
+      const store = new BookmarkStore(db);
+      if (ran.includes(1)) for (const bookmark of seed) await store.add(bookmark);
       return store;
-    }
-    let text: string;
-    try {
-      text = await readFile(options.seedFile, 'utf8');
     } catch (error) {
-      throw new Error(`Cannot read the seed file ${options.seedFile}: ${(error as Error).message}`);
+      await db.close();
+      throw error;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`The seed file ${options.seedFile} is not JSON: ${(error as Error).message}`);
-    }
-    const result = SeedFile.safeParse(parsed);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new Error(
-        `The seed file ${options.seedFile} is invalid at [${issue?.path.join('.')}]: ${issue?.message}`,
-      );
-    }
-    for (const bookmark of result.data) store.add(bookmark);
-    return store;
   }
 
-  list(filter: ListFilter = {}): Bookmark[] {
-    const needle = filter.q?.toLowerCase();
-    return [...this.#bookmarks.values()].filter(
-      (bookmark) =>
-        (filter.tag === undefined || bookmark.tags.includes(filter.tag)) &&
-        (needle === undefined ||
-          bookmark.title.toLowerCase().includes(needle) ||
-          bookmark.url.toLowerCase().includes(needle)),
+  async list(filter: ListFilter = {}): Promise<Bookmark[]> {
+    const rows = await this.#db.query<Row>(
+      `SELECT ${COLUMNS} FROM bookmarks
+       WHERE ($1::text IS NULL OR $1 = ANY (tags))
+         AND ($2::text IS NULL OR strpos(lower(title), lower($2)) > 0
+                               OR strpos(lower(url), lower($2)) > 0)
+       ORDER BY id`,
+      [filter.tag ?? null, filter.q ?? null],
     );
+    return rows.map(toBookmark);
   }
 
-  get(id: string): Bookmark | undefined {
-    return this.#bookmarks.get(id);
+  async get(id: string): Promise<Bookmark | undefined> {
+    const key = toId(id);
+    if (key === undefined) return undefined;
+    const [row] = await this.#db.query<Row>(`SELECT ${COLUMNS} FROM bookmarks WHERE id = $1`, [
+      key,
+    ]);
+    return row === undefined ? undefined : toBookmark(row);
   }
 
-  add(input: BookmarkInput): Bookmark {
-    const now = new Date().toISOString();
-    const bookmark: Bookmark = {
-      id: String(this.#nextId++),
-      url: input.url,
-      title: input.title,
-      tags: [...new Set(input.tags)],
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    };
-    this.#bookmarks.set(bookmark.id, bookmark);
-    return bookmark;
+  async add(input: BookmarkInput): Promise<Bookmark> {
+    const [row] = await this.#db.query<Row>(
+      `INSERT INTO bookmarks (url, title, tags) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+      [input.url, input.title, [...new Set(input.tags)]],
+    );
+    return toBookmark(row as Row);
   }
 
-  update(id: string, changes: Partial<BookmarkInput>): Bookmark | undefined {
-    const current = this.#bookmarks.get(id);
-    if (current === undefined) return undefined;
-    const updated: Bookmark = {
-      ...current,
-      ...(changes.url === undefined ? {} : { url: changes.url }),
-      ...(changes.title === undefined ? {} : { title: changes.title }),
-      ...(changes.tags === undefined ? {} : { tags: [...new Set(changes.tags)] }),
-      updatedAt: new Date().toISOString(),
-      version: current.version + 1,
-    };
-    this.#bookmarks.set(id, updated);
-    return updated;
+  /**
+   * Applies the fields `changes` has and moves the version on. With `expectedVersion`, only
+   * if the row still has that version: `undefined` then means someone changed (or deleted) it
+   * first, which the route answers with 412 instead of overwriting their change.
+   */
+  async update(
+    id: string,
+    changes: Partial<BookmarkInput>,
+    expectedVersion?: number,
+  ): Promise<Bookmark | undefined> {
+    const key = toId(id);
+    if (key === undefined) return undefined;
+    const [row] = await this.#db.query<Row>(
+      `UPDATE bookmarks
+       SET url = COALESCE($2, url), title = COALESCE($3, title), tags = COALESCE($4, tags),
+           updated_at = now(), version = version + 1
+       WHERE id = $1 AND ($5::integer IS NULL OR version = $5)
+       RETURNING ${COLUMNS}`,
+      [
+        key,
+        changes.url ?? null,
+        changes.title ?? null,
+        changes.tags === undefined ? null : [...new Set(changes.tags)],
+        expectedVersion ?? null,
+      ],
+    );
+    return row === undefined ? undefined : toBookmark(row);
   }
 
-  remove(id: string): boolean {
-    return this.#bookmarks.delete(id);
+  /** Deletes the bookmark (only at `expectedVersion`, when given); false when nothing was. */
+  async remove(id: string, expectedVersion?: number): Promise<boolean> {
+    const key = toId(id);
+    if (key === undefined) return false;
+    const rows = await this.#db.query<{ id: number }>(
+      'DELETE FROM bookmarks WHERE id = $1 AND ($2::integer IS NULL OR version = $2) RETURNING id',
+      [key, expectedVersion ?? null],
+    );
+    return rows.length > 0;
   }
 
   /** Each tag with the number of bookmarks that carry it, most used first. */
-  tags(): Array<{ tag: string; count: number }> {
-    const counts = new Map<string, number>();
-    for (const bookmark of this.#bookmarks.values()) {
-      for (const tag of bookmark.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    }
-    return [...counts]
-      .map(([tag, count]) => ({ tag, count }))
-      .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+  async tags(): Promise<Array<{ tag: string; count: number }>> {
+    return this.#db.query<{ tag: string; count: number }>(
+      `SELECT tag, count(*)::integer AS count FROM bookmarks, unnest(tags) AS tag
+       GROUP BY tag ORDER BY count DESC, tag COLLATE "C"`,
+    );
   }
 
-  get size(): number {
-    return this.#bookmarks.size;
+  async size(): Promise<number> {
+    const [row] = await this.#db.query<{ count: number }>(
+      'SELECT count(*)::integer AS count FROM bookmarks',
+    );
+    return row?.count ?? 0;
   }
+
+  close(): Promise<void> {
+    return this.#db.close();
+  }
+}
+
+async function readSeedFile(seedFile: string): Promise<BookmarkInput[]> {
+  let text: string;
+  try {
+    text = await readFile(seedFile, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read the seed file ${seedFile}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`The seed file ${seedFile} is not JSON: ${(error as Error).message}`);
+  }
+  const result = SeedFile.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(
+      `The seed file ${seedFile} is invalid at [${issue?.path.join('.')}]: ${issue?.message}`,
+    );
+  }
+  return result.data;
 }

@@ -17,9 +17,9 @@ import {
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { pointerToSegments } from './path.js';
 import { createValidator, type Dialect, dialectOf, type Validator } from './schema/dialects.js';
+import { normalizeSchema } from './schema/draft07.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
-import { ignoreReferenceSiblings } from './schema/walk.js';
 import { nearestNode, plainValue } from './source.js';
 import { nodesFromYaml } from './yaml-source.js';
 
@@ -224,10 +224,11 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
   const cached = state.validators.get(mode);
   if (cached) return cached;
   const validator = premade ?? createValidator(state.dialect, { useDefaults: mode === 'defaults' });
-  const draft = state.dialect === 'draft-06' || state.dialect === 'draft-07';
   const prepare = (schema: unknown): AnySchema => {
-    const asDrafted = draft ? ignoreReferenceSiblings(schema) : schema;
-    return (mode === 'raw' ? withPlaceholders(asDrafted, state.originals) : asDrafted) as AnySchema;
+    const normalized = normalizeSchema(schema, state.dialect);
+    return (
+      mode === 'raw' ? withPlaceholders(normalized, state.originals) : normalized
+    ) as AnySchema;
   };
   if (mode === 'raw') addPlaceholderKeywords(validator);
   try {

@@ -1,10 +1,26 @@
 /**
  * The options of `StaticRouter`, checked once at construction.
  */
-import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { Logger } from '../app/logger.js';
 import { StaticRouterError } from './errors.js';
 import { resolveStaticPath } from './resolve.js';
+
+/**
+ * An S3 client, as the `s3` option of `StaticRouter` takes it: an `S3Client` of
+ * `@aws-sdk/client-s3` is one. Declared here, not imported from the optional peer, so that
+ * the public declarations type-check without it installed.
+ */
+export interface S3ClientLike {
+  send(command: never, options?: never): Promise<unknown>;
+}
+
+/**
+ * The options of `new S3Client(options)` (the SDK's `S3ClientConfig`, e.g.
+ * `{ region: 'eu-west-1' }`): any object, checked by the SDK when it creates the client. Not
+ * narrower, so that both an object literal with any of the SDK's options and a value typed
+ * `S3ClientConfig` fit without the package's types being needed here.
+ */
+export type S3ClientConfigLike = object;
 
 /** How to treat files and directories whose name starts with a dot (`.env`, `.git/`). */
 export type DotfilesPolicy = 'ignore' | 'allow' | 'deny';
@@ -24,7 +40,7 @@ export interface StaticRouterOptions {
   /** S3 only: when a key is missing, retry it as `<path>/<indexFile>`; default false. */
   retryWithIndex?: boolean;
   /** S3 only: the client to use, or the configuration of one to create. */
-  s3?: S3Client | S3ClientConfig;
+  s3?: S3ClientLike | S3ClientConfigLike;
   /** A `Cache-Control` value for every file that `immutable` does not match. */
   cacheControl?: string;
   /**

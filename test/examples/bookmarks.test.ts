@@ -1,32 +1,90 @@
 /**
- * The example application: in-process through `app.request()`, over HTTP through `serve()`,
- * and as the process `npm start` runs.
+ * The example application on both of its databases (the embedded PGlite always, a real
+ * PostgreSQL server when the harness can start one): in-process through `app.request()`, over
+ * HTTP through `serve()`, and as the process `npm start` runs.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../examples/app/app.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BookmarksApp, createApp } from '../../examples/app/app.js';
 import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
 import { silentLogger } from '../../src/index.js';
 import { bodyBytes } from '../../src/response.js';
+import { type PostgresTestServer, startPostgres } from './postgres-server.js';
 
-const main = fileURLToPath(new URL('../../examples/app/main.ts', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const decoder = new TextDecoder();
 
 async function json(response: Awaited<ReturnType<ReturnType<typeof createApp>['request']>>) {
   return JSON.parse(decoder.decode(await bodyBytes(response)));
 }
 
-describe('in-process', () => {
-  const app = createApp({ logger: silentLogger });
+/** The example on each database: the embedded one always, PostgreSQL from the harness. */
+interface Backend {
+  name: string;
+  /** The database URL for a new, empty database; undefined for the embedded one. */
+  database(): Promise<string | undefined>;
+  /** Why this backend cannot run here (the tests skip, saying it), or undefined. */
+  unavailable(): string | undefined;
+}
+
+let postgres: PostgresTestServer | undefined;
+let postgresMissing: string | undefined;
+let databases = 0;
+
+beforeAll(async () => {
+  const started = await startPostgres();
+  if (typeof started === 'string') postgresMissing = started;
+  else postgres = started;
+}, 120_000);
+
+afterAll(async () => {
+  await postgres?.stop();
+});
+
+const backends: Backend[] = [
+  { name: 'embedded (PGlite)', database: async () => undefined, unavailable: () => undefined },
+  {
+    name: 'PostgreSQL',
+    database: () => (postgres as PostgresTestServer).createDatabase(`bookmarks_${++databases}`),
+    unavailable: () => postgresMissing,
+  },
+];
+
+describe.each(backends)('in-process on $name', (backend) => {
+  let app: BookmarksApp;
+
+  beforeAll(async () => {
+    if (backend.unavailable() !== undefined) return;
+    app = createApp({ databaseUrl: await backend.database(), logger: silentLogger });
+    await app.startup();
+  }, 120_000);
+  afterAll(async () => {
+    await app?.shutdown();
+  });
+  beforeEach((context) => {
+    const reason = backend.unavailable();
+    if (reason !== undefined) {
+      console.warn(`Skipped: ${reason}`);
+      context.skip(reason);
+    }
+  });
+
+  it('starts a new database with the migrations and the two examples', async () => {
+    expect(await json(await app.request('/api/v1/tags'))).toEqual([
+      { tag: 'example', count: 1 },
+      { tag: 'http', count: 1 },
+      { tag: 'reference', count: 1 },
+    ]);
+  });
 
   it('answers a conditional GET with 304 and refuses a stale If-Match with 412', async () => {
     const first = await app.request('/api/v1/bookmarks/2');
     const etag = first.headers.get('etag') as string;
-    expect(etag).toMatch(/^"v\d+"$/);
+    expect(etag).toBe('"v1"');
     const cached = await app.request('/api/v1/bookmarks/2', { headers: { 'If-None-Match': etag } });
     expect(cached.statusCode).toBe(304);
     const patched = await app.request('/api/v1/bookmarks/2', {
@@ -35,14 +93,20 @@ describe('in-process', () => {
       headers: { 'If-Match': etag },
     });
     expect(patched.statusCode).toBe(200);
-    expect(patched.headers.get('etag')).not.toBe(etag);
+    expect(patched.headers.get('etag')).toBe('"v2"');
     const stale = await app.request('/api/v1/bookmarks/2', {
       method: 'PATCH',
       json: { title: 'Lost update' },
       headers: { 'If-Match': etag },
     });
     expect(stale.statusCode).toBe(412);
-    expect((await json(await app.request('/api/v1/bookmarks/2'))).title).toBe('Renamed');
+    const staleDelete = await app.request('/api/v1/bookmarks/2', {
+      method: 'DELETE',
+      headers: { 'If-Match': etag },
+    });
+    expect(staleDelete.statusCode).toBe(412);
+    const now = await json(await app.request('/api/v1/bookmarks/2'));
+    expect(now).toMatchObject({ title: 'Renamed', version: 2 });
   });
 
   it('lists the example bookmarks and filters them by tag and text', async () => {
@@ -53,6 +117,8 @@ describe('in-process', () => {
     expect(tagged.map((b: { id: string }) => b.id)).toEqual(['2']);
     const found = await json(await app.request('/api/v1/bookmarks?q=EXAMPLE'));
     expect(found.map((b: { id: string }) => b.id)).toEqual(['1']);
+    const literal = await json(await app.request('/api/v1/bookmarks?q=%25'));
+    expect(literal).toEqual([]);
   });
 
   it('creates a bookmark with 201 and a Location, then serves it', async () => {
@@ -62,7 +128,12 @@ describe('in-process', () => {
     });
     expect(created.statusCode).toBe(201);
     const body = await json(created);
-    expect(body).toMatchObject({ url: 'https://nodejs.org/', title: 'Node.js', tags: ['js'] });
+    expect(body).toMatchObject({
+      url: 'https://nodejs.org/',
+      title: 'Node.js',
+      tags: ['js'],
+      version: 1,
+    });
     expect(created.headers.get('location')).toBe(`/api/v1/bookmarks/${body.id}`);
     const fetched = await app.request(`/api/v1/bookmarks/${body.id}`);
     expect(await json(fetched)).toEqual(body);
@@ -86,13 +157,15 @@ describe('in-process', () => {
     expect(emptyPatch.statusCode).toBe(422);
   });
 
-  it('answers 404 for an unknown bookmark, whatever the method', async () => {
-    for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const response = await app.request('/api/v1/bookmarks/999', {
-        method,
-        json: method === 'PATCH' ? { title: 'x' } : undefined,
-      });
-      expect(response.statusCode).toBe(404);
+  it('answers 404 for an unknown bookmark, whatever the method and the id', async () => {
+    for (const id of ['999', '0', 'abc', '99999999999', '1.5']) {
+      for (const method of ['GET', 'PATCH', 'DELETE']) {
+        const response = await app.request(`/api/v1/bookmarks/${id}`, {
+          method,
+          json: method === 'PATCH' ? { title: 'x' } : undefined,
+        });
+        expect(response.statusCode, `${method} ${id}`).toBe(404);
+      }
     }
   });
 
@@ -101,7 +174,12 @@ describe('in-process', () => {
     const patched = await json(
       await app.request('/api/v1/bookmarks/2', { method: 'PATCH', json: { title: 'HTTP' } }),
     );
-    expect(patched).toMatchObject({ title: 'HTTP', tags: before.tags, url: before.url });
+    expect(patched).toMatchObject({
+      title: 'HTTP',
+      tags: before.tags,
+      url: before.url,
+      version: before.version + 1,
+    });
   });
 
   it('updates and deletes', async () => {
@@ -110,7 +188,11 @@ describe('in-process', () => {
       json: { tags: ['changed'] },
     });
     expect(await json(patched)).toMatchObject({ id: '1', tags: ['changed'] });
-    const removed = await app.request('/api/v1/bookmarks/1', { method: 'DELETE' });
+    const current = patched.headers.get('etag') as string;
+    const removed = await app.request('/api/v1/bookmarks/1', {
+      method: 'DELETE',
+      headers: { 'If-Match': current },
+    });
     expect(removed.statusCode).toBe(204);
     expect((await app.request('/api/v1/bookmarks/1')).statusCode).toBe(404);
   });
@@ -135,15 +217,31 @@ describe('in-process', () => {
     const none = await app.request('/api/v1/bookmarks', { headers: { accept: 'image/png' } });
     expect(none.statusCode).toBe(406);
   });
+});
 
-  it('counts tags', async () => {
-    const fresh = createApp({ logger: silentLogger });
-    expect(await json(await fresh.request('/api/v1/tags'))).toEqual([
-      { tag: 'example', count: 1 },
-      { tag: 'http', count: 1 },
-      { tag: 'reference', count: 1 },
-    ]);
-  });
+describe('a new database and an existing one', () => {
+  it('runs the migrations and the seed once, then finds them done (PostgreSQL)', async (context) => {
+    if (postgres === undefined) {
+      console.warn(`Skipped: ${postgresMissing}`);
+      context.skip(postgresMissing);
+    }
+    const databaseUrl = await (postgres as PostgresTestServer).createDatabase('bookmarks_reopen');
+    const first = createApp({ databaseUrl, logger: silentLogger });
+    await first.startup();
+    await first.request('/api/v1/bookmarks', {
+      method: 'POST',
+      json: { url: 'https://kept.example/', title: 'Kept' },
+    });
+    await first.shutdown();
+    // Two instances starting together (as Lambda instances do) take turns on the migrations.
+    const again = [1, 2].map(() => createApp({ databaseUrl, logger: silentLogger }));
+    await Promise.all(again.map((app) => app.startup()));
+    const titles = (await json(await (again[0] as BookmarksApp).request('/api/v1/bookmarks'))).map(
+      (b: { title: string }) => b.title,
+    );
+    expect(titles).toEqual(['Example Domain', 'RFC 9110: HTTP Semantics', 'Kept']);
+    await Promise.all(again.map((app) => app.shutdown()));
+  }, 60_000);
 });
 
 describe('seed files', () => {
@@ -155,15 +253,29 @@ describe('seed files', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('starts with the bookmarks of a seed file', async () => {
+  it('starts a new embedded database with a seed file, and keeps its data in a folder', async () => {
     const seedFile = join(directory, 'seed.json');
+    const dataDir = join(directory, 'data');
     await writeFile(seedFile, JSON.stringify([{ url: 'https://a.example/', title: 'A' }]));
-    const app = createApp({ seedFile, logger: silentLogger });
-    await app.startup();
-    expect(await json(await app.request('/api/v1/bookmarks'))).toMatchObject([
+    const first = createApp({ seedFile, dataDir, logger: silentLogger });
+    await first.startup();
+    expect(await json(await first.request('/api/v1/bookmarks'))).toMatchObject([
       { id: '1', title: 'A', tags: [] },
     ]);
-  });
+    await first.request('/api/v1/bookmarks', {
+      method: 'POST',
+      json: { url: 'https://b.example/', title: 'B' },
+    });
+    await first.shutdown();
+    // Reopened: the data is there, and the seed is not added again.
+    const again = createApp({ seedFile, dataDir, logger: silentLogger });
+    await again.startup();
+    const titles = (await json(await again.request('/api/v1/bookmarks'))).map(
+      (b: { title: string }) => b.title,
+    );
+    expect(titles).toEqual(['A', 'B']);
+    await again.shutdown();
+  }, 120_000);
 
   it('refuses to start with an invalid seed file, saying where', async () => {
     const seedFile = join(directory, 'bad.json');
@@ -181,7 +293,7 @@ describe('over HTTP', () => {
       port: 0,
       handleSignals: false,
     });
-  });
+  }, 120_000);
   afterAll(async () => {
     await server.close();
   });
@@ -204,10 +316,13 @@ describe('over HTTP', () => {
 });
 
 describe('the process npm start runs', () => {
-  function run(env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
-      env: { ...process.env, HOST: '127.0.0.1', ...env },
+  /** `npm start` in a process group of its own, as a terminal or a process manager runs it. */
+  function start(env: Record<string, string>) {
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
@@ -218,31 +333,66 @@ describe('the process npm start runs', () => {
       stderr += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    return { child, exited, stdout: () => stdout, stderr: () => stderr };
+    const group = child.pid as number;
+    return { child, group, exited, stdout: () => stdout, stderr: () => stderr };
   }
 
-  it('prints its URL, serves, and stops cleanly on Ctrl-C', async () => {
-    const app = run({ PORT: '0' });
+  /** True while any process of the group is left. */
+  function groupAlive(group: number): boolean {
     try {
-      while (!/listening on (\S+)/.test(app.stdout())) {
-        if (app.child.exitCode !== null) throw new Error(`exited early: ${app.stderr()}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const url = (/listening on (\S+)/.exec(app.stdout()) as RegExpExecArray)[1] as string;
-      expect((await fetch(`${url}/api/v1/bookmarks`)).status).toBe(200);
-      app.child.kill('SIGINT');
-      expect(await app.exited).toBe(0);
-      expect(app.stdout()).toContain('Bookmarks store closed');
-    } finally {
-      if (app.child.exitCode === null) app.child.kill('SIGKILL');
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
     }
-  }, 20_000);
+  }
+
+  async function listening(app: ReturnType<typeof start>): Promise<string> {
+    while (!/listening on (\S+)/.test(app.stdout())) {
+      if (app.child.exitCode !== null) throw new Error(`exited early: ${app.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return (/listening on (\S+)/.exec(app.stdout()) as RegExpExecArray)[1] as string;
+  }
+
+  async function gone(group: number): Promise<boolean> {
+    for (let waited = 0; waited < 10_000 && groupAlive(group); waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return !groupAlive(group);
+  }
+
+  for (const [what, signal, toGroup] of [
+    ['SIGTERM to the npm process', 'SIGTERM', false],
+    ['Ctrl-C (SIGINT to the whole group)', 'SIGINT', true],
+  ] as const) {
+    it(`stops gracefully on ${what}: port closed, no process left`, async () => {
+      const app = start({});
+      try {
+        const url = await listening(app);
+        expect((await fetch(`${url}/api/v1/bookmarks`)).status).toBe(200);
+        process.kill(toGroup ? -app.group : app.group, signal);
+        expect(await app.exited).toBe(0);
+        expect(await gone(app.group)).toBe(true);
+        await expect(fetch(`${url}/api/v1/bookmarks`)).rejects.toThrow();
+        expect(app.stdout()).toContain(`${signal}: stopping`);
+        expect(app.stdout()).toContain('Bookmarks store closed');
+      } finally {
+        if (groupAlive(app.group)) process.kill(-app.group, 'SIGKILL');
+      }
+    }, 120_000);
+  }
 
   it('exits non-zero with the message when startup fails', async () => {
-    const app = run({ PORT: '0', BOOKMARKS_SEED: '/nonexistent/seed.json' });
-    expect(await app.exited).toBe(1);
-    expect(app.stderr()).toContain(
-      'The bookmarks API could not start: Cannot read the seed file /nonexistent/seed.json',
-    );
-  }, 20_000);
+    const app = start({ BOOKMARKS_SEED: '/nonexistent/seed.json' });
+    try {
+      expect(await app.exited).not.toBe(0);
+      expect(app.stderr()).toContain(
+        'The bookmarks API could not start: Cannot read the seed file /nonexistent/seed.json',
+      );
+      expect(await gone(app.group)).toBe(true);
+    } finally {
+      if (groupAlive(app.group)) process.kill(-app.group, 'SIGKILL');
+    }
+  }, 60_000);
 });

@@ -2,6 +2,13 @@
  * CloudGatewayAdapter: runs a RestApplication on AWS Lambda behind API Gateway (REST and HTTP
  * APIs), Function URLs and Application Load Balancers.
  */
+import type { RestApplication } from '../../app/application.js';
+import { dispatch, isThenable, type Logger } from '../../app/kernel.js';
+import { HttpError, SetupError } from '../../errors.js';
+import { Request, type RequestInit } from '../../request.js';
+import type { Response } from '../../response.js';
+import { decodeEventBody, encodeResponseBody } from './body.js';
+import { processorFor } from './detect.js';
 import type {
   ALBEvent,
   ALBResult,
@@ -9,17 +16,10 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyResult,
   APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
-import type { RestApplication } from '../../app/application.js';
-import type { Logger } from '../../app/kernel.js';
-import { dispatch, isThenable } from '../../app/kernel.js';
-import { HttpError, SetupError } from '../../errors.js';
-import { Request, type RequestInit } from '../../request.js';
-import type { Response } from '../../response.js';
-import { decodeEventBody, encodeResponseBody } from './body.js';
-import { processorFor } from './detect.js';
-import type { GatewayEvent, GatewayResult } from './events.js';
+  LambdaContext as Context,
+  GatewayEvent,
+  GatewayResult,
+} from './events.js';
 import { EmfMetricsPublisher } from './metrics/emf.js';
 import type { MetricsPublisher } from './metrics/entry.js';
 import { invocationEntry, type MetricsLine, publishEntry } from './metrics/invocation.js';

@@ -64,6 +64,10 @@ export function createValidator(dialect: Dialect, options: ValidatorOptions = {}
     // Errors carry the schema objects involved; messages need them (only on failure).
     verbose: true,
     useDefaults: options.useDefaults === true,
+    // An instance's members are the names in it (draft-07 Validation §6.5), not those a
+    // JavaScript prototype adds: `required: ["constructor"]` is not met by every object. See
+    // draft07.ts for `__proto__`, which Ajv skips.
+    ownProperties: true,
   };
   let validator: Validator;
   if (dialect === '2019-09') {

@@ -3,10 +3,10 @@
  * `4XXError`, `5XXError`), one dimension set `[service, method, route]`, and what the handler
  * added through the injectable `metrics` (docs/aws-lambda.md, "Metrics").
  */
-import type { Context } from 'aws-lambda';
 import type { Logger } from '../../../app/kernel.js';
 import { parseMethod } from '../../../http/methods.js';
 import type { Request } from '../../../request.js';
+import type { LambdaContext as Context } from '../events.js';
 import type { MetricDatum, MetricsEntry, MetricsPublisher } from './entry.js';
 import type { InvocationMetrics } from './recorder.js';
 

@@ -1,0 +1,85 @@
+/**
+ * The bookmarks database: PostgreSQL when a connection URL is given (`DATABASE_URL`), otherwise
+ * PGlite, the same PostgreSQL built to WebAssembly and run inside the process, so `npm start`
+ * needs no database server. Both speak the same SQL, so one set of queries and migrations
+ * serves both. Each driver is imported only when it is chosen: a Lambda function on PostgreSQL
+ * never loads PGlite.
+ */
+
+/** Runs one parameterized statement ($1, $2, ...) and returns its rows. */
+export type Query = <Row>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
+
+export interface Database {
+  /** `postgresql` for a server, `embedded` for PGlite. */
+  readonly kind: 'postgresql' | 'embedded';
+  readonly query: Query;
+  /** Runs `work` in one transaction on one connection: committed when it resolves. */
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A `postgres://` URL; absent or empty, the embedded database. */
+  url?: string | undefined;
+  /** Where the embedded database keeps its files; absent, it lives in memory. */
+  dataDir?: string | undefined;
+}
+
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  if (options.url !== undefined && options.url !== '') return openPostgres(options.url);
+  return openEmbedded(options.dataDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that the server drops must not crash the process.
+  pool.on('error', () => {});
+  const query: Query = async (sql, params) =>
+    (await pool.query(sql, params as unknown[] | undefined)).rows;
+  try {
+    await query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    throw new Error(`Cannot connect to PostgreSQL: ${(error as Error).message}`);
+  }
+  return {
+    kind: 'postgresql',
+    query,
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(
+          async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows,
+        );
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openEmbedded(dataDir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(dataDir);
+  return {
+    kind: 'embedded',
+    query: async <Row>(sql: string, params?: readonly unknown[]) =>
+      (await db.query<Row>(sql, params as unknown[] | undefined)).rows,
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work(
+          async <Row>(sql: string, params?: readonly unknown[]) =>
+            (await tx.query<Row>(sql, params as unknown[] | undefined)).rows,
+        ),
+      ),
+    close: () => db.close(),
+  };
+}
