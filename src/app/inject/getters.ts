@@ -6,6 +6,7 @@
  */
 
 import { HttpError, SetupError } from '../../errors.js';
+import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence } from '../../http/media-type.js';
 import { parseQueryString } from '../../http/query.js';
@@ -82,7 +83,7 @@ function readFormBody(request: Request): Promise<Record<string, string>> {
     );
   }
   return request.text().then((text) => {
-    const out: Record<string, string> = {};
+    const out = new DataRecord<string>();
     for (const [key, values] of parseQueryString(text)) out[key] = values[0] as string;
     return out;
   });
@@ -249,10 +250,10 @@ function schemaSource(source: ValidationSource, state: RequestState): unknown {
     case 'pathParams':
       return state.params;
     case 'headers': {
-      const out: Record<string, string> = {};
+      const out = new DataRecord<string>();
       for (const [name, value] of state.request.headers) {
         const key = name.toLowerCase();
-        if (!(key in out)) out[key] = value;
+        if (!Object.hasOwn(out, key)) out[key] = value;
       }
       return out;
     }

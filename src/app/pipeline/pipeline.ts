@@ -9,6 +9,7 @@
  */
 
 import { HttpError } from '../../errors.js';
+import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { formatAllow, HTTPMethod, parseMethod } from '../../http/methods.js';
 import type { Request } from '../../request.js';
@@ -138,16 +139,18 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
     throw new HttpError(413, `Request body is larger than the limit of ${host.bodyLimit} bytes`);
   }
   const route = entry.value;
-  const params: Record<string, string> = {};
+  const params = new DataRecord<string>();
   const names = entry.paramNames;
   for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
   request.routeTemplate = route.template;
   request.pathParams = params;
-  exchange.route = route;
   exchange.features = route.features;
-  exchange.state = newRequestState(request, params);
   if (route.problem !== undefined) throw route.problem;
-  return checkAuthorization(exchange, route, exchange.state);
+  const routed: RoutedExchange = Object.assign(exchange, {
+    route,
+    state: newRequestState(request, params),
+  });
+  return checkAuthorization(routed);
 }
 
 function allowed(byMethod: ReadonlyMap<string, unknown>): string {
@@ -157,67 +160,71 @@ function allowed(byMethod: ReadonlyMap<string, unknown>): string {
   return formatAllow(methods);
 }
 
-/** Step 2: the route's authorization hooks (401 / 403), before anything else is revealed. */
-function checkAuthorization(
-  exchange: Exchange,
-  route: CompiledRoute,
-  state: RequestState,
-): Response | Promise<Response> {
-  const hooks = route.features?.authorization;
-  const pending = hooks === undefined ? undefined : runGetters(hooks, state, 0);
-  if (pending !== undefined) return pending.then(() => negotiate(exchange, route, state));
-  return negotiate(exchange, route, state);
+/** The exchange once a route took the request. */
+interface RoutedExchange extends Exchange {
+  route: CompiledRoute;
+  state: RequestState;
 }
 
-/** Step 3: content negotiation, 406 before any provider or handler runs; then step 4. */
-function negotiate(
-  exchange: Exchange,
-  route: CompiledRoute,
-  state: RequestState,
+type Step = (exchange: RoutedExchange) => Response | Promise<Response>;
+
+/** Goes on with `next` now, or once `pending` settles when a step had to wait. */
+function continueWith(
+  exchange: RoutedExchange,
+  pending: PromiseLike<unknown> | undefined,
+  next: Step,
 ): Response | Promise<Response> {
-  exchange.renderer = chooseRenderer(route, state.request);
-  // Step 4: the `resourceExists` providers the handler reaches; null or undefined is a 404.
-  const pending = runGetters(route.existsGetters, state, 0);
-  if (pending !== undefined) return pending.then(() => checkPreconditions(exchange, route, state));
-  return checkPreconditions(exchange, route, state);
+  if (pending === undefined) return next(exchange);
+  return Promise.resolve(pending).then(() => next(exchange));
+}
+
+/** Step 2: the route's authorization hooks (401 / 403), before anything else is revealed. */
+function checkAuthorization(exchange: RoutedExchange): Response | Promise<Response> {
+  const hooks = exchange.route.features?.authorization;
+  const pending = hooks === undefined ? undefined : runGetters(hooks, exchange.state, 0);
+  return continueWith(exchange, pending, negotiate);
+}
+
+/** Step 3: content negotiation, 406 before any provider or handler runs. */
+function negotiate(exchange: RoutedExchange): Response | Promise<Response> {
+  exchange.renderer = chooseRenderer(exchange.route, exchange.request);
+  return checkResourcesExist(exchange);
+}
+
+/** Step 4: the `resourceExists` providers the handler reaches; null or undefined is a 404. */
+function checkResourcesExist(exchange: RoutedExchange): Response | Promise<Response> {
+  const pending = runGetters(exchange.route.existsGetters, exchange.state, 0);
+  return continueWith(exchange, pending, checkPreconditions);
 }
 
 /**
  * Step 5: preconditions against the route's ETag / Last-Modified providers: a 304 without
  * running the handler, or a 412 before any side effect.
  */
-function checkPreconditions(
-  exchange: Exchange,
-  route: CompiledRoute,
-  state: RequestState,
-): Response | Promise<Response> {
-  const conditional = route.features?.conditional;
-  if (conditional === undefined) return callHandler(exchange, route, state);
-  return checkRoutePreconditions(conditional, state).then(
-    (notModified) => notModified ?? callHandler(exchange, route, state),
+function checkPreconditions(exchange: RoutedExchange): Response | Promise<Response> {
+  const conditional = exchange.route.features?.conditional;
+  if (conditional === undefined) return callHandler(exchange);
+  return checkRoutePreconditions(conditional, exchange.state).then(
+    (notModified) => notModified ?? callHandler(exchange),
   );
 }
 
 /** Steps 6 and 7: everything else the handler needs (bodies, validators), then the handler. */
-function callHandler(
-  exchange: Exchange,
-  route: CompiledRoute,
-  state: RequestState,
-): Response | Promise<Response> {
+function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
+  const { route, state } = exchange;
   const context = buildContext(route.names, route.getters, state);
-  if (isThenable(context)) return context.then((resolved) => runHandler(exchange, route, resolved));
-  return runHandler(exchange, route, context);
+  if (isThenable(context)) return context.then((resolved) => runHandler(exchange, resolved));
+  return runHandler(exchange, context);
 }
 
-function runHandler(
-  exchange: Exchange,
-  route: CompiledRoute,
-  context: object,
-): Response | Promise<Response> {
-  const result: unknown = (route.route.handler.fn as (context: object) => unknown)(context);
-  const renderer = exchange.renderer as CompiledRenderer;
+function runHandler(exchange: RoutedExchange, context: object): Response | Promise<Response> {
+  const result: unknown = (exchange.route.route.handler.fn as (c: object) => unknown)(context);
   if (isThenable(result)) {
-    return Promise.resolve(result).then((resolved) => respond(exchange, resolved, route, renderer));
+    return Promise.resolve(result).then((resolved) => respondToHandler(exchange, resolved));
   }
-  return respond(exchange, result, route, renderer);
+  return respondToHandler(exchange, result);
+}
+
+function respondToHandler(exchange: RoutedExchange, result: unknown): Response | Promise<Response> {
+  return respond(exchange, result, exchange.route, exchange.renderer as CompiledRenderer);
 }

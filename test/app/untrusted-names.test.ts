@@ -1,0 +1,63 @@
+/**
+ * Maps the application builds from a request are data only: form fields, path parameters after
+ * routing, and the header map a validator sees. Names such as `__proto__`, `constructor` or
+ * `toString` are entries when the client sent them and absent otherwise.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RestApplication, silentLogger } from '../../src/index.js';
+import { expectDataOnly, PROTOTYPE_NAMES, untrustedName } from '../models/untrusted.js';
+
+const fields = fc.uniqueArray(fc.tuple(untrustedName, fc.string({ maxLength: 6 })), {
+  selector: ([name]) => name,
+  maxLength: 6,
+});
+
+describe('maps built from a request', () => {
+  it('formBody holds the fields sent and nothing inherited (property)', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let seen: Record<string, unknown> = {};
+    app.post('/form', ({ formBody }) => {
+      seen = formBody;
+      return null;
+    });
+    await fc.assert(
+      fc.asyncProperty(fields, async (pairs) => {
+        const body = new URLSearchParams(pairs).toString();
+        const response = await app.request('/form', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
+        expect(response.statusCode).toBe(204);
+        expectDataOnly(seen, new Map(pairs));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('pathParams after routing inherit nothing', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/items/{id}', ({ pathParams }) => ({
+      keys: Object.keys(pathParams),
+      inherited: PROTOTYPE_NAMES.filter((name) => pathParams[name] !== undefined),
+    }));
+    const response = await app.request('/items/7');
+    expect(JSON.parse(response.body as string)).toEqual({ keys: ['id'], inherited: [] });
+  });
+
+  it('a headers validator sees a header named like a prototype member', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const headersSchema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => ({ value: value as Record<string, string> }),
+      },
+    };
+    app.validates('sent', headersSchema, { source: 'headers' });
+    app.get('/h', ({ sent }) => ({ constructor: sent.constructor, toString: sent.tostring }));
+    const response = await app.request('/h', { headers: [['constructor', 'c']] });
+    expect(JSON.parse(response.body as string)).toEqual({ constructor: 'c' });
+  });
+});
