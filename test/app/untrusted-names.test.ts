@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RestApplication, silentLogger } from '../../src/index.js';
-import { expectDataOnly, PROTOTYPE_NAMES, untrustedName } from '../models/untrusted.js';
+import { expectDataOnly, PROTOTYPE_NAMES, untrustedName } from '../http/untrusted.js';
 
 const fields = fc.uniqueArray(fc.tuple(untrustedName, fc.string({ maxLength: 6 })), {
   selector: ([name]) => name,
@@ -40,14 +40,15 @@ describe('maps built from a request', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/items/{id}', ({ pathParams }) => ({
       keys: Object.keys(pathParams),
-      inherited: PROTOTYPE_NAMES.filter((name) => pathParams[name] !== undefined),
+      inherited: PROTOTYPE_NAMES.filter(
+        (name) => (pathParams as Record<string, string>)[name] !== undefined,
+      ),
     }));
     const response = await app.request('/items/7');
     expect(JSON.parse(response.body as string)).toEqual({ keys: ['id'], inherited: [] });
   });
 
   it('a headers validator sees a header named like a prototype member', async () => {
-    const app = new RestApplication({ logger: silentLogger });
     const headersSchema = {
       '~standard': {
         version: 1 as const,
@@ -55,8 +56,13 @@ describe('maps built from a request', () => {
         validate: (value: unknown) => ({ value: value as Record<string, string> }),
       },
     };
-    app.validates('sent', headersSchema, { source: 'headers' });
-    app.get('/h', ({ sent }) => ({ constructor: sent.constructor, toString: sent.tostring }));
+    const app = new RestApplication({ logger: silentLogger }).validates('sent', headersSchema, {
+      source: 'headers',
+    });
+    app.get('/h', ({ sent }) => {
+      const headers = sent as Record<string, string>;
+      return { constructor: headers.constructor, toString: headers.tostring };
+    });
     const response = await app.request('/h', { headers: [['constructor', 'c']] });
     expect(JSON.parse(response.body as string)).toEqual({ constructor: 'c' });
   });

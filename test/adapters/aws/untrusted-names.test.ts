@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
 import { type Request, RestApplication, silentLogger } from '../../../src/index.js';
-import { PROTOTYPE_NAMES, untrustedName } from '../../models/untrusted.js';
+import { PROTOTYPE_NAMES, untrustedName } from '../../http/untrusted.js';
 import {
   albEvent,
   readAlbResult,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { HTTPMethod, RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
+import {
+  HTTPMethod,
+  RestApplication,
+  Router,
+  SetupError,
+  silentLogger,
+} from '../../../src/index.js';
 
 function newApp() {
   return new RestApplication({ logger: silentLogger });

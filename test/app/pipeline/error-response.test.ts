@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError, Response, RestApplication, silentLogger } from '../../src/index.js';
+import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
 
 describe('error handlers', () => {
   it('replace the built-in response per status and keep the status for plain results', async () => {

@@ -1,7 +1,7 @@
 import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { injectedNames } from '../../src/app/inject/handler-parameters.js';
-import { RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
+import { injectedNames } from '../../../src/app/inject/handler-parameters.js';
+import { RestApplication, Router, SetupError, silentLogger } from '../../../src/index.js';
 
 function newApp() {
   return new RestApplication({ logger: silentLogger });
@@ -262,7 +262,7 @@ describe('dependency injection', () => {
   });
 
   it('lets a provider reject with an HttpError status, and turns other throws into 500', async () => {
-    const { HttpError } = await import('../../src/index.js');
+    const { HttpError } = await import('../../../src/index.js');
     const app = newApp()
       .dependency('user', ({ headers }) => {
         if (!headers.has('authorization')) throw new HttpError(401, 'Sign in first');

@@ -3,9 +3,9 @@
  * asynchronous from the first promise on. Both ways must give the same responses.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatch as dispatchRequest } from '../../src/app/kernel.js';
-import { isThenable } from '../../src/app/thenable.js';
-import { Request, Response, RestApplication, silentLogger } from '../../src/index.js';
+import { dispatch as dispatchRequest } from '../../../src/app/kernel.js';
+import { isThenable } from '../../../src/app/thenable.js';
+import { Request, Response, RestApplication, silentLogger } from '../../../src/index.js';
 
 function app() {
   const application = new RestApplication({ logger: silentLogger }).dependency(

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MALFORMED, RouteMatcher } from '../../src/app/routing/path-matcher.js';
+import { MALFORMED, RouteMatcher } from '../../../src/app/routing/path-matcher.js';
 
 const TEMPLATES = [
   '/',

@@ -9,8 +9,8 @@ import {
   Response,
   RestApplication,
   silentLogger,
-} from '../../src/index.js';
-import { bodyBytes } from '../../src/response.js';
+} from '../src/index.js';
+import { bodyBytes } from '../src/response.js';
 
 describe('Response', () => {
   it('has the seed fields', () => {

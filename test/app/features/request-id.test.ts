@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshRequestId, requestIdFor } from '../../src/app/features/request-id.js';
+import { freshRequestId, requestIdFor } from '../../../src/app/features/request-id.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { HttpError, RestApplication, silentLogger, ValidationError } from '../../src/index.js';
+import { HttpError, RestApplication, silentLogger, ValidationError } from '../../../src/index.js';
 
 function json(body: unknown) {
   return JSON.parse(body as string);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { HttpError, MultiValueHeaders, Request, type WholeBodyReader } from '../../src/index.js';
+import { HttpError, MultiValueHeaders, Request, type WholeBodyReader } from '../src/index.js';
 
 // The stream side of a whole-body reader: the request must never fall back to it.
 function notIterated(): AsyncIterator<Uint8Array> {
@@ -200,7 +200,7 @@ describe('utf8Length', () => {
 
   it('equals the encoded byte length for any string, native and portable (property)', async () => {
     const { default: fc } = await import('fast-check');
-    const { portableUtf8Length, utf8Length } = await import('../../src/request.js');
+    const { portableUtf8Length, utf8Length } = await import('../src/request.js');
     fc.assert(
       fc.property(
         fc.oneof(
