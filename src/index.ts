@@ -3,13 +3,6 @@
  * This is the core: it imports no adapter and no `node:` module at load time.
  */
 
-export type {
-  ApplicationOptions,
-  LifecycleHandler,
-  Provider,
-  TestRequestInit,
-  ValidatorFunction,
-} from './app/application.js';
 export { RestApplication } from './app/application.js';
 export type { AuthorizationOptions } from './app/features/authorization.js';
 export type { CorsOptions } from './app/features/cors.js';
@@ -24,17 +17,22 @@ export type { RouteProvider } from './app/routing/route.js';
 export { Route } from './app/routing/route.js';
 export { Router } from './app/routing/router.js';
 export type {
+  ApplicationOptions,
   BuiltinInjectables,
   ErrorHandler,
   ErrorRecord,
   Handler,
   HandlerContext,
   HandlerResult,
+  LifecycleHandler,
   PathParamNames,
   PathParams,
+  Provider,
   ProviderContext,
   Registry,
   Renderer,
+  TestRequestInit,
+  ValidatorFunction,
 } from './app/types.js';
 export type { SetupErrorCode, ValidationIssue } from './errors.js';
 export { HttpError, SetupError, ValidationError } from './errors.js';

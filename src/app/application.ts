@@ -28,6 +28,7 @@ import {
   type StandardSchemaV1,
   type ValidationSource,
 } from './inject/validation.js';
+import { Lifecycle } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { builtinErrorResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
@@ -36,7 +37,19 @@ import { rendererMediaType } from './pipeline/renderers.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import { isThenable } from './thenable.js';
-import type { ErrorHandler, ProviderContext, Registry, Renderer, With } from './types.js';
+import type {
+  ApplicationOptions,
+  ErrorHandler,
+  LifecycleHandler,
+  Provider,
+  Registry,
+  Renderer,
+  TestRequestInit,
+  Truthy,
+  ValidatorFunction,
+  ValidatorOutput,
+  With,
+} from './types.js';
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (
@@ -68,56 +81,7 @@ export function dispatchRequest(
   );
 }
 
-/** Options of `new RestApplication(options)`. */
-export interface ApplicationOptions {
-  /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
-  bodyLimit?: number;
-  /** Adds the error's message and stack to 500 bodies. Never in production. */
-  debug?: boolean;
-  /** The logger for everything the application writes (console JSON lines by default). */
-  logger?: Logger;
-  /**
-   * The `WWW-Authenticate` challenge sent with the 401 of an `authorized()` hook, for example
-   * `'Bearer realm="api"'` (RFC 9110 §15.5.2 expects one on every 401).
-   */
-  wwwAuthenticate?: string;
-}
-
-/** A dependency provider: takes the injection object, returns the value (or a promise). */
-export type Provider<Deps extends Registry, T> = (context: ProviderContext<Deps>) => T;
-
-/** A function validator: returns the model, throws `ValidationError` on bad input. */
-export type ValidatorFunction<Deps extends Registry, T> = (context: ProviderContext<Deps>) => T;
-
-type ValidatorOutput<V> = V extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<V>
-  : V extends (...args: never[]) => infer R
-    ? Awaited<R>
-    : never;
-
-/** A startup or shutdown handler: may inject startup results and `log`. */
-export type LifecycleHandler<Deps extends Registry, T = unknown> = (
-  context: Deps & { log: Logger },
-) => T;
-
 const MiB = 1024 * 1024;
-
-/** What a truthy value can be: the type without its falsy members. */
-type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
-
-interface LifecycleEntry {
-  name: string | undefined;
-  injectable: Injectable;
-}
-
-/** The `init` of `app.request()`: like fetch's, plus `json`. */
-export interface TestRequestInit {
-  method?: string;
-  headers?: HeadersInit;
-  body?: RequestBody;
-  /** Sent as JSON with `Content-Type: application/json`. */
-  json?: unknown;
-}
 
 /**
  * An HTTP application.
@@ -135,7 +99,6 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   /** Registered names and how to produce them. */
   readonly bindings = new Map<string, Binding>();
   readonly sessionCache = new Map<string, unknown>();
-  readonly startupValues = new Map<string, unknown>();
   readonly appRenderers = new Map<string, Injectable>();
   readonly errorHandlerSources = new Map<number | 'default', Injectable>();
   /** Authorization hooks in registration order (SPEC §12). */
@@ -144,13 +107,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly defaultHeaderSources: DefaultHeadersSource[] = [];
   readonly wwwAuthenticate: string | undefined;
 
-  #startupHandlers: LifecycleEntry[] = [];
-  #shutdownHandlers: LifecycleEntry[] = [];
-  #startup: Promise<void> | undefined;
-  #started = false;
-  #startupError: unknown;
+  readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
-  #shutdown: Promise<void> | undefined;
   #table: RoutingTable | undefined;
 
   constructor(options: ApplicationOptions = {}) {
@@ -160,6 +118,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     this.bodyLimit = limit;
     this.debug = options.debug ?? false;
     this.logger = options.logger ?? createConsoleLogger();
+    this.#lifecycle = new Lifecycle(this.logger);
     this.wwwAuthenticate = checkChallenge(options.wwwAuthenticate, 'wwwAuthenticate option');
   }
 
@@ -421,32 +380,17 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         : [nameOrHandler.name || undefined, nameOrHandler];
     const injectable = describeInjectable(handler, `Startup handler ${name ?? '(anonymous)'}`);
     if (name !== undefined) this.#register({ kind: 'startup', name });
-    this.#startupHandlers.push({ name, injectable });
+    this.#lifecycle.onStartup({ name, injectable });
     return this;
   }
 
   /** Registers a shutdown handler; it may inject startup results. */
   onShutdown(handler: LifecycleHandler<Deps>): this {
-    this.#shutdownHandlers.push({
+    this.#lifecycle.onShutdown({
       name: handler.name || undefined,
       injectable: describeInjectable(handler, `Shutdown handler ${handler.name || '(anonymous)'}`),
     });
     return this;
-  }
-
-  #lifecycleContext(entry: LifecycleEntry, what: string): Record<string, unknown> {
-    const context: Record<string, unknown> = {};
-    for (const name of entry.injectable.names) {
-      if (name === 'log') context.log = this.logger;
-      else if (this.startupValues.has(name)) context[name] = this.startupValues.get(name);
-      else {
-        throw new SetupError(
-          'UNKNOWN_DEPENDENCY',
-          `${what} ${entry.name ?? '(anonymous)'}: "${name}" is not a startup result or "log"`,
-        );
-      }
-    }
-    return context;
   }
 
   /** The compiled routing table, rebuilt when anything was registered since. */
@@ -461,24 +405,9 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     if (problems.length > 0) throw problems[0];
   }
 
-  /** Runs the startup handlers once; later calls return the same promise. */
+  /** Runs the startup handlers once, then checks the routes; later calls share the promise. */
   startup(): Promise<void> {
-    this.#startup ??= (async () => {
-      try {
-        for (const entry of this.#startupHandlers) {
-          const value = await (entry.injectable.fn as (c: object) => unknown)(
-            this.#lifecycleContext(entry, 'Startup handler'),
-          );
-          if (entry.name !== undefined) this.startupValues.set(entry.name, value);
-        }
-        this.#checkRoutes();
-        this.#started = true;
-      } catch (error) {
-        this.#startupError = error;
-        throw error;
-      }
-    })();
-    return this.#startup;
+    return this.#lifecycle.startup(() => this.#checkRoutes());
   }
 
   /**
@@ -486,67 +415,27 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * returns a promise (use `await app.startup()` for those).
    */
   startupSync(): void {
-    if (this.#startup !== undefined) {
-      if (this.#started) return;
-      throw new SetupError('SYNC_STARTUP_PROMISE', 'startup() is already running asynchronously');
-    }
-    try {
-      for (const entry of this.#startupHandlers) {
-        const value = (entry.injectable.fn as (c: object) => unknown)(
-          this.#lifecycleContext(entry, 'Startup handler'),
-        );
-        if (isThenable(value)) {
-          Promise.resolve(value).catch(() => undefined);
-          throw new SetupError(
-            'SYNC_STARTUP_PROMISE',
-            `Startup handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.startup()`,
-          );
-        }
-        if (entry.name !== undefined) this.startupValues.set(entry.name, value);
-      }
-      this.#checkRoutes();
-    } catch (error) {
-      this.#startupError = error;
-      this.#startup = Promise.reject(error);
-      this.#startup.catch(() => undefined);
-      throw error;
-    }
-    this.#started = true;
-    this.#startup = Promise.resolve();
+    this.#lifecycle.startupSync(() => this.#checkRoutes());
   }
 
   /** Runs the shutdown handlers once (last registered first); later calls share the promise. */
   shutdown(): Promise<void> {
-    this.#shutdown ??= (async () => {
-      for (const entry of [...this.#shutdownHandlers].reverse()) {
-        await (entry.injectable.fn as (c: object) => unknown)(
-          this.#lifecycleContext(entry, 'Shutdown handler'),
-        );
-      }
-    })();
-    return this.#shutdown;
+    return this.#lifecycle.shutdown();
   }
 
   /** Runs the shutdown handlers synchronously; throws when one returns a promise. */
   shutdownSync(): void {
-    if (this.#shutdown !== undefined) return;
-    this.#shutdown = Promise.resolve();
-    for (const entry of [...this.#shutdownHandlers].reverse()) {
-      const value = (entry.injectable.fn as (c: object) => unknown)(
-        this.#lifecycleContext(entry, 'Shutdown handler'),
-      );
-      if (isThenable(value)) {
-        throw new SetupError(
-          'SYNC_STARTUP_PROMISE',
-          `Shutdown handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.shutdown()`,
-        );
-      }
-    }
+    this.#lifecycle.shutdownSync();
   }
 
   /** Whether startup has completed. */
   get started(): boolean {
-    return this.#started;
+    return this.#lifecycle.started;
+  }
+
+  /** Startup results, by the name they were registered under. */
+  get startupValues(): ReadonlyMap<string, unknown> {
+    return this.#lifecycle.startupValues;
   }
 
   /**
@@ -565,7 +454,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   // What adapters call: the response itself when the pipeline finished synchronously, so a
   // server can write it in the same tick, without a promise.
   #dispatch(request: Request, refusal?: HttpError): Response | Promise<Response> {
-    if (!this.#started) return this.#executeAfterStartup(request, refusal);
+    if (!this.#lifecycle.started) return this.#executeAfterStartup(request, refusal);
     let table: RoutingTable;
     try {
       table = this.routingTable();
@@ -626,7 +515,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   /** The error that made startup fail, if it did. */
   get startupError(): unknown {
-    return this.#startupError;
+    return this.#lifecycle.startupError;
   }
 }
 

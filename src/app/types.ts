@@ -2,8 +2,9 @@
  * The types of the injection object: what a handler, provider, renderer or error handler can
  * destructure, with path parameters inferred from the route string.
  */
-import type { MultiValueHeaders } from '../http/headers.js';
-import type { MetricsRecorder, Request } from '../request.js';
+import type { HeadersInit, MultiValueHeaders } from '../http/headers.js';
+import type { MetricsRecorder, Request, RequestBody } from '../request.js';
+import type { StandardSchemaV1 } from './inject/validation.js';
 import type { Logger } from './logger.js';
 
 /** The parameter names in a route template: `'/users/{id}/files/{path*}'` gives `'id' | 'path'`. */
@@ -93,3 +94,47 @@ export type ErrorHandler<Deps extends Registry> = (
 export type With<Deps extends Registry, Name extends string, Value> = Deps & {
   [K in Name]: Value;
 };
+
+/** Options of `new RestApplication(options)`. */
+export interface ApplicationOptions {
+  /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
+  bodyLimit?: number;
+  /** Adds the error's message and stack to 500 bodies. Never in production. */
+  debug?: boolean;
+  /** The logger for everything the application writes (console JSON lines by default). */
+  logger?: Logger;
+  /**
+   * The `WWW-Authenticate` challenge sent with the 401 of an `authorized()` hook, for example
+   * `'Bearer realm="api"'` (RFC 9110 §15.5.2 expects one on every 401).
+   */
+  wwwAuthenticate?: string;
+}
+
+/** A dependency provider: takes the injection object, returns the value (or a promise). */
+export type Provider<Deps extends Registry, T> = (context: ProviderContext<Deps>) => T;
+
+/** A function validator: returns the model, throws `ValidationError` on bad input. */
+export type ValidatorFunction<Deps extends Registry, T> = (context: ProviderContext<Deps>) => T;
+
+export type ValidatorOutput<V> = V extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<V>
+  : V extends (...args: never[]) => infer R
+    ? Awaited<R>
+    : never;
+
+/** A startup or shutdown handler: may inject startup results and `log`. */
+export type LifecycleHandler<Deps extends Registry, T = unknown> = (
+  context: Deps & { log: Logger },
+) => T;
+
+/** What a truthy value can be: the type without its falsy members. */
+export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
+
+/** The `init` of `app.request()`: like fetch's, plus `json`. */
+export interface TestRequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: RequestBody;
+  /** Sent as JSON with `Content-Type: application/json`. */
+  json?: unknown;
+}
