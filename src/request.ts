@@ -85,6 +85,8 @@ export interface RequestInit {
   protocol?: string;
   /** An id the runtime assigned (a Lambda request id); otherwise one comes from `X-Request-ID`. */
   requestId?: string;
+  /** The largest body `bytes()` reads, in bytes (no limit by default). */
+  bodyLimit?: number;
   context?: PlatformContext;
 }
 
@@ -92,6 +94,23 @@ const TEXT_DECODER = new TextDecoder('utf-8', { fatal: true });
 // What a request outside any adapter's runtime carries: nothing, shared.
 const NO_CONTEXT: PlatformContext = Object.freeze({});
 const EMPTY_BYTES = new Uint8Array(0);
+
+/**
+ * What the pipeline records about a request as it decides: the route it matched (and its path
+ * parameters), the request id, the body limit in force. Readable on the request, written only
+ * here.
+ *
+ * @internal
+ */
+export let recordRouting: (
+  request: Request,
+  template: string,
+  params: Record<string, string> | undefined,
+) => void;
+/** @internal */
+export let recordRequestId: (request: Request, id: string) => void;
+/** @internal */
+export let recordBodyLimit: (request: Request, limit: number) => void;
 
 /**
  * An HTTP request.
@@ -106,23 +125,16 @@ export class Request {
   readonly path: string;
   readonly headers: MultiValueHeaders;
   body: RequestBody | undefined;
-  /** Path parameters by name; like every map here, it inherits nothing (no `toString`). */
-  pathParams: Record<string, string>;
+  #pathParams: Record<string, string>;
   readonly tls: boolean;
   readonly clientCert: ClientCertificate | undefined;
   readonly remoteAddress: string | undefined;
   readonly protocol: string;
   /** What the adapter added for its runtime; an empty, frozen object when nothing did. */
   readonly context: PlatformContext;
-  /** The largest body `bytes()` reads, in bytes; the application sets it from its `bodyLimit`. */
-  bodyLimit = Number.POSITIVE_INFINITY;
-  requestId: string | undefined;
-  /**
-   * The template of the route the path matched (`/users/{id}`), set by the pipeline; stays
-   * `undefined` when nothing matched. Adapters use it where the raw path would be unbounded,
-   * such as a metric dimension.
-   */
-  routeTemplate: string | undefined;
+  #bodyLimit: number;
+  #requestId: string | undefined;
+  #routeTemplate: string | undefined;
 
   #rawQuery: string | undefined;
   #query: Map<string, string[]> | undefined;
@@ -158,13 +170,53 @@ export class Request {
       }
       this.#query = map;
     }
-    this.pathParams = Object.assign(new DataRecord<string>(), init.pathParams);
+    this.#pathParams = Object.assign(new DataRecord<string>(), init.pathParams);
     this.tls = init.tls ?? false;
     this.clientCert = init.clientCert ?? undefined;
     this.remoteAddress = init.remoteAddress;
     this.protocol = init.protocol ?? (this.tls ? 'https' : 'http');
-    this.requestId = init.requestId;
+    this.#requestId = init.requestId;
+    this.#bodyLimit = init.bodyLimit ?? Number.POSITIVE_INFINITY;
     this.context = init.context ?? NO_CONTEXT;
+  }
+
+  /** Path parameters by name; like every map here, it inherits nothing (no `toString`). */
+  get pathParams(): Readonly<Record<string, string>> {
+    return this.#pathParams;
+  }
+
+  /**
+   * The request's id: the client's `X-Request-ID` when well-formed, the gateway's on Lambda,
+   * else a fresh one; set once the application has seen the request.
+   */
+  get requestId(): string | undefined {
+    return this.#requestId;
+  }
+
+  /**
+   * The template of the route the path matched (`/users/{id}`); `undefined` when nothing
+   * matched. Adapters use it where the raw path would be unbounded, such as a metric dimension.
+   */
+  get routeTemplate(): string | undefined {
+    return this.#routeTemplate;
+  }
+
+  /** The largest body `bytes()` reads, in bytes; the application sets it from its `bodyLimit`. */
+  get bodyLimit(): number {
+    return this.#bodyLimit;
+  }
+
+  static {
+    recordRouting = (request, template, params) => {
+      request.#routeTemplate = template;
+      if (params !== undefined) request.#pathParams = params;
+    };
+    recordRequestId = (request, id) => {
+      request.#requestId = id;
+    };
+    recordBodyLimit = (request, limit) => {
+      request.#bodyLimit = limit;
+    };
   }
 
   #queryMap(): Map<string, string[]> {
@@ -280,7 +332,9 @@ export class Request {
 /**
  * The body parsed as JSON, at once when it is already in memory (a string or bytes, as on
  * Lambda), else as `request.json()` does. Same errors as `json()`: 413 over the body limit,
- * 400 for invalid UTF-8 or malformed JSON. Not part of the public API.
+ * 400 for invalid UTF-8 or malformed JSON.
+ *
+ * @internal
  */
 export function jsonBodyNow(request: Request): unknown {
   const body = request.body;

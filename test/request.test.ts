@@ -139,8 +139,7 @@ describe('Request', () => {
         this.push(Buffer.alloc(1024));
       },
     });
-    const request = new Request({ method: 'POST', path: '/', body: endless });
-    request.bodyLimit = 10_000;
+    const request = new Request({ method: 'POST', path: '/', body: endless, bodyLimit: 10_000 });
     await expect(request.bytes()).rejects.toMatchObject({ statusCode: 413 });
     expect(produced).toBeLessThan(64 * 1024);
     expect(endless.destroyed).toBe(true);
@@ -155,8 +154,7 @@ describe('Request', () => {
       },
       [Symbol.asyncIterator]: notIterated,
     };
-    const request = new Request({ method: 'POST', path: '/', body: reader });
-    request.bodyLimit = 500;
+    const request = new Request({ method: 'POST', path: '/', body: reader, bodyLimit: 500 });
     expect(await request.json()).toEqual({ a: 'é' });
     expect(await request.text()).toBe('{"a":"é"}');
     expect((await request.bytes()).length).toBe(10);

@@ -168,7 +168,8 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /**
    * `get` for a name already in lower case and plain ASCII, as the library's own lookups are.
-   * Not part of the public API.
+   *
+   * @internal
    */
   static getLower(headers: MultiValueHeaders, key: string): string | undefined {
     return headers.#getLower(key, true);
@@ -215,7 +216,9 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /**
    * Whether some header name starts with `prefix` (lower case), such as `if-` for the
-   * conditional headers: one pass instead of a lookup per name. Not part of the public API.
+   * conditional headers: one pass instead of a lookup per name.
+   *
+   * @internal
    */
   static hasNameStartingWith(headers: MultiValueHeaders, prefix: string): boolean {
     const pending = headers.#pending;
@@ -255,7 +258,9 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /**
    * Replaces `name` (whose lower-case form is `key`) with one value the library produced itself
-   * (a length, a formatted date, a validated id): no validation. Not part of the public API.
+   * (a length, a formatted date, a validated id): no validation.
+   *
+   * @internal
    */
   static setTrusted(headers: MultiValueHeaders, name: string, key: string, value: string): void {
     headers.#put(name, key, value);
@@ -263,7 +268,9 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /**
    * Adds `name` (whose lower-case form is `key`) with one value the library produced itself,
-   * unless the headers have it already; returns whether it was added. Not part of the public API.
+   * unless the headers have it already; returns whether it was added.
+   *
+   * @internal
    */
   static setDefault(headers: MultiValueHeaders, name: string, key: string, value: string): boolean {
     headers.#index();
@@ -334,7 +341,9 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
    * Appends every (name, value) pair to `out` as `name, value, name, value, ...`, the flat form
    * Node's `writeHead` takes, with names in lower case (HTTP/2 and the Fetch API's `Headers`
    * write them so too; Node lower-cases every name it inspects, which costs less when there is
-   * nothing to change). Not part of the public API.
+   * nothing to change).
+   *
+   * @internal
    */
   static flattenInto(headers: MultiValueHeaders, out: string[]): string[] {
     headers.#index();

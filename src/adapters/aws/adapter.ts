@@ -3,7 +3,8 @@
  * APIs), Function URLs and Application Load Balancers.
  */
 import type { RestApplication } from '../../app/application.js';
-import { dispatch, isThenable, type Logger } from '../../app/kernel.js';
+import { dispatch, isThenable } from '../../app/kernel.js';
+import type { Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
 import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';

@@ -3,7 +3,7 @@
  * for Bun, Deno, Cloudflare Workers and Node's own `Request`/`Response`.
  */
 
-import type { Logger } from '../../app/kernel.js';
+import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { Request as RestRequest } from '../../request.js';

@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
-import type { Logger } from '../../app/kernel.js';
+import type { Logger } from '../../app/logger.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 

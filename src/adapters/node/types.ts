@@ -1,7 +1,7 @@
 /**
  * The shapes the Node adapter and `serve()` share.
  */
-import type { Logger } from '../../app/kernel.js';
+import type { Logger } from '../../app/logger.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 

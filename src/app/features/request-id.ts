@@ -3,7 +3,7 @@
  * when well-formed; otherwise the request gets a fresh UUID.
  */
 import { MultiValueHeaders } from '../../http/headers.js';
-import type { Request } from '../../request.js';
+import { type Request, recordRequestId } from '../../request.js';
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
@@ -44,5 +44,5 @@ export function requestIdFor(sent: string | undefined): string {
 export function assignRequestId(request: Request): void {
   if (request.requestId !== undefined) return;
   const sent = MultiValueHeaders.getLower(request.headers, 'x-request-id');
-  request.requestId = requestIdFor(sent);
+  recordRequestId(request, requestIdFor(sent));
 }

@@ -12,7 +12,7 @@ import { HttpError } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { formatAllow, HTTPMethod, parseMethod } from '../../http/methods.js';
-import type { Request } from '../../request.js';
+import { type Request, recordBodyLimit, recordRouting } from '../../request.js';
 import { Response } from '../../response.js';
 import { checkRoutePreconditions } from '../features/conditional.js';
 import { isPreflight } from '../features/cors.js';
@@ -102,7 +102,7 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
  */
 function routeRequest(exchange: Exchange): Response | Promise<Response> {
   const { host, table, request } = exchange;
-  request.bodyLimit = host.bodyLimit;
+  recordBodyLimit(request, host.bodyLimit);
   assignRequestId(request);
   const matched = table.matcher.match(request.path);
   if (matched === MALFORMED) throw new HttpError(400, 'Malformed percent-encoding in request path');
@@ -111,7 +111,7 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
     throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
   }
   if (matched === undefined) throw new HttpError(404);
-  request.routeTemplate = matched.leaf.template;
+  recordRouting(request, matched.leaf.template, undefined);
   const byMethod = matched.leaf.byMethod;
   if (method === HTTPMethod.OPTIONS && isPreflight(request)) {
     const preflight = answerPreflight(byMethod, request);
@@ -142,8 +142,7 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
   const params = new DataRecord<string>();
   const names = entry.paramNames;
   for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
-  request.routeTemplate = route.template;
-  request.pathParams = params;
+  recordRouting(request, route.template, params);
   exchange.features = route.features;
   if (route.problem !== undefined) throw route.problem;
   const routed: RoutedExchange = Object.assign(exchange, {

@@ -95,12 +95,18 @@ export class Router<Deps extends Registry = {}> {
    * Counts the registrations made on this router and on every router mounted on it, so an
    * application rebuilds its routing table only when something it holds changed: a mount is a
    * live reference, and routes added after it still count.
+   *
+   * @internal
    */
   get generation(): number {
     return this.#generation;
   }
 
-  /** Records a registration here; the routers this one is mounted on see it too. */
+  /**
+   * Records a registration here; the routers this one is mounted on see it too.
+   *
+   * @internal
+   */
   protected changed(): void {
     this.#generation++;
     for (const parent of this.#mountedOn) parent.changed();

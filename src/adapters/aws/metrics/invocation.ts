@@ -3,7 +3,7 @@
  * `4XXError`, `5XXError`), one dimension set `[service, method, route]`, and what the handler
  * added through the injectable `metrics` (docs/aws-lambda.md, "Metrics").
  */
-import type { Logger } from '../../../app/kernel.js';
+import type { Logger } from '../../../app/logger.js';
 import { parseMethod } from '../../../http/methods.js';
 import type { Request } from '../../../request.js';
 import type { LambdaContext as Context } from '../events.js';
