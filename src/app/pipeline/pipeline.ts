@@ -145,10 +145,9 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
   recordRouting(request, route.template, params);
   exchange.features = route.features;
   if (route.problem !== undefined) throw route.problem;
-  const routed: RoutedExchange = Object.assign(exchange, {
-    route,
-    state: newRequestState(request, params),
-  });
+  const routed = exchange as RoutedExchange;
+  routed.route = route;
+  routed.state = newRequestState(request, params);
   return checkAuthorization(routed);
 }
 
