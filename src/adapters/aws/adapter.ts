@@ -3,7 +3,7 @@
  * APIs), Function URLs and Application Load Balancers.
  */
 import type { RestApplication } from '../../app/application.js';
-import { dispatch, isThenable } from '../../app/kernel.js';
+import { adaptLogger, dispatch, isThenable } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
 import { Request, type RequestInit } from '../../request.js';
@@ -30,7 +30,7 @@ import type { EventProcessor, ProcessorSettings, RequestParts } from './processo
 import { forbidsContent } from './result-headers.js';
 
 /**
- * The seed's "default marker" for `metricsPublisher`: the Embedded Metric Format publisher on
+ * The "default marker" for `metricsPublisher`: the Embedded Metric Format publisher on
  * stdout. Leaving the option out means the same.
  *
  * @example
@@ -40,7 +40,7 @@ export const DEFAULT_METRICS_PUBLISHER: unique symbol = Symbol.for(
   'restmachine.aws.defaultMetricsPublisher',
 );
 
-/** Options of `new CloudGatewayAdapter(app, options)` (seed 000 §4.5.2, SPEC §9). */
+/** Options of `new CloudGatewayAdapter(app, options)` (docs/aws-lambda.md, "Options"). */
 export interface CloudGatewayAdapterOptions {
   /**
    * Where metrics go: the EMF publisher on stdout by default (or {@link DEFAULT_METRICS_PUBLISHER}),
@@ -60,7 +60,10 @@ export interface CloudGatewayAdapterOptions {
    * `/api/users` route as `/users`). Given as it appears in the URL.
    */
   basePath?: string;
-  /** The logger for the adapter's own lines; the application's by default. */
+  /**
+   * The logger for the adapter's own lines (pino and Powertools' `Logger` as they are); the
+   * application's by default.
+   */
   logger?: Logger;
 }
 
@@ -130,7 +133,7 @@ export class CloudGatewayAdapter {
       );
     }
     this.app = app as RestApplication<never>;
-    this.#logger = options.logger ?? app.logger;
+    this.#logger = options.logger === undefined ? app.logger : adaptLogger(options.logger);
     this.#publisher =
       options.enableMetrics === false || chosen === null
         ? undefined

@@ -154,7 +154,7 @@ function albProcessor(multiValue: boolean): EventProcessor<ALBEvent, ALBResult> 
         const headers: Record<string, string> = {};
         forEachResultHeader(response, body, head, (name, values) => {
           if (name.length === 10 && name.toLowerCase() === 'set-cookie') {
-            // Single-value mode has room for one Set-Cookie (SPEC §17.15); cookies cannot be
+            // Single-value mode has room for one Set-Cookie; cookies cannot be
             // joined with commas (RFC 6265 §3), so the first is sent and the loss reported.
             headers[name] = values[0] as string;
             if (values.length > 1) settings.droppedCookies(values.length);

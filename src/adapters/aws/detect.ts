@@ -1,5 +1,5 @@
 /**
- * The one place that decides which integration sent an event (SPEC §9). Each rule looks at a
+ * The one place that decides which integration sent an event. Each rule looks at a
  * key only that integration sends, in an order where no earlier rule can claim a later kind's
  * event.
  */

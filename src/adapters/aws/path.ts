@@ -1,6 +1,6 @@
 /**
  * Paths as the integrations hand them over, turned into the raw path the router expects
- * (SPEC §17.2: percent-encoding intact, decoded once by the router, segment by segment).
+ * (percent-encoding intact, decoded once by the router, segment by segment: docs/application.md).
  */
 
 // RFC 3986 §3.3: a path carries `/` and pchar = unreserved / pct-encoded / sub-delims / ":" /

@@ -22,7 +22,7 @@ export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.R
 /**
  * The path and query of a request URL as the client sent them. The URL is sliced rather than
  * parsed so percent-encoding stays exactly as it arrived: the router decodes each segment
- * once, and `%2F` must not turn into a separator here (SPEC §17.2).
+ * once, and `%2F` must not turn into a separator here.
  */
 function splitUrl(url: string): [path: string, query: string | undefined] {
   const scheme = url.indexOf('://');

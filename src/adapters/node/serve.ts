@@ -40,7 +40,7 @@ export interface ServeOptions extends NodeAdapterOptions {
   keepAliveTimeout?: number;
 }
 
-/** What `serve()` resolves to (SPEC §17.12). */
+/** What `serve()` resolves to (docs/node.md). */
 export interface ServeHandle {
   /** The port listened on (the one picked when `0` was asked for). */
   readonly port: number;

@@ -1,5 +1,5 @@
 /**
- * One invocation's metrics, as every publisher receives them (SPEC §17.16).
+ * One invocation's metrics, as every publisher receives them, described in docs/aws-lambda.md, "Metrics".
  */
 
 /** The units CloudWatch accepts (its `StandardUnit` list). */
