@@ -5,7 +5,7 @@
  * `"null"` → null); anything else stays text and fails validation with its real value.
  */
 
-import type { JsonValue } from './json.js';
+import { type JsonObject, type JsonValue, setOwn } from './json.js';
 import type { PathSegment } from './path.js';
 
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
@@ -47,6 +47,8 @@ export function replaceAt(
   let parent = root as Record<string | number, JsonValue>;
   for (const segment of segments.slice(0, -1))
     parent = parent[segment] as Record<string | number, JsonValue>;
-  parent[segments[segments.length - 1]!] = value;
+  const last = segments[segments.length - 1]!;
+  if (Array.isArray(parent)) parent[last as number] = value;
+  else setOwn(parent as JsonObject, String(last), value);
   return root;
 }

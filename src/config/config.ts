@@ -16,6 +16,7 @@ import {
 import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
 import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
 import type { JsonValue } from './json.js';
+import { checkedLimit } from './limits.js';
 import {
   formatPath,
   type PathSegment,
@@ -24,6 +25,7 @@ import {
   pointerToSegments,
   valueAt,
 } from './path.js';
+import { redact, redactedText } from './redaction.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { TEXT_PLACEHOLDER, WHOLE_PLACEHOLDER } from './schema/placeholders.js';
 import { type Schema, validatorFor } from './schema.js';
@@ -43,6 +45,14 @@ export interface ConfigOptions {
   readonly baseDir?: string;
   /** Environment variables for `${env:...}` (default: `process.env`, read at each resolution). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The most bytes a value produced by an interpolation may hold (default
+   * {@link DEFAULT_MAX_VALUE_BYTES}, 1 MiB; `Infinity` for no limit). A larger one is a
+   * `TOO_LARGE` error naming the key and the expression. Strings count their UTF-8 bytes; lists
+   * and maps copied by a reference count about their size as JSON. Values written in the
+   * configuration itself are not limited, only copies of them.
+   */
+  readonly maxValueBytes?: number;
 }
 
 /** Options of {@link Config.fromYaml}. */
@@ -73,18 +83,20 @@ export class Config {
   readonly #file: string | undefined;
   readonly #baseDir: string;
   readonly #env: Readonly<Record<string, string | undefined>> | undefined;
+  readonly #maxValueBytes: number;
   readonly #templates = new WeakMap<ScalarNode, Template>();
 
   private constructor(
     root: ConfigNode,
     file: string | undefined,
     baseDir: string,
-    env: ConfigOptions['env'],
+    options: ConfigOptions,
   ) {
     this.#root = root;
     this.#file = file;
     this.#baseDir = baseDir;
-    this.#env = env;
+    this.#env = options.env;
+    this.#maxValueBytes = checkedLimit(options.maxValueBytes);
   }
 
   /** Reads a YAML (or JSON) file. A missing file is a `NOT_FOUND` error. */
@@ -109,7 +121,7 @@ export class Config {
     const { filename } = options;
     const baseDir =
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
-    return new Config(nodesFromYaml(text, filename), filename, resolvePath(baseDir), options.env);
+    return new Config(nodesFromYaml(text, filename), filename, resolvePath(baseDir), options);
   }
 
   /** Wraps a JSON value (any JSON value may be the root). Strings may hold interpolations. */
@@ -118,7 +130,7 @@ export class Config {
       nodesFromValue(value),
       undefined,
       resolvePath(options.baseDir ?? process.cwd()),
-      options.env,
+      options,
     );
   }
 
@@ -133,6 +145,7 @@ export class Config {
       file: this.#file,
       baseDir: this.#baseDir,
       env: this.#env ?? process.env,
+      maxValueBytes: this.#maxValueBytes,
       templates: this.#templates,
     };
   }
@@ -187,6 +200,8 @@ export class Config {
    * thrown as themselves; violations as one {@link ConfigValidationError} listing all of them.
    * Strings that came wholly from `${env:...}`, `${file:...}` or a default are converted to the
    * schema's scalar type when they are exactly its JSON form (`"8080"` for an integer).
+   * Violations show text that came from `${env:...}` or `${file:...}` as `<from env:NAME>` or
+   * `<from file:PATH>`, never as itself.
    */
   validate<T = JsonValue>(schema: Schema, options: ValidateOptions = {}): T {
     const resolved = new Resolution(this.source()).resolve(this.#root);
@@ -211,7 +226,16 @@ export class Config {
         coercible.delete(error.instancePath);
         converted = true;
       }
-      if (!converted) throw this.validationError(violationsFrom(errors, value));
+      if (!converted) {
+        const { secrets } = resolved;
+        if (secrets.length === 0) throw this.validationError(violationsFrom(errors, value));
+        const display = redact(value, secrets);
+        const violations = violationsFrom(errors, value, { display }).map((violation) => ({
+          ...violation,
+          value: redactedText(violation.value),
+        }));
+        throw this.validationError(violations);
+      }
     }
   }
 

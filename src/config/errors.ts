@@ -10,7 +10,8 @@ export type ConfigErrorCode =
   | 'CIRCULAR_REFERENCE'
   | 'MALFORMED'
   | 'VALIDATION'
-  | 'INVALID_SCHEMA';
+  | 'INVALID_SCHEMA'
+  | 'TOO_LARGE';
 
 /** Where a value came from: the file (when known) and the 1-based line and column. */
 export interface SourcePosition {
@@ -128,6 +129,25 @@ export class ConfigMalformedError extends ConfigError {
   }
 }
 
+/**
+ * A value produced by an interpolation that is larger than the limit (`TOO_LARGE`):
+ * `maxValueBytes`, 1 MiB unless the configuration was given another.
+ */
+export class ConfigTooLargeError extends ConfigError {
+  override name = 'ConfigTooLargeError';
+  /** The limit that was passed, in bytes. */
+  readonly limit: number;
+
+  constructor(limit: number, context: ValueContext = {}) {
+    super(
+      'TOO_LARGE',
+      describe(context, `the value is larger than the limit of ${limit} bytes (maxValueBytes)`),
+      context,
+    );
+    this.limit = limit;
+  }
+}
+
 /** One schema violation. */
 export interface SchemaViolation {
   /** Dotted path of the offending value (`database.port`, `servers[0].host`, `''` for the root). */
@@ -136,7 +156,10 @@ export interface SchemaViolation {
   readonly message: string;
   /** The JSON Schema keyword that failed (`maximum`, `required`, ...). */
   readonly keyword: string;
-  /** The offending value (for `required` and `additionalProperties`, the object). */
+  /**
+   * The offending value (for `required` and `additionalProperties`, the object). Text that came
+   * from `${env:...}` or `${file:...}` appears as `<from env:NAME>` or `<from file:PATH>`.
+   */
   readonly value: unknown;
 }
 

@@ -25,11 +25,13 @@ export {
   type ConfigErrorCode,
   ConfigMalformedError,
   ConfigNotFoundError,
+  ConfigTooLargeError,
   ConfigValidationError,
   type ConfigViolation,
   SchemaError,
   type SchemaViolation,
 } from './errors.js';
 export type { JsonObject, JsonValue } from './json.js';
+export { DEFAULT_MAX_VALUE_BYTES } from './limits.js';
 export type { Dialect } from './schema/dialects.js';
 export { Schema, type SchemaOptions } from './schema.js';

@@ -1,5 +1,7 @@
 /** JSON values and the small JSON utilities the configuration code shares. */
 
+import { Redacted } from './redaction.js';
+
 /** Any JSON value: what a resolved configuration is made of. */
 export type JsonValue =
   | null
@@ -46,10 +48,12 @@ export function cloneJson<T extends JsonValue>(value: T): T {
 
 /**
  * Prints a value for a message: JSON, with a space after commas and colons so that lists read
- * like the reference wording (`["a", "b"]`). Non-JSON numbers print as JavaScript does.
+ * like the reference wording (`["a", "b"]`). Non-JSON numbers print as JavaScript does; a
+ * {@link Redacted} secret prints as `<from env:NAME>`, unquoted, so it cannot pass for text.
  */
 export function formatValue(value: unknown): string {
   if (value === undefined) return 'undefined';
+  if (value instanceof Redacted) return value.toString();
   if (typeof value === 'number')
     return Number.isFinite(value) ? JSON.stringify(value) : String(value);
   if (typeof value === 'bigint') return value.toString();

@@ -1,6 +1,17 @@
 /**
  * YAML text to a node tree, keeping the line and column of every key and value. YAML 1.2 with
  * the core schema, so `yes` and `on` stay strings; merge keys (`<<: *defaults`) are honoured.
+ *
+ * Aliases copy what they point to, so a few hundred bytes can stand for billions of values
+ * ("billion laughs": `l1: &l1 [*l0, *l0]`, `l2: &l2 [*l1, *l1]`, ...). The document is therefore
+ * read in three passes, each linear in the size of the text or of the result:
+ * 1. every alias is matched with its anchor in one walk (the `yaml` library's `Alias.resolve`
+ *    searches the document from its start at each call, which made every copy cost the size of
+ *    the whole document: 18 doubling levels took about 50 s before the node cap answered);
+ * 2. the number of values each node expands to is counted, once per node, with the keys of
+ *    every map (merge keys included) listed once; past {@link MAX_NODES} the document is refused
+ *    before anything is copied;
+ * 3. the tree is built, at a cost proportional to the values counted.
  */
 
 import {
@@ -8,16 +19,18 @@ import {
   type Document,
   isAlias,
   isMap,
+  isNode,
   isPair,
   isScalar,
   isSeq,
   LineCounter,
   type Pair,
   parseDocument,
+  type YAMLMap,
   type Node as YamlNode,
 } from 'yaml';
 import { ConfigMalformedError } from './errors.js';
-import type { PathSegment } from './path.js';
+import { formatPath, type PathSegment } from './path.js';
 import {
   type ConfigNode,
   type ContainerNode,
@@ -25,11 +38,10 @@ import {
   listNode,
   type MapNode,
   mapNode,
-  nodePath,
   scalarNode,
 } from './source.js';
 
-/** Aliases copy what they point to; this bounds the copies ("billion laughs" documents). */
+/** The most values a document may expand to, aliases and merge keys counted as copies. */
 const MAX_NODES = 1_000_000;
 
 /** Parses YAML text into nodes. Syntax errors are {@link ConfigMalformedError}s with a position. */
@@ -42,7 +54,7 @@ export function nodesFromYaml(text: string, file?: string): ConfigNode {
     schema: 'core',
     merge: true,
     // The parser's own duplicate check compares every pair of keys (quadratic in a map's size);
-    // TreeBuilder.fillMap checks with a set instead.
+    // TreeBuilder.entriesOf checks with a set instead.
     uniqueKeys: false,
   });
   const [error] = document.errors;
@@ -53,7 +65,19 @@ export function nodesFromYaml(text: string, file?: string): ConfigNode {
   return new TreeBuilder(document, lineCounter, file).build();
 }
 
+/** A map's entries after merge keys are applied, in order: key to the pair that gives its value. */
+type Entries = ReadonlyMap<string, Pair>;
+
 class TreeBuilder {
+  private readonly targets = new Map<Alias, YamlNode>();
+  /** How many values each collection expands to (pass 2). */
+  private readonly sizes = new Map<YamlNode, number>();
+  private readonly counting = new Set<YamlNode>();
+  /** Entries of every map, and of every `[key: value]` pair written inside a flow sequence. */
+  private readonly entryLists = new Map<YAMLMap | Pair, Entries>();
+  private readonly listing = new Set<YAMLMap>();
+  /** Where pass 2 is, for messages about keys. */
+  private readonly trail: PathSegment[] = [];
   private nodeCount = 0;
 
   constructor(
@@ -69,7 +93,18 @@ class TreeBuilder {
       root.location = { line: 1, column: 1 };
       return root;
     }
-    return this.node(contents, undefined, undefined);
+    try {
+      this.matchAliases(contents);
+      this.count(contents);
+      return this.node(contents, undefined, undefined);
+    } catch (error) {
+      // Passes 2 and 3 recurse along the nesting of the values; the parser itself refuses text
+      // nested deeply enough to overflow, but aliases can nest copies deeper than the text.
+      if (error instanceof RangeError && /call stack/i.test(error.message)) {
+        this.fail('the document nests too deeply (check its aliases)', contents.range?.[0]);
+      }
+      throw error;
+    }
   }
 
   private locate(offset: number | undefined): Location | undefined {
@@ -83,22 +118,174 @@ class TreeBuilder {
     throw new ConfigMalformedError(reason, { key, file: this.file, ...location });
   }
 
-  private resolveAlias(alias: Alias): YamlNode {
-    const target = alias.resolve(this.document);
-    if (!target) this.fail(`unknown alias *${alias.source}`, alias.range?.[0]);
-    return target as YamlNode;
+  /**
+   * Pass 1: an alias names the latest anchor of that name before it in document order (YAML
+   * 1.2 §3.2.2.2); one walk in that order, keys before values, finds them all.
+   */
+  private matchAliases(root: YamlNode): void {
+    const latest = new Map<string, YamlNode>();
+    const pending: unknown[] = [root];
+    while (pending.length > 0) {
+      const item = pending.pop();
+      if (isPair(item)) {
+        pending.push(item.value, item.key);
+      } else if (isAlias(item)) {
+        const target = latest.get(item.source);
+        if (target) this.targets.set(item, target);
+      } else if (isNode(item)) {
+        if (item.anchor) latest.set(item.anchor, item);
+        if (isMap(item) || isSeq(item)) {
+          const items = item.items as unknown[];
+          for (let index = items.length - 1; index >= 0; index--) pending.push(items[index]);
+        }
+      }
+    }
   }
 
+  private target(alias: Alias): YamlNode {
+    const target = this.targets.get(alias);
+    if (!target) this.fail(`unknown alias *${alias.source}`, alias.range?.[0]);
+    return target;
+  }
+
+  /** Pass 2: how many values `yamlNode` expands to; refuses the document past the cap. */
+  private count(yamlNode: YamlNode): number {
+    const target = isAlias(yamlNode) ? this.target(yamlNode) : yamlNode;
+    if (isScalar(target)) return 1;
+    const known = this.sizes.get(target);
+    if (known !== undefined) return known;
+    if (this.counting.has(target)) {
+      this.fail(
+        `alias *${(yamlNode as Alias).source} refers to a value that contains it`,
+        yamlNode.range?.[0],
+      );
+    }
+    this.counting.add(target);
+    let size = 1;
+    const add = (child: YamlNode | null, offset: number | undefined) => {
+      size += child === null ? 1 : this.count(child);
+      if (size > MAX_NODES) {
+        this.fail(
+          `the document expands to more than ${MAX_NODES} values (check its aliases and merge keys)`,
+          offset,
+        );
+      }
+    };
+    if (isMap(target)) {
+      for (const [key, pair] of this.entriesOf(target)) {
+        this.trail.push(key);
+        const value = pair.value as YamlNode | null;
+        add(value, (value ?? (pair.key as YamlNode | null))?.range?.[0]);
+        this.trail.pop();
+      }
+    } else if (isSeq(target)) {
+      (target.items as unknown[]).forEach((item, index) => {
+        this.trail.push(index);
+        if (isPair(item)) {
+          size += 1;
+          for (const [key, pair] of this.entriesOf(item)) {
+            this.trail.push(key);
+            add(pair.value as YamlNode | null, (pair.key as YamlNode | null)?.range?.[0]);
+            this.trail.pop();
+          }
+        } else {
+          add(item as YamlNode, (item as YamlNode).range?.[0]);
+        }
+        this.trail.pop();
+      });
+    } else {
+      this.fail('unsupported YAML node', target.range?.[0]);
+    }
+    this.counting.delete(target);
+    this.sizes.set(target, size);
+    return size;
+  }
+
+  /**
+   * The entries of a map, listed once per map: explicit keys first in precedence, then the maps
+   * merged in, earlier ones first (the YAML merge key type, yaml.org/type/merge.html). A merged
+   * map's own merges are already applied in its entries.
+   */
+  private entriesOf(owner: YAMLMap | Pair): Entries {
+    const known = this.entryLists.get(owner);
+    if (known) return known;
+    const pairs = isPair(owner) ? [owner] : (owner.items as Pair[]);
+    const explicitKeys = new Set<string>();
+    for (const pair of pairs) {
+      if (this.isMerge(pair)) continue;
+      const key = this.keyOf(pair);
+      if (explicitKeys.has(key)) {
+        this.fail(
+          `invalid YAML: duplicate key ${JSON.stringify(key)}`,
+          (pair.key as YamlNode | null)?.range?.[0],
+        );
+      }
+      explicitKeys.add(key);
+    }
+    if (!isPair(owner)) this.listing.add(owner);
+    const entries = new Map<string, Pair>();
+    for (const pair of pairs) {
+      if (!this.isMerge(pair)) {
+        entries.set(this.keyOf(pair), pair);
+        continue;
+      }
+      for (const source of this.mergeSources(pair)) {
+        for (const [key, merged] of this.entriesOf(source)) {
+          if (!explicitKeys.has(key) && !entries.has(key)) entries.set(key, merged);
+        }
+      }
+    }
+    if (!isPair(owner)) this.listing.delete(owner);
+    this.entryLists.set(owner, entries);
+    return entries;
+  }
+
+  private isMerge(pair: Pair): boolean {
+    return isScalar(pair.key) && typeof pair.key.value === 'symbol';
+  }
+
+  /** The maps a merge key brings in, in order of precedence. */
+  private mergeSources(pair: Pair): YAMLMap[] {
+    const value = pair.value as YamlNode | null;
+    const offset = (pair.key as YamlNode).range?.[0];
+    const asMap = (node: YamlNode): YAMLMap => {
+      const target = isAlias(node) ? this.target(node) : node;
+      if (!isMap(target)) this.fail('a merge key (<<) takes a map or a list of maps', offset);
+      if (this.listing.has(target)) this.fail('a merge key (<<) merges a map into itself', offset);
+      return target;
+    };
+    if (value !== null && isSeq(value)) return (value.items as YamlNode[]).map(asMap);
+    if (value === null) this.fail('a merge key (<<) takes a map or a list of maps', offset);
+    return [asMap(value)];
+  }
+
+  private keyOf(pair: Pair): string {
+    let key = pair.key as YamlNode | null;
+    if (key !== null && isAlias(key)) key = this.target(key);
+    if (key === null) return '';
+    if (!isScalar(key)) {
+      this.fail(
+        'only scalar keys are supported (a map or list cannot be a key)',
+        key.range?.[0],
+        formatPath(this.trail),
+      );
+    }
+    const value = key.value;
+    return value === null || value === undefined ? '' : String(value);
+  }
+
+  /** Pass 3: the nodes, every alias a copy of its target. */
   private node(
     yamlNode: YamlNode,
     parent: ContainerNode | undefined,
     key: PathSegment | undefined,
   ): ConfigNode {
+    // Pass 2 already bounds the count; this guards the bound against a mistake in either pass.
     if (++this.nodeCount > MAX_NODES) {
-      this.fail('the document expands to too many values (check its aliases)', yamlNode.range?.[0]);
+      this.fail(`the document expands to more than ${MAX_NODES} values`, yamlNode.range?.[0]);
     }
     const start = yamlNode.range?.[0];
-    const target = isAlias(yamlNode) ? this.resolveAlias(yamlNode) : yamlNode;
+    const target = isAlias(yamlNode) ? this.target(yamlNode) : yamlNode;
     let node: ConfigNode;
     if (isScalar(target)) {
       const value = target.value;
@@ -113,7 +300,7 @@ class TreeBuilder {
       node = scalarNode(value, parent, key);
     } else if (isMap(target)) {
       const map = mapNode(parent, key);
-      this.fillMap(map, target.items as Pair[]);
+      this.fill(map, this.entriesOf(target));
       node = map;
     } else if (isSeq(target)) {
       const list = listNode(parent, key);
@@ -122,7 +309,7 @@ class TreeBuilder {
           // A flow sequence entry written as `[a: 1]` is a single-pair map.
           const map = mapNode(list, list.items.length);
           map.location = this.locate((item.key as YamlNode | null)?.range?.[0]);
-          this.fillMap(map, [item as Pair]);
+          this.fill(map, this.entriesOf(item));
           list.items.push(map);
         } else {
           list.items.push(this.node(item as YamlNode, list, list.items.length));
@@ -136,78 +323,19 @@ class TreeBuilder {
     return node;
   }
 
-  private fillMap(map: MapNode, pairs: readonly Pair[]): void {
-    const explicitKeys = new Set<string>();
-    for (const pair of pairs) {
-      if (this.isMerge(pair)) continue;
-      const key = this.keyOf(pair, map);
-      if (explicitKeys.has(key)) {
-        this.fail(
-          `invalid YAML: duplicate key ${JSON.stringify(key)}`,
-          (pair.key as YamlNode | null)?.range?.[0],
-        );
-      }
-      explicitKeys.add(key);
-    }
-    for (const pair of pairs) {
-      if (this.isMerge(pair)) {
-        for (const source of this.mergeSources(pair)) {
-          for (const merged of source.items as Pair[]) {
-            const key = this.keyOf(merged, map);
-            if (explicitKeys.has(key) || map.entries.has(key)) continue;
-            this.addEntry(map, key, merged);
-          }
-        }
+  private fill(map: MapNode, entries: Entries): void {
+    for (const [key, pair] of entries) {
+      const value = pair.value as YamlNode | null;
+      const keyLocation = this.locate((pair.key as YamlNode | null)?.range?.[0]);
+      let child: ConfigNode;
+      if (value === null) {
+        child = scalarNode(null, map, key);
+        child.location = keyLocation;
       } else {
-        this.addEntry(map, this.keyOf(pair, map), pair);
+        child = this.node(value, map, key);
       }
+      child.keyLocation = keyLocation;
+      map.entries.set(key, child);
     }
-  }
-
-  private addEntry(map: MapNode, key: string, pair: Pair): void {
-    const value = pair.value as YamlNode | null;
-    const keyLocation = this.locate((pair.key as YamlNode | null)?.range?.[0]);
-    let child: ConfigNode;
-    if (value === null) {
-      child = scalarNode(null, map, key);
-      child.location = keyLocation;
-    } else {
-      child = this.node(value, map, key);
-    }
-    child.keyLocation = keyLocation;
-    map.entries.set(key, child);
-  }
-
-  private isMerge(pair: Pair): boolean {
-    return isScalar(pair.key) && typeof pair.key.value === 'symbol';
-  }
-
-  /** The maps a merge key brings in, in order of precedence. */
-  private mergeSources(pair: Pair): Array<{ items: unknown[] }> {
-    const value = pair.value as YamlNode | null;
-    const offset = (pair.key as YamlNode).range?.[0];
-    const asMap = (node: YamlNode) => {
-      const target = isAlias(node) ? this.resolveAlias(node) : node;
-      if (!isMap(target)) this.fail('a merge key (<<) takes a map or a list of maps', offset);
-      return target;
-    };
-    if (value !== null && isSeq(value)) return (value.items as YamlNode[]).map(asMap);
-    if (value === null) this.fail('a merge key (<<) takes a map or a list of maps', offset);
-    return [asMap(value)];
-  }
-
-  private keyOf(pair: Pair, map: MapNode): string {
-    let key = pair.key as YamlNode | null;
-    if (key !== null && isAlias(key)) key = this.resolveAlias(key);
-    if (key === null) return '';
-    if (!isScalar(key)) {
-      this.fail(
-        'only scalar keys are supported (a map or list cannot be a key)',
-        key.range?.[0],
-        nodePath(map),
-      );
-    }
-    const value = key.value;
-    return value === null || value === undefined ? '' : String(value);
   }
 }

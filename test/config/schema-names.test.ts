@@ -73,8 +73,9 @@ describe('properties named like Object.prototype members', () => {
     const config = Config.fromYaml('__proto__: ${env:P}\nconstructor: ${env:C}\ntoString: t\n', {
       env: { P: '12', C: 'x' },
     });
+    // The value came from the environment, so the message names its source, not the value.
     expect(violationsOf(() => config.validate(schema))).toEqual([
-      'constructor: "x" is not of type "number"',
+      'constructor: <from env:C> is not of type "number"',
     ]);
     expect(() => config.validateRaw(schema)).not.toThrow();
     const fixed = Config.fromYaml('__proto__: ${env:P}\nconstructor: 7\n', { env: { P: '12' } });

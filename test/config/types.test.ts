@@ -33,7 +33,12 @@ describe('config types', () => {
     expectTypeOf<ConfigValidationError['code']>().toEqualTypeOf<ConfigErrorCode>();
     expectTypeOf<ConfigViolation['line']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<ConfigErrorCode>().toEqualTypeOf<
-      'NOT_FOUND' | 'CIRCULAR_REFERENCE' | 'MALFORMED' | 'VALIDATION' | 'INVALID_SCHEMA'
+      | 'NOT_FOUND'
+      | 'CIRCULAR_REFERENCE'
+      | 'MALFORMED'
+      | 'VALIDATION'
+      | 'INVALID_SCHEMA'
+      | 'TOO_LARGE'
     >();
   });
 
@@ -42,5 +47,7 @@ describe('config types', () => {
     Schema.fromObject.bind(null, 5);
     // @ts-expect-error: applyDefaults is a boolean.
     config.validate.bind(config, schema, { applyDefaults: 'yes' });
+    // @ts-expect-error: maxValueBytes is a number of bytes.
+    Config.fromYaml.bind(null, '', { maxValueBytes: '1mb' });
   });
 });

@@ -9,16 +9,19 @@
  * bounds.
  */
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import {
   ConfigCircularReferenceError,
   ConfigMalformedError,
   ConfigNotFoundError,
+  ConfigTooLargeError,
   type ValueContext,
 } from '../errors.js';
 import { cloneJson, type JsonObject, type JsonValue, setOwn } from '../json.js';
+import { valueSize } from '../limits.js';
 import { formatPath, type PathSegment } from '../path.js';
+import { type Secret, sourcesOf } from '../redaction.js';
 import {
   arrayIndex,
   type ConfigNode,
@@ -44,6 +47,8 @@ export interface Resolved {
    * or by a default: the only strings `validate` may coerce to the schema's scalar type.
    */
   readonly coercible: readonly (readonly PathSegment[])[];
+  /** Strings inside `value` any part of which came from `${env:...}` or `${file:...}`. */
+  readonly secrets: readonly Secret[];
 }
 
 export interface ResolverSource {
@@ -52,12 +57,16 @@ export interface ResolverSource {
   /** The folder `${file:...}` paths are relative to. */
   readonly baseDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The most bytes a value produced by an interpolation may hold (see limits.ts). */
+  readonly maxValueBytes: number;
   /** Parsed templates, shared by every resolution of one configuration. */
   readonly templates: WeakMap<ScalarNode, Template>;
 }
 
 const NONE: readonly (readonly PathSegment[])[] = Object.freeze([]);
 const WHOLE: readonly (readonly PathSegment[])[] = Object.freeze([Object.freeze([])]);
+const NO_SECRETS: readonly Secret[] = Object.freeze([]);
+const ROOT: readonly PathSegment[] = Object.freeze([]);
 
 interface Frame {
   readonly node: ConfigNode;
@@ -68,6 +77,7 @@ interface Frame {
   /** Maps: the entries, listed once. */
   readonly entries: Array<[string, ConfigNode]> | undefined;
   readonly coercible: PathSegment[][];
+  readonly secrets: Secret[];
   /** The expression that last asked for another node, for cycle messages. */
   expression: Expression | undefined;
 }
@@ -143,7 +153,15 @@ export class Resolution {
   private push(node: ConfigNode): void {
     const partial = node.kind === 'list' ? [] : node.kind === 'map' ? {} : undefined;
     const entries = node.kind === 'map' ? [...node.entries] : undefined;
-    this.frames.push({ node, progress: 0, partial, entries, coercible: [], expression: undefined });
+    this.frames.push({
+      node,
+      progress: 0,
+      partial,
+      entries,
+      coercible: [],
+      secrets: [],
+      expression: undefined,
+    });
     this.active.add(node);
   }
 
@@ -152,7 +170,7 @@ export class Resolution {
     const done = this.memo.get(node);
     if (done) return done;
     if (node.kind === 'scalar' && (typeof node.value !== 'string' || !mayInterpolate(node.value))) {
-      return { value: node.value, coercible: NONE };
+      return { value: node.value, coercible: NONE, secrets: NO_SECRETS };
     }
     return undefined;
   }
@@ -174,8 +192,11 @@ export class Resolution {
         if (!resolved) return this.need(item, frame);
         values.push(resolved.value);
         for (const path of resolved.coercible) frame.coercible.push([frame.progress, ...path]);
+        for (const { path, sources } of resolved.secrets) {
+          frame.secrets.push({ path: [frame.progress, ...path], sources });
+        }
       }
-      return { value: values, coercible: frame.coercible };
+      return { value: values, coercible: frame.coercible, secrets: frame.secrets };
     }
     const object = frame.partial as JsonObject;
     const entries = frame.entries!;
@@ -185,38 +206,79 @@ export class Resolution {
       if (!resolved) return this.need(child, frame);
       setOwn(object, key, resolved.value);
       for (const path of resolved.coercible) frame.coercible.push([key, ...path]);
+      for (const { path, sources } of resolved.secrets) {
+        frame.secrets.push({ path: [key, ...path], sources });
+      }
     }
-    return { value: object, coercible: frame.coercible };
+    return { value: object, coercible: frame.coercible, secrets: frame.secrets };
   }
 
   private scalar(node: ScalarNode, frame: Frame): Resolved | undefined {
     const template = templateOf(this.source, node);
     const whole = wholeExpression(template);
     if (whole) return this.expression(whole, node, frame);
-    const text = this.text(template, node, frame);
-    return text === undefined ? undefined : { value: text, coercible: NONE };
+    return this.text(template, node, frame, node.value as string, NONE);
   }
 
-  /** Mixed text: every expression's value converted to text and joined. */
-  private text(template: Template, node: ScalarNode, frame: Frame): string | undefined {
+  /**
+   * Mixed text: every expression's value converted to text and joined. `written` is the text
+   * as written, which a too-large message names.
+   */
+  private text(
+    template: Template,
+    node: ScalarNode,
+    frame: Frame,
+    written: string,
+    coercible: Resolved['coercible'],
+  ): Resolved | undefined {
+    const limit = this.source.maxValueBytes;
     let text = '';
+    const secrets: Secret[] = [];
     for (const part of template.parts) {
       if (typeof part === 'string') {
         text += part;
-        continue;
+      } else {
+        const resolved = this.expression(part, node, frame);
+        if (!resolved) return undefined;
+        const { value } = resolved;
+        text += typeof value === 'string' ? value : JSON.stringify(value);
+        for (const secret of resolved.secrets) secrets.push(secret);
       }
-      const resolved = this.expression(part, node, frame);
-      if (!resolved) return undefined;
-      const { value } = resolved;
-      text += typeof value === 'string' ? value : JSON.stringify(value);
+      // UTF-16 length never exceeds UTF-8 length, so this catches doubling before it grows.
+      if (text.length > limit) throw this.tooLarge(node, written);
     }
-    return text;
+    if (valueSize(text, limit) > limit) throw this.tooLarge(node, written);
+    const sources = sourcesOf(secrets);
+    return {
+      value: text,
+      coercible,
+      secrets: sources.length === 0 ? NO_SECRETS : [{ path: ROOT, sources }],
+    };
+  }
+
+  /** Throws when a value an expression produced is over the size limit, before it is copied. */
+  private checkSize(value: JsonValue, node: ScalarNode, expression: Expression): void {
+    const limit = this.source.maxValueBytes;
+    if (valueSize(value, limit) > limit) throw this.tooLarge(node, expression.source);
+  }
+
+  private tooLarge(node: ScalarNode, expression: string): ConfigTooLargeError {
+    return new ConfigTooLargeError(this.source.maxValueBytes, {
+      ...context(this.source, node),
+      expression,
+    });
   }
 
   private expression(expression: Expression, node: ScalarNode, frame: Frame): Resolved | undefined {
     if (expression.kind === 'env') {
-      const value = this.source.env[expression.name];
-      if (value !== undefined) return { value, coercible: WHOLE };
+      // Only the variables themselves: `${env:constructor}` must not find Object.prototype's.
+      const { env } = this.source;
+      const value = Object.hasOwn(env, expression.name) ? env[expression.name] : undefined;
+      if (typeof value === 'string') {
+        this.checkSize(value, node, expression);
+        const secrets = [{ path: ROOT, sources: [`env:${expression.name}`] }];
+        return { value, coercible: WHOLE, secrets };
+      }
       return this.fallback(expression, node, frame, () => {
         const name = expression.name;
         return `environment variable ${JSON.stringify(name)} not found (set it, or add a default: \${env:${name},default=...})`;
@@ -224,7 +286,11 @@ export class Resolution {
     }
     if (expression.kind === 'file') {
       const text = this.readFile(expression, node);
-      if (typeof text === 'string') return { value: text, coercible: WHOLE };
+      if (typeof text === 'string') {
+        this.checkSize(text, node, expression);
+        const secrets = [{ path: ROOT, sources: [`file:${expression.path}`] }];
+        return { value: text, coercible: WHOLE, secrets };
+      }
       return this.fallback(
         expression,
         node,
@@ -253,8 +319,7 @@ export class Resolution {
     if (!template) throw new ConfigNotFoundError(reason(), context(this.source, node, expression));
     const whole = wholeExpression(template);
     if (whole) return this.expression(whole, node, frame);
-    const text = this.text(template, node, frame);
-    return text === undefined ? undefined : { value: text, coercible: WHOLE };
+    return this.text(template, node, frame, expression.source, WHOLE);
   }
 
   private readFile(expression: Expression & { kind: 'file' }, node: ScalarNode): string | Missing {
@@ -263,8 +328,14 @@ export class Resolution {
     if (cached !== undefined) return cached;
     let text: string | Missing;
     try {
+      // The text of a file is at least as many UTF-8 bytes as the file (bytes that are not UTF-8
+      // become the 3-byte U+FFFD), so a file over the limit is refused without reading it.
+      if (statSync(path).size > this.source.maxValueBytes) {
+        throw this.tooLarge(node, expression.source);
+      }
       text = readFileSync(path, 'utf8');
     } catch (error) {
+      if (error instanceof ConfigTooLargeError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
         throw new ConfigNotFoundError(
@@ -304,19 +375,27 @@ export class Resolution {
     const resolved = this.finished(current);
     if (!resolved) return this.need(current, frame, expression);
     if (index === segments.length) {
-      return { value: cloneJson(resolved.value), coercible: resolved.coercible };
+      this.checkSize(resolved.value, node, expression);
+      return {
+        value: cloneJson(resolved.value),
+        coercible: resolved.coercible,
+        secrets: resolved.secrets,
+      };
     }
     // The path continues inside a value that itself came from a reference.
     let value: JsonValue | undefined = resolved.value;
     const rest = segments.slice(index);
     for (const segment of rest) value = step(value, segment);
     if (value === undefined) return new Missing(wanted());
-    const coercible = resolved.coercible
-      .filter((path) =>
-        rest.every((segment, position) => String(path[position]) === String(segment)),
-      )
-      .map((path) => path.slice(rest.length));
-    return { value: cloneJson(value), coercible };
+    const inside = (path: readonly PathSegment[]) =>
+      path.length >= rest.length &&
+      rest.every((segment, position) => String(path[position]) === String(segment));
+    const coercible = resolved.coercible.filter(inside).map((path) => path.slice(rest.length));
+    const secrets = resolved.secrets
+      .filter(({ path }) => inside(path))
+      .map(({ path, sources }) => ({ path: path.slice(rest.length), sources }));
+    this.checkSize(value, node, expression);
+    return { value: cloneJson(value), coercible, secrets };
   }
 
   private cycle(needed: ConfigNode): ConfigCircularReferenceError {

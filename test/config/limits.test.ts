@@ -1,0 +1,204 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: "${...}" in plain strings is the syntax under test.
+/**
+ * Documents built to be expensive: aliases and merge keys that double at every level, and
+ * interpolations that double a value at every level. Each must be refused with a ConfigError
+ * (not a RangeError, not minutes of work). How long they take is measured outside the tests.
+ */
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  Config,
+  ConfigError,
+  ConfigMalformedError,
+  ConfigTooLargeError,
+  DEFAULT_MAX_VALUE_BYTES,
+} from '../../src/config/index.js';
+import { thrown } from './helpers.js';
+
+/** `lN: &lN {a: *lN-1, b: *lN-1}`: 2^levels copies of the first map. */
+function aliasBomb(levels: number): string {
+  let text = 'l0: &l0 {a: x, b: y}\n';
+  for (let level = 1; level <= levels; level++) {
+    text += `l${level}: &l${level} {a: *l${level - 1}, b: *l${level - 1}}\n`;
+  }
+  return text;
+}
+
+/** Each level merges the one before and holds it twice more: 3^levels values. */
+function mergeBomb(levels: number): string {
+  let text = 'm0: &m0 {k0: x}\n';
+  for (let level = 1; level <= levels; level++) {
+    const previous = `*m${level - 1}`;
+    text += `m${level}: &m${level}\n  <<: ${previous}\n  a${level}: ${previous}\n  b${level}: ${previous}\n`;
+  }
+  return text;
+}
+
+/** `a0: x`, `aN: ${aN-1}${aN-1}`: the last value is 2^levels characters. */
+function doubling(levels: number): Record<string, string> {
+  const value: Record<string, string> = { a0: 'x' };
+  for (let level = 1; level <= levels; level++) {
+    value[`a${level}`] = `\${a${level - 1}}\${a${level - 1}}`;
+  }
+  return value;
+}
+
+describe('YAML aliases and merge keys', () => {
+  it('refuses 18 levels of doubling aliases as MALFORMED, naming the problem', () => {
+    const error = thrown(() => Config.fromYaml(aliasBomb(18), { filename: 'bomb.yaml' }));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.code).toBe('MALFORMED');
+    expect(error.message).toMatch(/^bomb\.yaml:\d+:\d+: .*expands to more than 1000000 values/);
+    expect(error.message).toContain('aliases');
+  });
+
+  it('refuses far deeper alias bombs the same way', () => {
+    expect(thrown(() => Config.fromYaml(aliasBomb(60))).code).toBe('MALFORMED');
+  });
+
+  it('refuses 12 levels of merge keys as MALFORMED', () => {
+    const error = thrown(() => Config.fromYaml(mergeBomb(12)));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toContain('expands to more than 1000000 values');
+  });
+
+  it('still expands small documents with aliases and merges exactly', () => {
+    const config = Config.fromYaml(aliasBomb(3));
+    expect(config.get('l3.a.b.a')).toEqual({ a: 'x', b: 'y' });
+    expect(Config.fromYaml(mergeBomb(2)).get('m2')).toEqual({
+      k0: 'x',
+      a1: { k0: 'x' },
+      b1: { k0: 'x' },
+      a2: { k0: 'x', a1: { k0: 'x' }, b1: { k0: 'x' } },
+      b2: { k0: 'x', a1: { k0: 'x' }, b1: { k0: 'x' } },
+    });
+  });
+
+  it('takes the merged keys of a map that itself merges (no "<<" key appears)', () => {
+    const text =
+      'a: &a {x: 1}\nb: &b {<<: *a, y: 2}\nc: {<<: *b, z: 3}\nd: {<<: [*b, {w: 0}], x: 9}';
+    expect(Config.fromYaml(text).resolve()).toEqual({
+      a: { x: 1 },
+      b: { x: 1, y: 2 },
+      c: { x: 1, y: 2, z: 3 },
+      d: { x: 9, y: 2, w: 0 },
+    });
+  });
+
+  it('resolves an alias to the latest anchor of that name before it', () => {
+    const text = 'a: &v 1\nb: *v\nc: &v 2\nd: *v\ne: [&v 3, *v]';
+    expect(Config.fromYaml(text).resolve()).toEqual({ a: 1, b: 1, c: 2, d: 2, e: [3, 3] });
+  });
+
+  it('refuses an alias inside the value it names, and a map merged into itself', () => {
+    const inside = thrown(() => Config.fromYaml('a: &a [1, *a]', { filename: 'x.yaml' }));
+    expect(inside.message).toBe('x.yaml:1:11: alias *a refers to a value that contains it');
+    const merged = thrown(() => Config.fromYaml('a: &a {b: 1, <<: *a}'));
+    expect(merged.message).toBe('1:14: a merge key (<<) merges a map into itself');
+  });
+
+  it('reports an alias to an unknown anchor with its position', () => {
+    const error = thrown(() => Config.fromYaml('a: 1\nb: *nope', { filename: 'x.yaml' }));
+    expect(error.code).toBe('MALFORMED');
+    expect(error.message).toMatch(/^x\.yaml:2:4: /);
+  });
+});
+
+describe('the size limit of a resolved value', () => {
+  it('documents 1 MiB as the default', () => {
+    expect(DEFAULT_MAX_VALUE_BYTES).toBe(1024 * 1024);
+  });
+
+  it('refuses a doubling interpolation with TOO_LARGE, naming the key and the expression', () => {
+    const error = thrown(() => Config.fromObject(doubling(30)).resolve());
+    expect(error).toBeInstanceOf(ConfigTooLargeError);
+    expect(error.code).toBe('TOO_LARGE');
+    // 2^21 characters is the first value over 1 MiB.
+    expect(error).toMatchObject({ key: 'a21', expression: '${a20}${a20}', limit: 1024 * 1024 });
+    expect(error.message).toBe(
+      'a21: ${a20}${a20}: the value is larger than the limit of 1048576 bytes (maxValueBytes)',
+    );
+  });
+
+  it('names the file position when the configuration came from YAML', () => {
+    const text = Object.entries(doubling(25))
+      .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+      .join('\n');
+    const error = thrown(() => Config.fromYaml(text, { filename: 'big.yaml' }).get('a25'));
+    expect(error.code).toBe('TOO_LARGE');
+    expect(error.message).toMatch(/^big\.yaml:22:6: a21: \$\{a20\}\$\{a20\}: /);
+  });
+
+  it('accepts a value of exactly the limit', () => {
+    expect(Config.fromObject(doubling(20)).get<string>('a20')).toHaveLength(1024 * 1024);
+  });
+
+  it('counts UTF-8 bytes, not characters', () => {
+    const config = Config.fromObject(
+      { a: 'é'.repeat(6), b: '${a}', c: 'x${a}' },
+      {
+        maxValueBytes: 11,
+      },
+    );
+    expect(thrown(() => config.get('b'))).toMatchObject({ code: 'TOO_LARGE', key: 'b' });
+    expect(thrown(() => config.get('c'))).toMatchObject({ code: 'TOO_LARGE', key: 'c' });
+  });
+
+  it('bounds lists and maps copied by references', () => {
+    const value: Record<string, unknown> = { a0: ['x'] };
+    for (let level = 1; level <= 40; level++) {
+      value[`a${level}`] = [`\${a${level - 1}}`, `\${a${level - 1}}`];
+    }
+    // A smaller limit keeps the test quick; the copies before it are real work.
+    const error = thrown(() => Config.fromObject(value, { maxValueBytes: 10_000 }).resolve());
+    expect(error.code).toBe('TOO_LARGE');
+    expect(error.key).toMatch(/^a\d+\[0\]$/);
+    expect(error.expression).toMatch(/^\$\{a\d+\}$/);
+  });
+
+  it('applies to environment variables, files and defaults', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-limits-'));
+    writeFileSync(join(folder, 'big.txt'), 'y'.repeat(20));
+    const options = { maxValueBytes: 10, baseDir: folder, env: { BIG: 'z'.repeat(11) } };
+    const cases: Array<[string, string]> = [
+      ['${env:BIG}', '${env:BIG}'],
+      ['${file:big.txt}', '${file:big.txt}'],
+      ['${env:NOPE,default=0123456789ab}', '${env:NOPE,default=0123456789ab}'],
+    ];
+    for (const [text, expression] of cases) {
+      const error = thrown(() => Config.fromObject({ v: text }, options).resolve());
+      expect(error).toMatchObject({ code: 'TOO_LARGE', key: 'v', expression });
+    }
+    expect(Config.fromObject({ v: '${env:BIG}' }, { ...options, maxValueBytes: 11 }).get('v')).toBe(
+      'z'.repeat(11),
+    );
+  });
+
+  it('is configurable, and literal values are not limited', () => {
+    const config = Config.fromObject(
+      { long: 'x'.repeat(100), copy: '${long}' },
+      {
+        maxValueBytes: 50,
+      },
+    );
+    expect(config.get<string>('long')).toHaveLength(100);
+    expect(thrown(() => config.get('copy')).code).toBe('TOO_LARGE');
+  });
+
+  it('rejects a limit that is not a non-negative number', () => {
+    for (const maxValueBytes of [-1, Number.NaN, '10' as unknown as number]) {
+      expect(() => Config.fromObject({}, { maxValueBytes })).toThrow(TypeError);
+    }
+  });
+
+  it('is a ConfigError, never a RangeError, at any depth', () => {
+    for (const levels of [21, 26, 40, 64]) {
+      expect(thrown(() => Config.fromObject(doubling(levels)).resolve())).toBeInstanceOf(
+        ConfigError,
+      );
+    }
+  });
+});
