@@ -214,7 +214,7 @@ async function minifiedSize(entry: string): Promise<{ bytes: number; gzip: numbe
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // An optional peer loaded only for S3 locations (SPEC §2): not part of what every user ships.
+    // An optional peer loaded only for S3 locations: not part of what every user ships.
     external: ['@aws-sdk/client-s3'],
     write: false,
     logLevel: 'error',

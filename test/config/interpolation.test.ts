@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: "${...}" in plain strings is the syntax under test.
-/** Interpolation: every form of SPEC §11, typed references, each error kind, cycles. */
+/** Interpolation: every form docs/configuration.md describes, typed references, each error kind, cycles. */
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The package as a user gets it (SPEC §2): `npm pack` of a fresh build, installed into an empty
+ * The package as a user gets it: `npm pack` of a fresh build, installed into an empty
  * project, imported from every subpath by a strict TypeScript file with `skipLibCheck: false`,
  * type-checked without the optional peers and again with them, and run.
  *

@@ -1,4 +1,4 @@
-/** restmachine behind its cloud gateway adapter, metrics off (SPEC §17.16). */
+/** restmachine behind its cloud gateway adapter, metrics off (benchmarks measure the request, not the metrics line). */
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
 import { RestApplication } from '../../../src/index.js';
 import type { LambdaHandler } from './types.js';

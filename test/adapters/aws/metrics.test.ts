@@ -1,7 +1,7 @@
 /**
  * Embedded Metric Format output: one line per invocation, valid against the EMF specification,
- * with the names, dimensions and properties of SPEC §17.16, namespace and service precedence of
- * SPEC §9, and handler-added metrics on the same line.
+ * with the names, dimensions and properties, namespace and service precedence that
+ * docs/aws-lambda.md describes, and handler-added metrics on the same line.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
