@@ -2,6 +2,7 @@
  * The Request model: what every adapter turns its runtime's request into.
  */
 import { HttpError } from './errors.js';
+import { concatBytes, utf8Length } from './http/bytes.js';
 import { parseCookieHeader } from './http/cookie.js';
 import { DataRecord } from './http/data-record.js';
 import { parseHttpDate } from './http/date.js';
@@ -67,7 +68,7 @@ export interface MetricsRecorder {
   addProperty(name: string, value: unknown): void;
 }
 
-/** What `new Request(...)` takes (SPEC §17.1). */
+/** What `new Request(...)` takes. */
 export interface RequestInit {
   method: string;
   /** The path as sent, percent-encoding intact; a `?query` suffix is split off into the query. */
@@ -385,44 +386,6 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose.
-const NON_ASCII = /[^\x00-\x7f]/;
-
-// Node's and Bun's `Buffer.byteLength` counts in native code, several times faster than anything
-// written here; other runtimes get the portable count below. Both count a lone surrogate as the
-// 3 bytes of the U+FFFD it is sent as.
-const nativeByteLength = (
-  globalThis as { Buffer?: { byteLength?: (text: string, encoding: 'utf8') => number } }
-).Buffer?.byteLength;
-
-/** The UTF-8 length of a string without encoding it. */
-export function utf8Length(text: string): number {
-  return nativeByteLength === undefined ? portableUtf8Length(text) : nativeByteLength(text, 'utf8');
-}
-
-/** `utf8Length` without `Buffer` (exported for tests). */
-export function portableUtf8Length(text: string): number {
-  // Most bodies (JSON above all) are ASCII, whose UTF-8 length is the string's length; the
-  // regular expression answers that several times faster than the loop below.
-  if (!NON_ASCII.test(text)) return text.length;
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) length += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
-      // A surrogate pair is one 4-byte code point over two UTF-16 units.
-      length += 2;
-      i++;
-    } else length += 2; // 3 bytes; a lone surrogate is sent as U+FFFD, also 3 bytes.
-  }
-  return length;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
 function isReadableStream(body: unknown): body is ReadableStreamLike {
   return typeof (body as ReadableStreamLike).getReader === 'function';
 }
@@ -479,12 +442,5 @@ async function readBody(body: RequestBody | undefined, limit: number): Promise<U
     // Node stream: the rest of an oversized body is never buffered.
     for await (const chunk of iterable) take(chunk);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }

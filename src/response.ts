@@ -2,6 +2,7 @@
  * The Response model: what the pipeline produces and every adapter turns into its runtime's
  * response.
  */
+import { collectBytes } from './http/bytes.js';
 import { type CookieOptions, serializeCookie } from './http/cookie.js';
 import { formatHttpDate } from './http/date.js';
 import { formatEntityTag } from './http/etag.js';
@@ -9,7 +10,7 @@ import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
 import type { ReadableStreamLike, Request } from './request.js';
 
 /**
- * A file served from disk (seed 000 §2.3 rule 4). Adapters stream it; `start`/`end` (inclusive)
+ * A file served from disk. Adapters stream it; `start`/`end` (inclusive)
  * select a byte range, `size` is the file's size once known.
  */
 export class FileBody {
@@ -39,7 +40,7 @@ export type ResponseBody =
   | null
   | undefined;
 
-/** What `new Response(status, body, init)` takes besides the status and body (SPEC §17.1). */
+/** What `new Response(status, body, init)` takes besides the status and body. */
 export interface ResponseInit {
   headers?: HeadersInit | null;
   contentType?: string;
@@ -188,23 +189,26 @@ export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuf
   if (body instanceof ArrayBuffer) return new Uint8Array(body.slice(0));
   if (body instanceof FileBody) return readFileBody(body);
   if (typeof body === 'object' && isStream(body)) {
-    const chunks: Uint8Array[] = [];
-    const encoder = new TextEncoder();
-    for await (const chunk of streamChunks(body)) {
-      chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
-    }
-    const out = concat(chunks);
+    const out = await collectBytes(streamChunks(body));
     response.body = out;
     return new Uint8Array(out);
   }
   return new TextEncoder().encode(typeof body === 'object' ? JSON.stringify(body) : String(body));
 }
 
-/** The bytes of a file body: only `start`..`end` (inclusive) when a range selected them. */
-async function readFileBody(body: FileBody): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The bytes of a file body: only `start`..`end` (inclusive) when a range selected them, never
+ * the whole file. `node:fs` is loaded on the first file body only, so the core loads no Node
+ * module (and a Lambda cold start does not pay for it).
+ *
+ * @internal
+ */
+export async function readFileBody(body: FileBody): Promise<Uint8Array<ArrayBuffer>> {
   const { open, readFile } = await import('node:fs/promises');
   if (body.start === undefined && body.end === undefined) {
-    return new Uint8Array(await readFile(body.path));
+    // A view of the buffer readFile allocated for this file alone: no copy.
+    const whole = await readFile(body.path);
+    return new Uint8Array(whole.buffer as ArrayBuffer, whole.byteOffset, whole.byteLength);
   }
   const handle = await open(body.path, 'r');
   try {
@@ -252,18 +256,4 @@ export async function* streamChunks(
   } finally {
     reader.releaseLock();
   }
-}
-
-/** Joins byte chunks into one array. */
-export function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  let total = 0;
-  for (const chunk of chunks) total += chunk.length;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }

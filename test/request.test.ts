@@ -191,32 +191,3 @@ describe('Request', () => {
     expect(request.cookies).toEqual({ a: '1', b: 'two', c: ' x' });
   });
 });
-
-describe('utf8Length', () => {
-  // The oracle is TextEncoder, which encodes a lone surrogate as U+FFFD (3 bytes) as Node does.
-  const encoded = (text: string): number => new TextEncoder().encode(text).length;
-
-  it('equals the encoded byte length for any string, native and portable (property)', async () => {
-    const { default: fc } = await import('fast-check');
-    const { portableUtf8Length, utf8Length } = await import('../src/request.js');
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.string({ unit: 'binary' }),
-          // Lone surrogates too: a string is UTF-16, not always well-formed.
-          fc.string({
-            unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
-          }),
-        ),
-        (text) => {
-          expect(portableUtf8Length(text)).toBe(encoded(text));
-          expect(utf8Length(text)).toBe(encoded(text));
-        },
-      ),
-      { numRuns: 500 },
-    );
-    for (const text of ['{"a":"é😀"}', '\uD800', '\uDC00a', 'plain ascii']) {
-      expect(portableUtf8Length(text)).toBe(encoded(text));
-    }
-  });
-});

@@ -1,7 +1,5 @@
 /** JSON values and the small JSON utilities the configuration code shares. */
 
-import { Redacted } from './redaction.js';
-
 /** Any JSON value: what a resolved configuration is made of. */
 export type JsonValue =
   | null
@@ -44,27 +42,6 @@ export function cloneJson<T extends JsonValue>(value: T): T {
   const copy: JsonObject = {};
   for (const key of Object.keys(value)) setOwn(copy, key, cloneJson(value[key] as JsonValue));
   return copy as T;
-}
-
-/**
- * Prints a value for a message: JSON, with a space after commas and colons so that lists read
- * like the reference wording (`["a", "b"]`). Non-JSON numbers print as JavaScript does; a
- * {@link Redacted} secret prints as `<from env:NAME>`, unquoted, so it cannot pass for text.
- */
-export function formatValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (value instanceof Redacted) return value.toString();
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? JSON.stringify(value) : String(value);
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value).map(
-      (key) => `${JSON.stringify(key)}: ${formatValue((value as Record<string, unknown>)[key])}`,
-    );
-    return `{${entries.join(', ')}}`;
-  }
-  return JSON.stringify(value) ?? String(value);
 }
 
 /** Position of the first syntax error in JSON text, and why. */

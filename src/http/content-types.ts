@@ -1,7 +1,7 @@
 /**
  * The one curated extension → media type table, used by `Response.file` and the static router.
- * The first rows are the seed's table (seed 000 §4.1 rule 7); the rest are common web types.
- * `text/*` and JavaScript carry `charset=utf-8` (SPEC §10).
+ * The first rows are the table docs/static-files.md lists; the rest are common web types.
+ * `text/*` and JavaScript carry `charset=utf-8`.
  */
 const TYPES: Record<string, string> = {
   // Seed table.

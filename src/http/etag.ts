@@ -1,6 +1,6 @@
 /**
  * Entity tags (RFC 9110 §8.8.3). Tags are handled as strings with their quotes, `W/` kept for
- * weak ones: `'"abc"'`, `'W/"abc"'` (SPEC §17.13).
+ * weak ones: `'"abc"'`, `'W/"abc"'`.
  */
 
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE ; etagc = %x21 / %x23-7E / obs-text

@@ -2,6 +2,7 @@
  * Media types and proactive negotiation (RFC 9110 §12.5.1, §8.3.1).
  */
 import { DataRecord } from './data-record.js';
+import { memoizeHeaderParser } from './memo.js';
 
 /** One media range from an `Accept` header. */
 export interface MediaRange {
@@ -127,19 +128,11 @@ export function qualityOf(ranges: readonly MediaRange[], candidate: MediaType): 
   return best < 0 ? 0 : q;
 }
 
-const parsedCache = new Map<string, MediaRange[]>();
-const CACHE_LIMIT = 256;
-
-/** {@link parseAccept} with a small bounded cache: clients send a handful of distinct values. */
-export function parseAcceptCached(header: string): MediaRange[] {
-  let ranges = parsedCache.get(header);
-  if (ranges === undefined) {
-    ranges = parseAccept(header);
-    if (parsedCache.size >= CACHE_LIMIT) parsedCache.clear();
-    parsedCache.set(header, ranges);
-  }
-  return ranges;
-}
+/** {@link parseAccept} with a small bounded memo: clients send a handful of distinct values. */
+export const parseAcceptCached: (header: string) => MediaRange[] = memoizeHeaderParser(
+  parseAccept,
+  256,
+);
 
 /**
  * Picks the best of `available` (in the server's order of preference) for an `Accept` header,

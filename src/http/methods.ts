@@ -19,7 +19,7 @@ export type HTTPMethod = (typeof HTTPMethod)[keyof typeof HTTPMethod];
 /** A method in any letter case, as registration calls accept it. */
 export type MethodInput = HTTPMethod | Lowercase<HTTPMethod> | (string & {});
 
-/** The order methods are listed in an `Allow` header (SPEC §17.13). */
+/** The order methods are listed in an `Allow` header (RFC 9110 §10.2.1 leaves it to us). */
 export const ALLOW_ORDER: readonly HTTPMethod[] = [
   'GET',
   'HEAD',

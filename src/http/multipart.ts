@@ -3,6 +3,7 @@
  * part has its own `Content-Type` and `Content-Range`; parts are separated by a boundary that
  * the `Content-Type` of the whole response announces.
  */
+import { utf8Length } from './bytes.js';
 import { type ByteRange, formatContentRange } from './range.js';
 
 /** The layout of a multipart/byteranges body, without the bytes of the ranges themselves. */
@@ -50,17 +51,13 @@ export function byteRangesLayout(
       `Content-Range: ${formatContentRange(range, size)}\r\n\r\n`,
   );
   const tail = `\r\n--${boundary}--\r\n`;
-  let length = byteLength(tail);
+  // Part headers are ASCII unless a Content-Type carries obs-text: count UTF-8 bytes to be exact.
+  let length = utf8Length(tail);
   for (let i = 0; i < ranges.length; i++) {
     const range = ranges[i] as ByteRange;
-    length += byteLength(heads[i] as string) + range.end - range.start + 1;
+    length += utf8Length(heads[i] as string) + range.end - range.start + 1;
   }
   return { contentType: `multipart/byteranges; boundary=${boundary}`, heads, tail, length };
-}
-
-// Part headers are ASCII unless a Content-Type carries obs-text; count encoded bytes to be exact.
-function byteLength(text: string): number {
-  return new TextEncoder().encode(text).length;
 }
 
 /** Builds the whole multipart/byteranges body of in-memory `bytes`. */

@@ -2,6 +2,7 @@
  * Choosing a precompressed sibling (`site.css.br`, `site.css.gz`) from `Accept-Encoding`
  * (RFC 9110 §12.5.3).
  */
+import { memoizeHeaderParser } from '../http/memo.js';
 
 /** A precompressed variant: the content coding and the file-name suffix that holds it. */
 export interface Precompressed {
@@ -16,8 +17,8 @@ const VARIANTS: readonly Precompressed[] = [
 ];
 const NONE: readonly Precompressed[] = [];
 
-const cache = new Map<string, readonly Precompressed[]>();
-const CACHE_LIMIT = 64;
+// Clients send a handful of distinct values; the bound keeps a flood of odd ones cheap.
+const parseCached = memoizeHeaderParser(parse, 64);
 
 /**
  * The precompressed variants the client accepts, best first: highest q-value, ties in the
@@ -29,14 +30,7 @@ const CACHE_LIMIT = 64;
  */
 export function acceptedVariants(header: string | undefined): readonly Precompressed[] {
   if (header === undefined || header === '') return NONE;
-  let variants = cache.get(header);
-  if (variants === undefined) {
-    variants = parse(header);
-    // Clients send a handful of distinct values; the bound keeps a flood of odd ones cheap.
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(header, variants);
-  }
-  return variants;
+  return parseCached(header);
 }
 
 function parse(header: string): readonly Precompressed[] {

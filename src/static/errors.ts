@@ -1,6 +1,6 @@
 /**
  * Errors a `StaticRouter` throws while it is being built. Each carries a stable `code`; the
- * message names the path, the option or the package to install (SPEC §3).
+ * message names the path, the option or the package to install.
  */
 
 /** Stable codes of the static router's construction errors. */

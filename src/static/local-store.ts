@@ -57,7 +57,7 @@ const MAX_ENTRIES = 8192;
 /**
  * A local directory. Every path is checked twice: lexically (the segments come from
  * `resolveStaticPath`, so they cannot climb out) and on disk (`realpath`, so a symlink inside
- * the directory cannot lead out of it, SPEC §10).
+ * the directory cannot lead out of it).
  */
 export class LocalStore {
   /** The directory's real absolute path. */

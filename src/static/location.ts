@@ -1,6 +1,6 @@
 /**
- * The `serve` argument: a local directory, or an S3 location `s3://bucket/prefix/` (the seed's
- * neutral `objstore://bucket/prefix/` is the same thing).
+ * The `serve` argument: a local directory, or an S3 location `s3://bucket/prefix/`
+ * (`objstore://bucket/prefix/` is accepted as the same thing).
  */
 import { StaticRouterError } from './errors.js';
 

@@ -83,6 +83,19 @@ export interface ResolvedOptions {
 /** `Cache-Control` for files `immutable` matches (RFC 8246). */
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
+/**
+ * The `Cache-Control` of the file at `relative`: immutable when `immutable` matches it, else the
+ * `cacheControl` option, else what the store keeps with the object (`stored`, S3 only).
+ */
+export function cacheControlFor(
+  options: ResolvedOptions,
+  relative: string,
+  stored?: string,
+): string | undefined {
+  if (options.immutable?.test(relative)) return IMMUTABLE_CACHE_CONTROL;
+  return options.cacheControl ?? stored;
+}
+
 const DEFAULT_CACHE: Required<StaticCacheOptions> = {
   maxFileSize: 256 * 1024,
   maxBytes: 32 * 1024 * 1024,

@@ -5,7 +5,7 @@
  * The order matters. The raw path is split on `/` before anything is decoded, so `%2F` can never
  * create a segment; each segment is then decoded exactly once, so `%252e%252e` stays the literal
  * name `%2e%2e` and never turns into `..` (a second decoding pass is how double-encoding attacks
- * get through). Only then are `.` and `..` resolved (seed 000 §4.1 rule 1).
+ * get through). Only then are `.` and `..` resolved, as RFC 3986 §5.2.4 removes dot-segments.
  */
 
 /** A request path resolved below the served location. */
@@ -24,7 +24,7 @@ export interface StaticPath {
 
 /** Why a path cannot name anything inside the location: it leaves it, or hides a separator. */
 export const OUTSIDE = 'outside';
-/** The path holds malformed percent-encoding (a 400, SPEC §17.2). */
+/** The path holds malformed percent-encoding (a 400). */
 export const MALFORMED = 'malformed';
 
 export type StaticPathResult = StaticPath | typeof OUTSIDE | typeof MALFORMED;
@@ -40,7 +40,7 @@ const UNSAFE_SEGMENT = /[/\\\0]/;
  * Resolves the raw path below the mount point (`''`, `'/'`, `'/css//site.css'`, percent-encoding
  * intact) into segments. A path that climbs above the location (`/../x`) is {@link OUTSIDE}
  * rather than clamped at the root: a client that writes it is probing, and 404 tells it nothing
- * (SPEC §10).
+ * (docs/static-files.md).
  *
  * @example
  * resolveStaticPath('/css/../css//site.css'); // { segments: ['css', 'site.css'], directory: false }

@@ -1,11 +1,14 @@
 /**
- * Responses for a file, the same for every store: the representation headers of SPEC §10 on
- * every file, 206 / 304 / 416 built here so they never depend on later steps.
+ * Responses for a file, the same for every store: the representation headers of
+ * docs/static-files.md on every file, 206 / 304 / 416 built here so they never depend on later
+ * steps.
  */
 import { HttpError } from '../errors.js';
+import { evaluatePreconditions, evaluateRange } from '../http/conditional.js';
 import { formatHttpDate } from '../http/date.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import { formatContentRange, formatUnsatisfiedRange } from '../http/range.js';
+import type { Request } from '../request.js';
 import { Response, type ResponseBody } from '../response.js';
 
 /** What is known about the representation being served. */
@@ -104,4 +107,32 @@ export function rangeNotSatisfiable(size: number | undefined): HttpError {
   const headers: Record<string, string> = { 'Accept-Ranges': 'bytes' };
   if (size !== undefined) headers['Content-Range'] = formatUnsatisfiedRange(size);
   return new HttpError(416, undefined, undefined, headers);
+}
+
+/**
+ * The answer for a representation whose validators are known before a byte of it is read (a
+ * local file): the preconditions and then the range, decided by the same evaluator as a route's
+ * (RFC 9110 §13.2.2), give 304, 412, 416, 206 or 200. `read(start, end)` gives the body for
+ * those bytes (inclusive).
+ */
+export function respondFromValidators(
+  request: Request,
+  representation: Representation,
+  headerPairs: readonly string[],
+  read: (start: number, end: number) => ResponseBody,
+): Response {
+  const outcome = evaluatePreconditions(request, representation);
+  if (outcome === 'not-modified') return notModifiedResponse(representation);
+  if (outcome === 'failed') throw new HttpError(412);
+  const size = representation.size;
+  // Range is defined for GET only (RFC 9110 §14.2): HEAD answers as a GET without Range would.
+  const asked = request.method === 'GET' ? evaluateRange(request, representation, size) : undefined;
+  if (asked?.kind === 'unsatisfiable') throw rangeNotSatisfiable(size);
+  // Several ranges that stay apart after merging are answered with the whole file, which §14.2
+  // allows; one range is never served silently in place of several.
+  if (asked?.kind === 'ranges' && asked.ranges.length === 1) {
+    const only = asked.ranges[0] as { start: number; end: number };
+    return fileResponse(representation, headerPairs, read(only.start, only.end), only);
+  }
+  return fileResponse(representation, headerPairs, read(0, size - 1));
 }

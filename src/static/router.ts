@@ -1,6 +1,6 @@
 /**
  * StaticRouter: a Router that serves read-only files from a local directory or an S3 bucket
- * (seed 000 §2.5 and §4.1, SPEC §10).
+ * (docs/static-files.md).
  */
 
 import { Router } from '../app/routing/router.js';
@@ -8,13 +8,12 @@ import { HttpError } from '../errors.js';
 import { contentTypeFor } from '../http/content-types.js';
 import type { Request } from '../request.js';
 import { FileBody, Response } from '../response.js';
-import { decide } from './conditional.js';
 import { acceptedVariants } from './encoding.js';
 import { StaticServeError } from './errors.js';
 import { type LocalFile, LocalStore } from './local-store.js';
 import { parseLocation } from './location.js';
 import {
-  IMMUTABLE_CACHE_CONTROL,
+  cacheControlFor,
   type ResolvedOptions,
   resolveOptions,
   type StaticRouterOptions,
@@ -27,13 +26,7 @@ import {
   resolveStaticPath,
   type StaticPath,
 } from './resolve.js';
-import {
-  fileResponse,
-  notModifiedResponse,
-  type Representation,
-  rangeNotSatisfiable,
-  representationHeaders,
-} from './respond.js';
+import { type Representation, representationHeaders, respondFromValidators } from './respond.js';
 import { requireS3Sdk } from './s3-sdk.js';
 import { S3Store } from './s3-store.js';
 
@@ -171,7 +164,7 @@ export class StaticRouter extends Router {
   }
 
   /**
-   * SPEC §17.14: a directory without its trailing slash redirects to the slash form, keeping the
+   * A directory without its trailing slash redirects to the slash form, keeping the
    * query. The target is rebuilt from the normalised segments, each percent-encoded, behind one
    * leading `/`: `//evil.example/d` becomes `/evil.example/d/`, a path on this site, never a
    * scheme-relative URL to another one.
@@ -210,32 +203,9 @@ export class StaticRouter extends Router {
       }
     }
     const { representation, headers } = this.#describe(chosen, coding, segments);
-    const decision = decide(request, {
-      etag: representation.etag as string,
-      lastModified: representation.lastModified,
-      size: representation.size,
-    });
-    switch (decision.status) {
-      case 304:
-        return notModifiedResponse(representation);
-      case 412:
-        throw new HttpError(412);
-      case 416:
-        throw rangeNotSatisfiable(representation.size);
-      case 206: {
-        const { start, end } = decision;
-        return fileResponse(representation, headers, this.#body(chosen, request, start, end), {
-          start,
-          end,
-        });
-      }
-      default:
-        return fileResponse(
-          representation,
-          headers,
-          this.#body(chosen, request, 0, chosen.size - 1),
-        );
-    }
+    return respondFromValidators(request, representation, headers, (start, end) =>
+      this.#body(chosen, request, start, end),
+    );
   }
 
   /**
@@ -258,9 +228,7 @@ export class StaticRouter extends Router {
         lastModified: file.lastModified,
         contentType: contentTypeFor(relative),
         contentEncoding: coding,
-        cacheControl: options.immutable?.test(relative)
-          ? IMMUTABLE_CACHE_CONTROL
-          : options.cacheControl,
+        cacheControl: cacheControlFor(options, relative),
         varyEncoding: options.precompressed,
       };
       described = { representation, headers: representationHeaders(representation) };

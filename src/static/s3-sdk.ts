@@ -1,7 +1,7 @@
 /**
- * `@aws-sdk/client-s3` is an optional peer dependency (SPEC §2): it is looked for when an S3
- * location is configured and loaded on the first S3 request, never when the static router only
- * serves a directory and never by the core.
+ * `@aws-sdk/client-s3` is an optional peer dependency (docs/static-files.md): it is looked for
+ * when an S3 location is configured and loaded on the first S3 request, never when the static
+ * router only serves a directory and never by the core.
  *
  * Construction is synchronous, so it only checks that the package can be found (a resolution,
  * which reads no module); the module itself is imported lazily, once.

@@ -11,13 +11,14 @@ import type {
   S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { HttpError } from '../errors.js';
+import { utf8Length } from '../http/bytes.js';
 import { ifRangeAllows } from '../http/conditional.js';
 import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
 import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';
 import { acceptedVariants, type Precompressed } from './encoding.js';
 import { StaticServeError } from './errors.js';
-import { IMMUTABLE_CACHE_CONTROL, type ResolvedOptions } from './options.js';
+import { cacheControlFor, type ResolvedOptions } from './options.js';
 import {
   fileResponse,
   notModifiedResponse,
@@ -27,7 +28,7 @@ import {
 } from './respond.js';
 import { loadS3Sdk, type S3Sdk } from './s3-sdk.js';
 
-/** S3 refuses longer keys (SPEC §17.14): answering 404 at once spares a round trip. */
+/** S3 refuses keys longer than 1024 bytes: answering 404 at once spares a round trip. */
 export const MAX_KEY_BYTES = 1024;
 
 type Outcome = { kind: 'response'; response: Response } | { kind: 'missing'; status: 403 | 404 };
@@ -40,9 +41,9 @@ interface S3ErrorShape {
   $response?: { headers?: Record<string, string | undefined> };
 }
 
-// By error code first (SPEC §10): the code says what happened even behind a proxy that changes
-// statuses. A bucket that does not exist is a deployment mistake, so it is a 500 (logged), not a
-// 404 that would hide it.
+// By error code first (the table in docs/static-files.md): the code says what happened even
+// behind a proxy that changes statuses. A bucket that does not exist is a deployment mistake, so
+// it is a 500 (logged), not a 404 that would hide it.
 const STATUS_BY_CODE: Record<string, number> = {
   NoSuchKey: 404,
   NotFound: 404,
@@ -130,8 +131,8 @@ export class S3Store {
 
   /**
    * Serves the object at `path` (segments below the mount point): `directory` appends the index
-   * file; a missing key retries as `<path>/<indexFile>` when `retryWithIndex` is set (seed 000
-   * §4.1 rule 5), then tries the SPA fallback.
+   * file; a missing key retries as `<path>/<indexFile>` when `retryWithIndex` is set, then tries
+   * the SPA fallback (docs/static-files.md).
    */
   async serve(
     request: Request,
@@ -169,10 +170,10 @@ export class S3Store {
   /** `relative` (below the prefix), or a precompressed sibling of it the client accepts. */
   async #serveKey(request: Request, relative: string): Promise<Outcome> {
     const key = this.prefix + relative;
-    if (Buffer.byteLength(key, 'utf8') > MAX_KEY_BYTES) return { kind: 'missing', status: 404 };
+    if (utf8Length(key) > MAX_KEY_BYTES) return { kind: 'missing', status: 404 };
     if (this.#options.precompressed) {
       for (const variant of acceptedVariants(request.headers.get('accept-encoding'))) {
-        if (Buffer.byteLength(key + variant.suffix, 'utf8') > MAX_KEY_BYTES) continue;
+        if (utf8Length(key + variant.suffix) > MAX_KEY_BYTES) continue;
         const outcome = await this.#fetch(request, relative, key + variant.suffix, variant);
         if (outcome.kind === 'response') return outcome;
       }
@@ -253,15 +254,13 @@ export class S3Store {
     ) {
       contentType = stored;
     }
-    let cacheControl = options.cacheControl ?? output.CacheControl;
-    if (options.immutable?.test(relative)) cacheControl = IMMUTABLE_CACHE_CONTROL;
     return {
       size,
       etag: output.ETag,
       lastModified: output.LastModified,
       contentType,
       contentEncoding: variant?.coding ?? output.ContentEncoding,
-      cacheControl,
+      cacheControl: cacheControlFor(options, relative, output.CacheControl),
       varyEncoding: options.precompressed,
     };
   }
@@ -304,8 +303,6 @@ export class S3Store {
     if (status === 404 || status === 403) return { kind: 'missing', status };
     if (status === 304) {
       const options = this.#options;
-      let cacheControl = options.cacheControl;
-      if (options.immutable?.test(relative)) cacheControl = IMMUTABLE_CACHE_CONTROL;
       const lastModified = responseHeader(error, 'last-modified');
       const representation: Representation = {
         size: 0,
@@ -313,7 +310,7 @@ export class S3Store {
         lastModified: lastModified === undefined ? undefined : new Date(lastModified),
         contentType: OCTET_STREAM,
         contentEncoding: variant?.coding,
-        cacheControl,
+        cacheControl: cacheControlFor(options, relative),
         varyEncoding: options.precompressed,
       };
       if (Number.isNaN(representation.lastModified?.getTime())) {

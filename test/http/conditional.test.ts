@@ -1,8 +1,20 @@
 /**
- * If-Range (RFC 9110 §13.1.5), decided by one function for routes and the static router alike.
+ * Conditional requests (RFC 9110 §13) and the range decision after them (§14), decided by one
+ * evaluator for routes and the static router alike.
  */
 import { describe, expect, it } from 'vitest';
-import { ifRangeAllows } from '../../src/http/conditional.js';
+import {
+  type ConditionalRequest,
+  evaluatePreconditions,
+  evaluateRange,
+  hasPreconditions,
+  ifRangeAllows,
+} from '../../src/http/conditional.js';
+import { type HeadersInit, MultiValueHeaders } from '../../src/http/headers.js';
+
+function request(method: string, headers: HeadersInit): ConditionalRequest {
+  return { method, headers: new MultiValueHeaders(headers) };
+}
 
 const HOUR_AGO = new Date(Date.UTC(2025, 0, 15, 10, 0, 0));
 const NOW = Date.UTC(2025, 0, 15, 11, 0, 0, 500);
@@ -46,5 +58,100 @@ describe('ifRangeAllows', () => {
     expect(ifRangeAllows('Wed, 15 Jan 2025 11:01:00 GMT', { lastModified: future }, NOW)).toBe(
       false,
     );
+  });
+});
+
+describe('evaluatePreconditions', () => {
+  const current = { etag: '"v2"', lastModified: HOUR_AGO };
+  const EARLIER = 'Wed, 15 Jan 2025 09:00:00 GMT';
+
+  it('follows the order of §13.2.2: If-Match before If-None-Match', () => {
+    expect(evaluatePreconditions(request('GET', { 'If-Match': '"v2"' }), current)).toBe('proceed');
+    expect(evaluatePreconditions(request('PUT', { 'If-Match': '"v1"' }), current)).toBe('failed');
+    // A weak tag never passes If-Match (strong comparison, §13.1.1).
+    expect(evaluatePreconditions(request('PUT', { 'If-Match': 'W/"v2"' }), current)).toBe('failed');
+    const both = request('GET', { 'If-Match': '"v1"', 'If-None-Match': '"v2"' });
+    expect(evaluatePreconditions(both, current)).toBe('failed');
+  });
+
+  it('answers If-None-Match with 304 on GET and HEAD, 412 on other methods', () => {
+    for (const method of ['GET', 'HEAD']) {
+      const weak = request(method, { 'If-None-Match': 'W/"v2"' });
+      expect(evaluatePreconditions(weak, current)).toBe('not-modified');
+    }
+    expect(evaluatePreconditions(request('PUT', { 'If-None-Match': '*' }), current)).toBe('failed');
+    expect(evaluatePreconditions(request('GET', { 'If-None-Match': '"v1"' }), current)).toBe(
+      'proceed',
+    );
+  });
+
+  it('lets `*` depend on whether a representation exists', () => {
+    const missing = { exists: false };
+    expect(evaluatePreconditions(request('PUT', { 'If-None-Match': '*' }), missing)).toBe(
+      'proceed',
+    );
+    expect(evaluatePreconditions(request('PUT', { 'If-Match': '*' }), missing)).toBe('failed');
+    expect(evaluatePreconditions(request('PUT', { 'If-Match': '*' }), {})).toBe('proceed');
+  });
+
+  it('reads a date only without the tag header before it, and ignores a bad or repeated one', () => {
+    const unmodified = request('PUT', { 'If-Unmodified-Since': EARLIER });
+    expect(evaluatePreconditions(unmodified, current)).toBe('failed');
+    const withMatch = request('PUT', { 'If-Match': '"v2"', 'If-Unmodified-Since': EARLIER });
+    expect(evaluatePreconditions(withMatch, current)).toBe('proceed');
+    expect(evaluatePreconditions(request('GET', { 'If-Modified-Since': IMF }), current)).toBe(
+      'not-modified',
+    );
+    expect(evaluatePreconditions(request('GET', { 'If-Modified-Since': EARLIER }), current)).toBe(
+      'proceed',
+    );
+    // §13.1.3: only GET and HEAD; and If-None-Match takes its place when present.
+    expect(evaluatePreconditions(request('POST', { 'If-Modified-Since': IMF }), current)).toBe(
+      'proceed',
+    );
+    const tagFirst = request('GET', { 'If-None-Match': '"v1"', 'If-Modified-Since': IMF });
+    expect(evaluatePreconditions(tagFirst, current)).toBe('proceed');
+    for (const headers of [
+      { 'If-Modified-Since': 'yesterday' },
+      [
+        ['If-Modified-Since', IMF],
+        ['If-Modified-Since', IMF],
+      ] as Array<[string, string]>,
+    ]) {
+      expect(evaluatePreconditions(request('GET', headers), current)).toBe('proceed');
+    }
+  });
+
+  it('hasPreconditions tells a request with If-* headers from one without', () => {
+    expect(hasPreconditions(request('GET', { Accept: '*/*' }))).toBe(false);
+    expect(hasPreconditions(request('GET', { 'If-Range': '"v1"' }))).toBe(false);
+    expect(hasPreconditions(request('GET', { 'If-None-Match': '"v1"' }))).toBe(true);
+  });
+});
+
+describe('evaluateRange', () => {
+  const current = { etag: '"v1"', lastModified: HOUR_AGO };
+
+  it('parses one Range field line against the size', () => {
+    expect(evaluateRange(request('GET', {}), current, 26)).toEqual({ kind: 'ignore' });
+    expect(evaluateRange(request('GET', { Range: 'bytes=0-1' }), current, 26)).toEqual({
+      kind: 'ranges',
+      ranges: [{ start: 0, end: 1 }],
+    });
+    expect(evaluateRange(request('GET', { Range: 'bytes=30-' }), current, 26)).toEqual({
+      kind: 'unsatisfiable',
+    });
+    const twice: Array<[string, string]> = [
+      ['Range', 'bytes=0-1'],
+      ['Range', 'bytes=0-1'],
+    ];
+    expect(evaluateRange(request('GET', twice), current, 26)).toEqual({ kind: 'ignore' });
+  });
+
+  it('serves the whole representation when If-Range does not hold', () => {
+    const stale = request('GET', { Range: 'bytes=0-1', 'If-Range': '"v0"' });
+    expect(evaluateRange(stale, current, 26)).toEqual({ kind: 'ignore' });
+    const fresh = request('GET', { Range: 'bytes=0-1', 'If-Range': '"v1"' });
+    expect(evaluateRange(fresh, current, 26).kind).toBe('ranges');
   });
 });

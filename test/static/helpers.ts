@@ -38,18 +38,34 @@ export const LARGE = Buffer.from(
   Array.from({ length: 2 * 1024 * 1024 }, (_, index) => index % 251),
 );
 
-/** Builds the fixture tree. */
+/**
+ * The tree every store holds for the store suite (store-suite.ts): the same bytes in the local
+ * directory and below the bucket prefix, so one set of cases runs through both.
+ */
+export const STORE_FILES: Readonly<Record<string, string | Buffer>> = {
+  'index.html': '<h1>home</h1>',
+  'hello.txt': 'hello world\n',
+  'alphabet.txt': 'abcdefghijklmnopqrstuvwxyz',
+  'css/style.css': 'body { color: red; }',
+  'js/app.js': 'console.log("app");',
+  'data.json': '{"ok":true}',
+  'image.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  'docs/index.html': '<h1>docs</h1>',
+  '.env': `API_KEY=${DOTENV}`,
+  'assets/app.3f9a2c1e.js': 'fingerprinted',
+  'assets/plain.js': 'plain',
+  'large.bin': LARGE,
+  'zipped.js': 'console.log("plain variant");',
+  'zipped.js.br': 'BROTLI-BYTES',
+  'spa/index.html': '<h1>spa</h1>',
+};
+
+/** Builds the fixture tree: the store tree and what only the local tests need. */
 export function createFixture(): Fixture {
   const base = mkdtempSync(join(tmpdir(), 'restmachine-static-'));
   const root = join(base, 'public');
   const files: Record<string, string | Buffer> = {
-    'index.html': '<h1>home</h1>',
-    'hello.txt': 'hello world\n',
-    'alphabet.txt': 'abcdefghijklmnopqrstuvwxyz',
-    'css/style.css': 'body { color: red; }',
-    'js/app.js': 'console.log("app");',
-    'data.json': '{"ok":true}',
-    'image.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    ...STORE_FILES,
     'photo.jpg': 'jpg',
     'photo.jpeg': 'jpeg',
     'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
@@ -57,24 +73,16 @@ export function createFixture(): Fixture {
     'archive.unknownext': 'binary?',
     noext: 'no extension',
     'font.woff2': 'w2',
-    'docs/index.html': '<h1>docs</h1>',
     'docs/guide.txt': 'guide',
     'empty-dir/.keep': '',
     'a b/c d.txt': 'spaced',
     'percent%2e.txt': 'literal percent name',
-    '.env': `API_KEY=${DOTENV}`,
     '.hidden/file.txt': 'hidden dir',
-    'assets/app.3f9a2c1e.js': 'fingerprinted',
-    'assets/plain.js': 'plain',
     'medium.bin': MEDIUM,
-    'large.bin': LARGE,
     'empty.txt': '',
-    'zipped.js': 'console.log("plain variant");',
-    'zipped.js.br': 'BROTLI-BYTES',
     'zipped.js.gz': gzipSync('console.log("plain variant");'),
     'onlygz.css': 'p{}',
     'onlygz.css.gz': gzipSync('p{}'),
-    'spa/index.html': '<h1>spa</h1>',
     'über.txt': 'unicode name',
   };
   for (const [name, content] of Object.entries(files)) {

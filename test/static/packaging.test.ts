@@ -1,6 +1,7 @@
 /**
  * `@aws-sdk/client-s3` is an optional peer dependency: a clear error without it, loaded only for
- * S3 locations (SPEC §2). That the core bundle holds no static code is test/budget.test.ts.
+ * S3 locations (docs/static-files.md). That the core bundle holds no static code is
+ * test/budget.test.ts.
  */
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * A real S3-compatible server on loopback for the S3 tests, started and stopped by the tests
- * (SPEC §13): moto's server (`python3 -m moto.server`), or the npm package `s3rver` where moto
- * is absent. `STATIC_S3_SERVER=s3rver` forces the fallback, to test it where moto exists.
+ * (docs/testing.md): moto's server (`python3 -m moto.server`), or the npm package `s3rver`
+ * where moto is absent. `STATIC_S3_SERVER=s3rver` forces the fallback, to test it where moto exists.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Path traversal and path confusion through a real Node server, with request lines written raw
- * on a plain TCP socket so that no client normalises them first (SPEC §10, §14). Whatever the
- * request, no response may contain the secret file placed beside the served directory.
+ * on a plain TCP socket so that no client normalises them first (docs/static-files.md). Whatever
+ * the request, no response may contain the secret file placed beside the served directory.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,11 +3,12 @@
  */
 import { Buffer } from 'node:buffer';
 import { HttpError } from '../../errors.js';
-import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+import { collectBytes, utf8Length } from '../../http/bytes.js';
+import { FileBody, isStream, type Response, readFileBody, streamChunks } from '../../response.js';
 
 /**
  * The event's body as the Request takes it: the string itself, or the decoded bytes of a
- * base64 body. Invalid base64 is the client's fault (SPEC §14): a 400, never a silently
+ * base64 body. Invalid base64 is the client's fault: a 400, never a silently
  * truncated body.
  */
 export function decodeEventBody(
@@ -53,7 +54,7 @@ const TEXTUAL_APPLICATION_TYPES = new Set([
 
 /**
  * Whether a media type is text that gateways can carry as a JSON string. An absent type is
- * decided by the bytes alone (seed 000 §4.5.7: text when valid UTF-8).
+ * decided by the bytes alone (text when valid UTF-8).
  */
 export function isTextualType(contentType: string | undefined): boolean {
   if (contentType === undefined) return true;
@@ -87,53 +88,16 @@ export function encodeBytes(
   return { body: toBase64(bytes), isBase64Encoded: true, byteLength: bytes.length };
 }
 
-async function readFileBody(file: FileBody): Promise<Uint8Array> {
-  // Loaded on the first file body only: most functions never serve one, and every module
-  // loaded before the first event adds to the cold start.
-  const { open, readFile } = await import('node:fs/promises');
+// A file that is gone by the time the response is sent gives an empty body: its status and
+// headers were decided from the file while it was there.
+async function readFileOrEmpty(file: FileBody): Promise<Uint8Array> {
   try {
-    if (file.start === undefined || file.end === undefined) return await readFile(file.path);
-    // A range reads only its slice, never the whole file (seed 000 §4.5.9).
-    const length = Math.max(0, file.end - file.start + 1);
-    const out = new Uint8Array(length);
-    const handle = await open(file.path, 'r');
-    try {
-      let offset = 0;
-      while (offset < length) {
-        const { bytesRead } = await handle.read(out, offset, length - offset, file.start + offset);
-        if (bytesRead === 0) break;
-        offset += bytesRead;
-      }
-      return offset === length ? out : out.subarray(0, offset);
-    } finally {
-      await handle.close();
-    }
+    return await readFileBody(file);
   } catch (error) {
-    // Seed 000 §4.5.7: a file that is gone by the time the response is sent gives an empty body.
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return new Uint8Array(0);
     throw error;
   }
-}
-
-async function readStream(
-  body: AsyncIterable<Uint8Array | string> | Parameters<typeof streamChunks>[0],
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of streamChunks(body)) {
-    const bytes = typeof chunk === 'string' ? UTF8.encode(chunk) : chunk;
-    chunks.push(bytes);
-    total += bytes.length;
-  }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 /** What {@link encodeResponseBody} found out about the body besides its encoding. */
@@ -152,7 +116,7 @@ function resultBody(encoded: EncodedBody, implied?: string): ResultBody {
 }
 
 /**
- * The response body as the integration carries it (seed 000 §4.5.7): text when it is valid
+ * The response body as the integration carries it: text when it is valid
  * UTF-8 of a textual type, else base64; files and streams are read whole; a 206 is always
  * base64 (§4.5.9). `omitBody` (HEAD, 204, 304) sends nothing and leaves any stream unread.
  * Only files and streams need a promise; everything else is converted at once.
@@ -169,7 +133,7 @@ export function encodeResponseBody(
     return {
       body,
       isBase64Encoded: false,
-      byteLength: Buffer.byteLength(body, 'utf8'),
+      byteLength: utf8Length(body),
       impliedContentType: undefined,
     };
   }
@@ -181,12 +145,12 @@ export function encodeResponseBody(
     return resultBody(encodeBytes(new Uint8Array(body), contentType, forceBase64));
   }
   if (body instanceof FileBody) {
-    return readFileBody(body).then((bytes) =>
+    return readFileOrEmpty(body).then((bytes) =>
       resultBody(encodeBytes(bytes, contentType, forceBase64)),
     );
   }
   if (isStream(body)) {
-    return readStream(body).then((bytes) =>
+    return collectBytes(streamChunks(body)).then((bytes) =>
       resultBody(encodeBytes(bytes, contentType, forceBase64)),
     );
   }

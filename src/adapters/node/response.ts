@@ -7,16 +7,9 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { Logger } from '../../app/logger.js';
+import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
-
-/** Releases a body that will not be sent, so a stream's resources are not held. */
-function discard(body: unknown): void {
-  if (body === null || typeof body !== 'object') return;
-  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> };
-  if (typeof stream.destroy === 'function') stream.destroy();
-  else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
-}
 
 /** Errors that only mean the client stopped listening; nothing to report. */
 function isClientGone(error: NodeJS.ErrnoException): boolean {
@@ -41,7 +34,7 @@ export function writeResponse(
 ): void {
   const body = response.body;
   if (res.destroyed || res.writableEnded) {
-    discard(body);
+    discardBody(body);
     return;
   }
   // `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
@@ -59,7 +52,7 @@ export function writeResponse(
     // Node refuses some values the core lets through (characters above U+00FF); the client gets
     // a plain 500 instead of a broken response, and the log says why.
     logger.error('Response headers could not be written', { error });
-    discard(body);
+    discardBody(body);
     writeFallback(res, 500);
     return;
   }

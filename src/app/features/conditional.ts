@@ -1,16 +1,21 @@
 /**
- * Conditional requests (RFC 9110 §13): the preconditions evaluated before a route's handler runs
- * (SPEC §5.7 step 5, from the route's `etag()` / `lastModified()` providers) and on the way out
- * (step 8, from the validators a handler set on its response).
+ * Conditional requests (RFC 9110 §13) in the pipeline: the route's `etag()` / `lastModified()`
+ * providers run before its handler, and the validators a handler set on its response are judged
+ * on the way out. The judging itself is src/http/conditional.ts, shared with the static router.
  *
  * A route without providers never reaches this module before its handler: the table compiles
  * `conditional` to `undefined` for it.
  */
 
 import { HttpError } from '../../errors.js';
-import { parseHttpDate, toHttpSeconds } from '../../http/date.js';
-import { formatEntityTag, strongMatch, weakMatch } from '../../http/etag.js';
-import { MultiValueHeaders } from '../../http/headers.js';
+import { discardBody } from '../../http/bytes.js';
+import {
+  evaluatePreconditions,
+  hasPreconditions,
+  type Validators,
+} from '../../http/conditional.js';
+import { parseHttpDate } from '../../http/date.js';
+import { formatEntityTag } from '../../http/etag.js';
 import { HTTPMethod } from '../../http/methods.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
@@ -25,7 +30,7 @@ export interface ValidatorProvider {
   getters: readonly Getter[];
 }
 
-/** What step 5 needs from a route. */
+/** What the pipeline needs from a route to evaluate its preconditions before the handler. */
 export interface CompiledConditional {
   etag: ValidatorProvider | undefined;
   lastModified: ValidatorProvider | undefined;
@@ -33,112 +38,19 @@ export interface CompiledConditional {
   varyAccept: boolean;
 }
 
-/** The validators of the selected representation, as the preconditions see them. */
-export interface CurrentValidators {
-  /** The entity tag with its quotes (`'"v1"'`, `'W/"v1"'`). */
-  etag: string | undefined;
-  lastModified: Date | undefined;
-  /** Whether a current representation exists (what `If-Match: *` asks). */
-  exists: boolean;
-}
-
-/** The outcome of RFC 9110 §13.2.2 steps 1 to 4. */
-export type PreconditionOutcome = 'proceed' | 'not-modified' | 'failed';
+/** The validators a route's providers computed: `exists` is false when both gave nothing. */
+type ProvidedValidators = Validators & { exists: boolean };
 
 function isSafe(method: string): boolean {
   return method === HTTPMethod.GET || method === HTTPMethod.HEAD;
 }
 
-/**
- * A date precondition header, or `undefined` when it must be ignored: not a valid HTTP-date, or
- * more than one member (RFC 9110 §13.1.3, §13.1.4). An IMF-fixdate has a comma of its own, so
- * "more than one member" is counted in field lines and in dates, not in commas.
- */
-function dateHeader(request: Request, name: string): Date | undefined {
-  const values = request.headers.getAll(name);
-  if (values.length !== 1) return undefined;
-  return parseHttpDate(values[0]);
-}
+// The validators the providers computed, kept for the way out (they are set on the final response
+// of a GET or HEAD). A WeakMap keeps RequestState free of a field only some routes use.
+const computed = new WeakMap<RequestState, ProvidedValidators>();
 
-/**
- * Evaluates the precondition headers of `request` against the selected representation, in the
- * order of RFC 9110 §13.2.2. Range and If-Range (step 5) are left to the way out.
- *
- * @example
- * evaluatePreconditions(request, { etag: '"v2"', lastModified: undefined, exists: true });
- * // 'failed' for a PUT with If-Match: "v1"
- */
-export function evaluatePreconditions(
-  request: Request,
-  current: CurrentValidators,
-): PreconditionOutcome {
-  const headers = request.headers;
-  const safe = isSafe(request.method);
-  if (headers.has('if-match')) {
-    // Step 1, §13.1.1: `*` holds when a current representation exists; a list holds when one of
-    // its tags matches by the strong comparison (a weak tag never does). A malformed list has
-    // no tags and therefore fails, which is the safe answer before a state change.
-    const tags = request.getIfMatch();
-    const holds =
-      tags[0] === '*'
-        ? current.exists
-        : current.etag !== undefined &&
-          tags.some((tag) => strongMatch(tag, current.etag as string));
-    if (!holds) return 'failed';
-  } else if (headers.has('if-unmodified-since')) {
-    // Step 2, §13.1.4: ignored when not a valid date or when the resource has no date.
-    const since = dateHeader(request, 'if-unmodified-since');
-    if (
-      since !== undefined &&
-      current.lastModified !== undefined &&
-      toHttpSeconds(current.lastModified) > toHttpSeconds(since)
-    ) {
-      return 'failed';
-    }
-  }
-  if (headers.has('if-none-match')) {
-    // Step 3, §13.1.2: `*` fails when a representation exists; a list fails when one of its
-    // tags matches by the weak comparison. GET/HEAD then answer 304, other methods 412.
-    const tags = request.getIfNoneMatch();
-    const matches =
-      tags[0] === '*'
-        ? current.exists
-        : current.etag !== undefined && tags.some((tag) => weakMatch(tag, current.etag as string));
-    if (matches) return safe ? 'not-modified' : 'failed';
-  } else if (safe && headers.has('if-modified-since')) {
-    // Step 4, §13.1.3: GET and HEAD only; dates compared at one-second precision, the finest an
-    // HTTP-date carries (SPEC §6).
-    const since = dateHeader(request, 'if-modified-since');
-    if (
-      since !== undefined &&
-      current.lastModified !== undefined &&
-      toHttpSeconds(current.lastModified) <= toHttpSeconds(since)
-    ) {
-      return 'not-modified';
-    }
-  }
-  return 'proceed';
-}
-
-/** Whether `request` carries any precondition header (a cheap test before the real work). */
-export function hasPreconditions(request: Request): boolean {
-  const headers = request.headers;
-  // Most requests carry no If-* header at all: one pass over the names says so.
-  if (!MultiValueHeaders.hasNameStartingWith(headers, 'if-')) return false;
-  return (
-    headers.has('if-match') ||
-    headers.has('if-none-match') ||
-    headers.has('if-modified-since') ||
-    headers.has('if-unmodified-since')
-  );
-}
-
-// The validators step 5 computed, kept for the way out (they are set on the final response of a
-// GET or HEAD). A WeakMap keeps RequestState free of a field only some routes use.
-const computed = new WeakMap<RequestState, CurrentValidators>();
-
-/** The validators step 5 computed for this request, if the route has providers. */
-export function providedValidators(state: RequestState | undefined): CurrentValidators | undefined {
+/** The validators the providers computed for this request, if the route has providers. */
+function providedValidators(state: RequestState | undefined): ProvidedValidators | undefined {
   return state === undefined ? undefined : computed.get(state);
 }
 
@@ -166,9 +78,10 @@ function toDate(value: unknown): Date | undefined {
 }
 
 /**
- * SPEC §5.7 step 5: runs the route's providers, then evaluates the preconditions. Returns the
- * 304 to send instead of running the handler, or `undefined` to go on; a failed precondition
- * throws a 412 before the handler (and so before any side effect) runs.
+ * Step 5 of the pipeline (docs/architecture.md): runs the route's providers, then evaluates the
+ * preconditions (RFC 9110 §13.2.2). Returns the 304 to send instead of running the handler, or
+ * `undefined` to go on; a failed precondition throws a 412 before the handler (and so before any
+ * side effect) runs.
  */
 export async function checkRoutePreconditions(
   conditional: CompiledConditional,
@@ -191,7 +104,7 @@ export async function checkRoutePreconditions(
   const lastModified = toDate(dateValue);
   // A provider that returns nothing says the resource has no current representation: If-Match
   // fails and `If-None-Match: *` (create only if absent) passes.
-  const current: CurrentValidators = {
+  const current: ProvidedValidators = {
     etag,
     lastModified,
     exists: etag !== undefined || lastModified !== undefined,
@@ -209,7 +122,7 @@ export async function checkRoutePreconditions(
  * A 304 built before the handler: the validators, and `Vary` as the 200 would have it (RFC 9110
  * §15.4.5). Last-Modified is sent only without an ETag, as §15.4.5 suggests.
  */
-function notModifiedResponse(current: CurrentValidators, varyAccept: boolean): Response {
+function notModifiedResponse(current: Validators, varyAccept: boolean): Response {
   const response = new Response(304);
   if (current.etag !== undefined) response.setEtag(current.etag);
   else if (current.lastModified !== undefined) response.setLastModified(current.lastModified);
@@ -218,9 +131,10 @@ function notModifiedResponse(current: CurrentValidators, varyAccept: boolean): R
 }
 
 /**
- * On the way out of a GET or HEAD: puts the validators step 5 computed on a successful response
- * that has none of its own. Unsafe methods are left alone: their handler changed the resource,
- * so the validators computed before it are stale (RFC 9110 §9.3.4 forbids them on a PUT).
+ * On the way out of a GET or HEAD: puts the validators the providers computed on a successful
+ * response that has none of its own. Unsafe methods are left alone: their handler changed the
+ * resource, so the validators computed before it are stale (RFC 9110 §9.3.4 forbids them on a
+ * PUT).
  */
 export function addProvidedValidators(response: Response, state: RequestState | undefined): void {
   const current = providedValidators(state);
@@ -237,5 +151,55 @@ export function addProvidedValidators(response: Response, state: RequestState | 
     !headers.has('last-modified')
   ) {
     response.setLastModified(current.lastModified);
+  }
+}
+
+/**
+ * RFC 9110 §13.2.2 on the way out, for the validators a handler set on a 200 to GET or HEAD:
+ * turns the response into a 304 and returns true when the client's copy is current; throws a
+ * 412 when If-Match / If-Unmodified-Since fail. The handler of a safe method changed nothing, so
+ * answering after it ran is still correct; unsafe methods are checked before their handler,
+ * from the route's providers ({@link checkRoutePreconditions}).
+ */
+export function checkResponsePreconditions(request: Request, response: Response): boolean {
+  if (response.statusCode !== 200 || !isSafe(request.method)) return false;
+  // Requests without an If-* header (nearly all) stop here, before anything is allocated.
+  if (!hasPreconditions(request)) return false;
+  const headers = response.headers;
+  const etag = headers.get('etag');
+  const hasDate = response.lastModified !== undefined || headers.has('last-modified');
+  if (etag === undefined && !hasDate) return false;
+  const lastModified = response.lastModified ?? parseHttpDate(headers.get('last-modified'));
+  const outcome = evaluatePreconditions(request, { etag, lastModified });
+  if (outcome === 'proceed') return false;
+  discardBody(response.body);
+  response.body = undefined;
+  if (outcome === 'failed') {
+    throw new HttpError(412, 'Precondition Failed: the resource does not match the request');
+  }
+  toNotModified(response);
+  return true;
+}
+
+// RFC 9110 §15.4.5: a 304 carries the headers a 200 would have had among these.
+const KEPT_ON_304 = new Set([
+  'cache-control',
+  'content-location',
+  'date',
+  'etag',
+  'expires',
+  'vary',
+]);
+
+function toNotModified(response: Response): void {
+  response.statusCode = 304;
+  for (const name of [...response.headers.names()]) {
+    const lower = name.toLowerCase();
+    if (
+      (lower.startsWith('content-') || lower === 'transfer-encoding') &&
+      !KEPT_ON_304.has(lower)
+    ) {
+      response.headers.delete(name);
+    }
   }
 }

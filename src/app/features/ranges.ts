@@ -1,36 +1,19 @@
 /**
- * Range requests on the way out (RFC 9110 §14, SPEC §6): a 200 to a GET whose body has a known
- * length (bytes, a string or a file) advertises `Accept-Ranges: bytes` and answers a `Range` with
- * 206 (one range, or several as `multipart/byteranges`) or 416.
+ * Range requests on the way out (RFC 9110 §14; docs/http-semantics.md): a 200 to a GET whose body
+ * has a known length (bytes, a string or a file) advertises `Accept-Ranges: bytes` and answers a
+ * `Range` with 206 (one range, or several as `multipart/byteranges`) or 416. What the request
+ * asks is decided by `evaluateRange` in src/http/conditional.ts, as for the static router; this
+ * module only shapes the response accordingly.
  */
 import { HttpError } from '../../errors.js';
-import { ifRangeAllows } from '../../http/conditional.js';
+import { discardBody } from '../../http/bytes.js';
+import { evaluateRange } from '../../http/conditional.js';
 import { parseHttpDate } from '../../http/date.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { type ByteRangesLayout, buildByteRanges, byteRangesLayout } from '../../http/multipart.js';
-import {
-  type ByteRange,
-  formatContentRange,
-  formatUnsatisfiedRange,
-  parseRange,
-} from '../../http/range.js';
+import { type ByteRange, formatContentRange, formatUnsatisfiedRange } from '../../http/range.js';
 import type { Request } from '../../request.js';
 import { FileBody, type Response } from '../../response.js';
-
-/** RFC 9110 §13.1.5, judged against the validators the response carries. */
-function ifRangeHolds(value: string, response: Response): boolean {
-  return ifRangeAllows(value, {
-    etag: response.headers.get('etag'),
-    lastModified: response.lastModified ?? parseHttpDate(response.headers.get('last-modified')),
-  });
-}
-
-function discard(body: unknown): void {
-  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> } | null;
-  if (stream === null || typeof stream !== 'object') return;
-  if (typeof stream.destroy === 'function') stream.destroy();
-  else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
-}
 
 async function* fileParts(
   path: string,
@@ -38,7 +21,7 @@ async function* fileParts(
   layout: ByteRangesLayout,
 ): AsyncGenerator<Uint8Array> {
   // Loaded only when a file is actually served in parts, so the core still bundles for runtimes
-  // without a file system (SPEC §17.18).
+  // without a file system.
   const { createReadStream } = await import('node:fs');
   const encoder = new TextEncoder();
   for (let i = 0; i < ranges.length; i++) {
@@ -65,16 +48,20 @@ export function applyRange(
 ): number | undefined {
   const headers = response.headers;
   MultiValueHeaders.setDefault(headers, 'Accept-Ranges', 'accept-ranges', 'bytes');
-  const header = MultiValueHeaders.getLower(request.headers, 'range');
-  if (header === undefined) return undefined;
-  // §14.2: a Range we cannot use is ignored, and so is one sent twice.
-  if (request.headers.getAll('range').length !== 1) return undefined;
-  const ifRange = request.headers.get('if-range');
-  if (ifRange !== undefined && !ifRangeHolds(ifRange, response)) return undefined;
-  const asked = parseRange(header, length);
+  // Nearly every request has no Range: it stops here, before the validators are looked up.
+  if (MultiValueHeaders.getLower(request.headers, 'range') === undefined) return undefined;
+  // If-Range is judged against the validators the response carries.
+  const asked = evaluateRange(
+    request,
+    {
+      etag: headers.get('etag'),
+      lastModified: response.lastModified ?? parseHttpDate(headers.get('last-modified')),
+    },
+    length,
+  );
   if (asked.kind === 'ignore') return undefined;
   if (asked.kind === 'unsatisfiable') {
-    discard(response.body);
+    discardBody(response.body);
     response.body = undefined;
     throw new HttpError(416, 'Range Not Satisfiable', undefined, {
       'Content-Range': formatUnsatisfiedRange(length),

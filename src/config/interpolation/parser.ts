@@ -1,5 +1,5 @@
 /**
- * The interpolation language of configuration values (SPEC §11):
+ * The interpolation language of configuration values (docs/configuration.md, "Interpolation"):
  *
  * ```text
  * ${env:NAME}                 environment variable

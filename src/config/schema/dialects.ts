@@ -1,6 +1,5 @@
 /**
- * JSON Schema dialects and the Ajv instance for each. Draft-07 is the default (the seed's
- * dialect); `$schema` selects draft-06, 2019-09 or 2020-12. The 2019-09 and 2020-12 validators
+ * JSON Schema dialects and the Ajv instance for each. Draft-07 is the default; `$schema` selects draft-06, 2019-09 or 2020-12. The 2019-09 and 2020-12 validators
  * are loaded only when a schema asks for them, to keep import time small.
  */
 

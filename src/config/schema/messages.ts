@@ -6,8 +6,29 @@
  */
 
 import type { ErrorObject } from 'ajv';
-import { formatValue } from '../json.js';
 import { formatPath, type PathSegment, pointerToSegments, valueAt } from '../path.js';
+import { Redacted } from '../redaction.js';
+
+/**
+ * Prints a value for a message: JSON, with a space after commas and colons so that lists read
+ * like the reference wording (`["a", "b"]`). Non-JSON numbers print as JavaScript does; a
+ * {@link Redacted} secret prints as `<from env:NAME>`, unquoted, so it cannot pass for text.
+ */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (value instanceof Redacted) return value.toString();
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? JSON.stringify(value) : String(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value).map(
+      (key) => `${JSON.stringify(key)}: ${formatValue((value as Record<string, unknown>)[key])}`,
+    );
+    return `{${entries.join(', ')}}`;
+  }
+  return JSON.stringify(value) ?? String(value);
+}
 
 /** A violation before it is given a source position. */
 export interface LocatedViolation {

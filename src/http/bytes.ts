@@ -1,0 +1,99 @@
+/**
+ * Byte helpers shared by the models, the pipeline and the adapters: UTF-8 lengths, joining
+ * chunks, reading a stream whole, and letting go of a body that will not be sent. Nothing here
+ * loads a Node module, so the core still runs where there is none.
+ */
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose.
+const NON_ASCII = /[^\x00-\x7f]/;
+
+// Node's and Bun's `Buffer.byteLength` counts in native code, several times faster than anything
+// written here; other runtimes get the portable count below. Both count a lone surrogate as the
+// 3 bytes of the U+FFFD it is sent as.
+const nativeByteLength = (
+  globalThis as { Buffer?: { byteLength?: (text: string, encoding: 'utf8') => number } }
+).Buffer?.byteLength;
+
+/**
+ * The UTF-8 length of a string without encoding it.
+ *
+ * @example
+ * utf8Length('é'); // 2
+ */
+export function utf8Length(text: string): number {
+  return nativeByteLength === undefined ? portableUtf8Length(text) : nativeByteLength(text, 'utf8');
+}
+
+/** `utf8Length` without `Buffer` (exported for tests). */
+export function portableUtf8Length(text: string): number {
+  // Most bodies (JSON above all) are ASCII, whose UTF-8 length is the string's length; the
+  // regular expression answers that several times faster than the loop below.
+  if (!NON_ASCII.test(text)) return text.length;
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      // A surrogate pair is one 4-byte code point over two UTF-16 units.
+      length += 2;
+      i++;
+    } else length += 2; // 3 bytes; a lone surrogate is sent as U+FFFD, also 3 bytes.
+  }
+  return length;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * Joins byte chunks into one array; a single chunk is returned as it is. `total`, when the
+ * caller counted it already, spares a second pass.
+ *
+ * @example
+ * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]); // Uint8Array [1, 2, 3]
+ */
+export function concatBytes(chunks: readonly Uint8Array[], total?: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  let length = total;
+  if (length === undefined) {
+    length = 0;
+    for (const chunk of chunks) length += chunk.length;
+  }
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+const UTF8 = new TextEncoder();
+
+/** Reads chunks of text or bytes whole, text as UTF-8. */
+export async function collectBytes(
+  chunks: AsyncIterable<Uint8Array | string>,
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? UTF8.encode(chunk) : chunk;
+    parts.push(bytes);
+    total += bytes.length;
+  }
+  return concatBytes(parts, total);
+}
+
+/**
+ * Releases a body that will not be sent (a 304, a HEAD, an error in its place), so a stream's
+ * file handle or socket is not held until it is collected: a Node stream is destroyed, a WHATWG
+ * `ReadableStream` cancelled. Anything else needs nothing.
+ */
+export function discardBody(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> };
+  if (typeof stream.destroy === 'function') stream.destroy();
+  else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
+}

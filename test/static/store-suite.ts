@@ -1,0 +1,353 @@
+/**
+ * The store suite: what a StaticRouter promises whatever it serves from, written once and run
+ * through every store (a local directory in local.test.ts, an S3 bucket in s3.test.ts), so a
+ * bug in one store cannot hide. Each store holds STORE_FILES at the root it serves, and the
+ * secret `secret.txt` one level above it. What only one store does stays in its own file.
+ */
+import { describe, expect, it, type TestContext } from 'vitest';
+import type { RestApplication } from '../../src/index.js';
+import type { StaticRouter, StaticRouterOptions } from '../../src/static/index.js';
+import { DOTENV, LARGE, quietApp, SECRET, send } from './helpers.js';
+
+/** One store under test. */
+export interface StoreUnderTest {
+  name: string;
+  /**
+   * A router over the store's copy of STORE_FILES. Skips the test (through `context`) when the
+   * store cannot run here, as S3 does without a local S3 server.
+   */
+  router(context: TestContext, options?: StaticRouterOptions): StaticRouter;
+  /** Behaviours this store cannot show, by test title, each with the reason; asked per test. */
+  skips?(): Readonly<Record<string, string>>;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+export function storeSuite(store: StoreUnderTest): void {
+  /** Registers one case; the app mounts the store's router at the root. */
+  function storeTest(
+    title: string,
+    body: (open: (options?: StaticRouterOptions) => RestApplication) => Promise<void>,
+  ): void {
+    it(title, async (context) => {
+      const reason = store.skips?.()[title];
+      if (reason !== undefined) {
+        console.warn(`Skipped on ${store.name}: ${reason}`);
+        context.skip(reason);
+      }
+      await body((options) => {
+        const app = quietApp();
+        app.mount('/', store.router(context, options));
+        return app;
+      });
+    });
+  }
+
+  describe(`store suite: ${store.name}`, () => {
+    describe('serving files', () => {
+      storeTest(
+        'GET serves the file with its type, length, validators and nosniff',
+        async (open) => {
+          const app = open();
+          const response = await send(app, '/hello.txt');
+          expect(response.status).toBe(200);
+          expect(response.text).toBe('hello world\n');
+          expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+          expect(response.headers.get('content-length')).toBe('12');
+          expect(response.headers.get('etag')).toMatch(/^"[^"]+"$/);
+          expect(response.headers.get('last-modified')).toMatch(/GMT$/);
+          expect(response.headers.get('accept-ranges')).toBe('bytes');
+          expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+          const types: Record<string, string> = {
+            '/css/style.css': 'text/css; charset=utf-8',
+            '/js/app.js': 'application/javascript; charset=utf-8',
+            '/data.json': 'application/json',
+            '/image.png': 'image/png',
+            '/index.html': 'text/html; charset=utf-8',
+          };
+          for (const [path, type] of Object.entries(types)) {
+            const typed = await send(app, path);
+            expect(typed.status, path).toBe(200);
+            expect(typed.headers.get('content-type'), path).toBe(type);
+          }
+        },
+      );
+
+      storeTest('a large file comes whole with its full length', async (open) => {
+        const response = await send(open(), '/large.bin');
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-length')).toBe(String(LARGE.length));
+        expect(response.body.equals(LARGE)).toBe(true);
+      });
+
+      storeTest('paths are normalised before the file is looked up', async (open) => {
+        const app = open();
+        for (const path of [
+          '//css//style.css',
+          '/./css/./style.css',
+          '/css/../css/style.css',
+          '/css/%2e%2e/css/style.css',
+          '/css/./../js/../css/style.css',
+        ]) {
+          const response = await send(app, path);
+          expect(response.status, path).toBe(200);
+          expect(response.text, path).toBe('body { color: red; }');
+        }
+      });
+
+      storeTest('paths that leave the location are 404; malformed ones 400', async (open) => {
+        const app = open();
+        for (const path of [
+          '/../secret.txt',
+          '/%2e%2e/secret.txt',
+          '/css/../../secret.txt',
+          '/..%2fsecret.txt',
+          '/..%5csecret.txt',
+          '/x%00',
+        ]) {
+          const response = await send(app, path);
+          expect(response.status, path).toBe(404);
+          expect(response.text, path).not.toContain(SECRET);
+        }
+        expect((await send(app, '/%zz')).status).toBe(400);
+      });
+
+      storeTest('a directory path serves its index; without one it is 404', async (open) => {
+        const app = open();
+        expect((await send(app, '/')).text).toBe('<h1>home</h1>');
+        expect((await send(app, '/docs/')).text).toBe('<h1>docs</h1>');
+        expect((await send(app, '/css/')).status).toBe(404);
+      });
+
+      storeTest('a missing file is 404, and so is a dotfile by default', async (open) => {
+        const app = open();
+        expect((await send(app, '/missing.txt')).status).toBe(404);
+        const dotfile = await send(app, '/.env');
+        expect(dotfile.status).toBe(404);
+        expect(dotfile.text).not.toContain(DOTENV);
+      });
+    });
+
+    describe('methods', () => {
+      storeTest(
+        'HEAD sends the GET headers and no body; 405 and OPTIONS list GET, HEAD, OPTIONS',
+        async (open) => {
+          const app = open();
+          for (const file of ['/hello.txt', '/large.bin']) {
+            const get = await send(app, file);
+            const head = await send(app, file, { method: 'HEAD' });
+            expect(head.status, file).toBe(200);
+            expect(head.body.length, file).toBe(0);
+            for (const name of ['content-length', 'content-type', 'etag', 'last-modified']) {
+              expect(head.headers.get(name), `${file} ${name}`).toBe(get.headers.get(name));
+            }
+          }
+          const missing = await send(app, '/missing.txt', { method: 'HEAD' });
+          expect(missing.status).toBe(404);
+          expect(missing.body.length).toBe(0);
+          for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+            for (const path of ['/hello.txt', '/missing.txt', '/']) {
+              const response = await send(app, path, { method });
+              expect(response.status, `${method} ${path}`).toBe(405);
+              expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+            }
+          }
+          const options = await send(app, '/hello.txt', { method: 'OPTIONS' });
+          expect(options.status).toBe(204);
+          expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+          expect(options.body.length).toBe(0);
+        },
+      );
+    });
+
+    describe('conditional requests (RFC 9110 §13)', () => {
+      storeTest(
+        'If-None-Match and If-Modified-Since give 304 with the ETag and Cache-Control',
+        async (open) => {
+          const app = open({ cacheControl: 'public, max-age=60' });
+          const first = await send(app, '/hello.txt');
+          const etag = first.headers.get('etag') as string;
+          const byTag = await send(app, '/hello.txt', { headers: { 'If-None-Match': etag } });
+          expect(byTag.status).toBe(304);
+          expect(byTag.body.length).toBe(0);
+          expect(byTag.headers.get('etag')).toBe(etag);
+          expect(byTag.headers.get('cache-control')).toBe('public, max-age=60');
+          expect(byTag.headers.has('content-length')).toBe(false);
+          // At or after Last-Modified, at one-second precision (RFC 9110 §13.1.3).
+          const later = new Date(Date.now() + 3_600_000).toUTCString();
+          for (const since of [first.headers.get('last-modified') as string, later]) {
+            const byDate = await send(app, '/hello.txt', {
+              headers: { 'If-Modified-Since': since },
+            });
+            expect(byDate.status, since).toBe(304);
+          }
+          for (const value of [`W/${etag}`, `"nope", ${etag}`, '*']) {
+            const matched = await send(app, '/hello.txt', { headers: { 'If-None-Match': value } });
+            expect(matched.status, value).toBe(304);
+          }
+          const other = await send(app, '/hello.txt', { headers: { 'If-None-Match': '"other"' } });
+          expect(other.status).toBe(200);
+          expect(other.text).toBe('hello world\n');
+          const garbage = await send(app, '/hello.txt', {
+            headers: { 'If-Modified-Since': 'yesterday' },
+          });
+          expect(garbage.status).toBe(200);
+          // If-None-Match wins over If-Modified-Since (RFC 9110 §13.1.3).
+          const both = await send(app, '/hello.txt', {
+            headers: { 'If-None-Match': '"other"', 'If-Modified-Since': later },
+          });
+          expect(both.status).toBe(200);
+          const earlier = 'Thu, 01 Jan 1970 00:00:00 GMT';
+          const old = await send(app, '/hello.txt', { headers: { 'If-Modified-Since': earlier } });
+          expect(old.status).toBe(200);
+        },
+      );
+
+      storeTest('a failing If-Match or If-Unmodified-Since is 412', async (open) => {
+        const app = open();
+        const etag = (await send(app, '/hello.txt')).headers.get('etag') as string;
+        expect((await send(app, '/hello.txt', { headers: { 'If-Match': etag } })).status).toBe(200);
+        // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches.
+        for (const value of ['"other"', `W/${etag}`]) {
+          const response = await send(app, '/hello.txt', { headers: { 'If-Match': value } });
+          expect(response.status, value).toBe(412);
+        }
+        const unmodified = await send(app, '/hello.txt', {
+          headers: { 'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' },
+        });
+        expect(unmodified.status).toBe(412);
+      });
+    });
+
+    describe('ranges (RFC 9110 §14)', () => {
+      storeTest(
+        'Range gives 206 with only those bytes; unsatisfiable gives 416 bytes */size',
+        async (open) => {
+          const app = open();
+          const cases: Array<[string, string, string]> = [
+            ['bytes=0-4', 'abcde', 'bytes 0-4/26'],
+            ['bytes=10-', 'klmnopqrstuvwxyz', 'bytes 10-25/26'],
+            ['bytes=20-100', 'uvwxyz', 'bytes 20-25/26'],
+            ['bytes=0-0', 'a', 'bytes 0-0/26'],
+          ];
+          for (const [range, body, contentRange] of cases) {
+            const response = await send(app, '/alphabet.txt', { headers: { Range: range } });
+            expect(response.status, range).toBe(206);
+            expect(response.text, range).toBe(body);
+            expect(response.headers.get('content-range'), range).toBe(contentRange);
+            expect(response.headers.get('content-length'), range).toBe(String(body.length));
+          }
+          const large = await send(app, '/large.bin', {
+            headers: { Range: 'bytes=500000-500009' },
+          });
+          expect(large.status).toBe(206);
+          expect(large.body.equals(LARGE.subarray(500000, 500010))).toBe(true);
+          for (const range of ['bytes=26-', 'bytes=100-200']) {
+            const unsatisfiable = await send(app, '/alphabet.txt', { headers: { Range: range } });
+            expect(unsatisfiable.status, range).toBe(416);
+            expect(unsatisfiable.headers.get('content-range'), range).toBe('bytes */26');
+          }
+        },
+      );
+
+      storeTest('a suffix range gives the last bytes', async (open) => {
+        const response = await send(open(), '/alphabet.txt', { headers: { Range: 'bytes=-3' } });
+        expect(response.status).toBe(206);
+        expect(response.text).toBe('xyz');
+        expect(response.headers.get('content-range')).toBe('bytes 23-25/26');
+      });
+
+      storeTest(
+        'a malformed Range or another unit is ignored: 200 with the whole file',
+        async (open) => {
+          const app = open();
+          for (const range of ['bytes=5-2', 'bytes=abc', 'items=0-1', 'bytes', 'bytes=--1']) {
+            const response = await send(app, '/alphabet.txt', { headers: { Range: range } });
+            expect(response.status, range).toBe(200);
+            expect(response.text, range).toBe(ALPHABET);
+          }
+        },
+      );
+
+      storeTest(
+        'several ranges that stay apart are never answered with only the first',
+        async (open) => {
+          const response = await send(open(), '/alphabet.txt', {
+            headers: { Range: 'bytes=0-1,5-6' },
+          });
+          // The whole file (a streamed S3 object), or every range as multipart/byteranges (a file
+          // whose bytes the pipeline holds): RFC 9110 §14.2 allows either.
+          expect([200, 206]).toContain(response.status);
+          if (response.status === 200) expect(response.text).toBe(ALPHABET);
+          else expect(response.headers.get('content-type')).toMatch(/^multipart\/byteranges/);
+        },
+      );
+
+      storeTest(
+        'If-Range: the current ETag gives 206, a stale one the whole file',
+        async (open) => {
+          const app = open();
+          const etag = (await send(app, '/alphabet.txt')).headers.get('etag') as string;
+          const current = await send(app, '/alphabet.txt', {
+            headers: { Range: 'bytes=0-1', 'If-Range': etag },
+          });
+          expect(current.status).toBe(206);
+          expect(current.text).toBe('ab');
+          const stale = await send(app, '/alphabet.txt', {
+            headers: { Range: 'bytes=0-1', 'If-Range': '"stale"' },
+          });
+          expect(stale.status).toBe(200);
+          expect(stale.text).toBe(ALPHABET);
+        },
+      );
+
+      storeTest(
+        'preconditions come before the range: a matching If-None-Match is 304',
+        async (open) => {
+          const app = open();
+          const etag = (await send(app, '/alphabet.txt')).headers.get('etag') as string;
+          const response = await send(app, '/alphabet.txt', {
+            headers: { Range: 'bytes=0-1', 'If-None-Match': etag },
+          });
+          expect(response.status).toBe(304);
+        },
+      );
+
+      storeTest('HEAD ignores Range (RFC 9110 §14.2: ranges are defined for GET)', async (open) => {
+        const response = await send(open(), '/alphabet.txt', {
+          method: 'HEAD',
+          headers: { Range: 'bytes=0-1' },
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-length')).toBe('26');
+        expect(response.body.length).toBe(0);
+      });
+    });
+
+    describe('options', () => {
+      storeTest('cacheControl and immutable set Cache-Control', async (open) => {
+        const app = open({ cacheControl: 'no-cache', immutable: /\.[0-9a-f]{8}\.js$/ });
+        expect((await send(app, '/hello.txt')).headers.get('cache-control')).toBe('no-cache');
+        expect((await send(app, '/assets/app.3f9a2c1e.js')).headers.get('cache-control')).toBe(
+          'public, max-age=31536000, immutable',
+        );
+      });
+
+      storeTest('precompressed siblings and the SPA fallback', async (open) => {
+        const app = open({ precompressed: true, fallback: 'spa/index.html' });
+        const br = await send(app, '/zipped.js', { headers: { 'Accept-Encoding': 'gzip, br' } });
+        expect(br.text).toBe('BROTLI-BYTES');
+        expect(br.headers.get('content-encoding')).toBe('br');
+        expect(br.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+        expect(br.headers.get('vary')).toBe('Accept-Encoding');
+        const plain = await send(app, '/zipped.js', { headers: { 'Accept-Encoding': 'identity' } });
+        expect(plain.text).toBe('console.log("plain variant");');
+        expect(plain.headers.has('content-encoding')).toBe(false);
+        const spa = await send(app, '/users/42');
+        expect(spa.status).toBe(200);
+        expect(spa.text).toBe('<h1>spa</h1>');
+        expect((await send(app, '/missing.js')).status).toBe(404);
+      });
+    });
+  });
+}
