@@ -68,7 +68,9 @@ export type SetupErrorCode =
   | 'DEPENDENCY_CYCLE'
   | 'STARTUP_FAILED'
   | 'SYNC_STARTUP_PROMISE'
-  | 'INVALID_OPTION';
+  | 'INVALID_OPTION'
+  | 'INVALID_HOOK'
+  | 'UNGUARDED_ROUTE';
 
 /** A mistake in how the application is put together, found at registration or startup. */
 export class SetupError extends Error {

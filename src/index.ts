@@ -8,11 +8,12 @@ export type { AuthorizationOptions } from './app/features/authorization.js';
 export type { CorsOptions } from './app/features/cors.js';
 export type { CspOptions } from './app/features/csp.js';
 export type { DefaultHeadersInit } from './app/features/default-headers.js';
+export { escapeHtml } from './app/features/renderers.js';
 export type { Scope } from './app/inject/getters.js';
 export type { StandardSchemaV1, ValidationSource } from './app/inject/validation.js';
-export type { LogFields, Logger } from './app/logger.js';
+export type { AnyLogger, LogFields, Logger, PowertoolsLogger } from './app/logger.js';
 export { createConsoleLogger, silentLogger } from './app/logger.js';
-export { escapeHtml } from './app/pipeline/renderers.js';
+export type { CheckedHandler, Representable, Unrepresentable } from './app/representable.js';
 export type { RouteProvider } from './app/routing/route.js';
 export { Route } from './app/routing/route.js';
 export { Router } from './app/routing/router.js';
@@ -25,12 +26,16 @@ export type {
   HandlerContext,
   HandlerResult,
   LifecycleHandler,
+  OnRequestHook,
+  OnResponseHook,
   PathParamNames,
   PathParams,
   Provider,
   ProviderContext,
   Registry,
   Renderer,
+  RequestHookContext,
+  ResponseHookExtras,
   TestRequestInit,
   ValidatorFunction,
 } from './app/types.js';

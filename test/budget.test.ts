@@ -6,11 +6,13 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 72 KiB: the
- * synchronous pipeline (a response without a promise when nothing on the way is asynchronous)
- * added about 3 KiB to the 63.5 KiB before it.
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 88 KiB: router
+ * scope and hooks (scope, hooks, access log: about 7 KiB), the pino and Powertools logger
+ * adapters, automatic ETags, and the messages for newcomer mistakes (registration sites, path
+ * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
+ * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 72 * 1024;
+const CORE_BUDGET = 88 * 1024;
 
 describe('core bundle', () => {
   const result = buildSync({

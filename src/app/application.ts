@@ -4,24 +4,17 @@
  */
 
 import { type HttpError, SetupError } from '../errors.js';
-import type { HeadersInit } from '../http/headers.js';
-import { Request, type RequestBody } from '../request.js';
+import { Request } from '../request.js';
 import type { Response } from '../response.js';
-import {
-  type AuthorizationHook,
-  type AuthorizationOptions,
-  authorizedProvider,
-  checkChallenge,
-  describeHook,
-  forbiddenProvider,
-} from './features/authorization.js';
+import { type AuthorizationOptions, checkChallenge } from './features/authorization.js';
 import {
   type DefaultHeadersInit,
   type DefaultHeadersSource,
   fixedDefaultHeaders,
 } from './features/default-headers.js';
+import { rendererMediaType } from './features/renderers.js';
 import { assignRequestId } from './features/request-id.js';
-import { type Binding, BUILTIN_NAMES, type Scope } from './inject/getters.js';
+import type { Scope } from './inject/getters.js';
 import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
 import {
   isStandardSchema,
@@ -30,16 +23,17 @@ import {
 } from './inject/validation.js';
 import { Lifecycle } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
+import { adaptLogger } from './logger-adapters.js';
+import { autoEtagOption, jsonOnlyOption } from './options.js';
 import { builtinErrorResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
-import { rendererMediaType } from './pipeline/renderers.js';
+import { checkScope } from './routing/registration.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import { isThenable } from './thenable.js';
 import type {
   ApplicationOptions,
-  ErrorHandler,
   LifecycleHandler,
   Provider,
   Registry,
@@ -83,6 +77,27 @@ export function dispatchRequest(
 
 const MiB = 1024 * 1024;
 
+// The registration methods a RestApplication inherits from Router, typed to return the
+// application itself, so a chain of registrations keeps every application method.
+export interface RestApplication<Deps extends Registry = {}> {
+  dependency<Name extends string, T>(
+    name: Name,
+    provider: Provider<Deps, T>,
+    options?: { scope?: Scope },
+  ): RestApplication<With<Deps, Name, Awaited<T>>>;
+  dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
+  authorized<Name extends string, T>(
+    name: Name,
+    check: Provider<Deps, T>,
+    options?: AuthorizationOptions,
+  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>>>;
+  forbidden<Name extends string>(
+    name: Name,
+    check: Provider<Deps, unknown>,
+    options?: AuthorizationOptions,
+  ): RestApplication<With<Deps, Name, false>>;
+}
+
 /**
  * An HTTP application.
  *
@@ -92,20 +107,25 @@ const MiB = 1024 * 1024;
  * app.get('/items/{id}', ({ store, id }) => store.get(id) ?? null);
  * const response = await app.request('/items/1');
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
 export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly bodyLimit: number;
   readonly debug: boolean;
+  /** The `logger` option, speaking restmachine's order `(message, fields?)` whatever it is. */
   readonly logger: Logger;
-  /** Registered names and how to produce them. */
-  readonly bindings = new Map<string, Binding>();
-  readonly sessionCache = new Map<string, unknown>();
+  /** `renderers: 'json'`: JSON is the only built-in representation. */
+  readonly jsonOnly: boolean;
+  /** `etag: 'auto'`: weak ETags from the body of buffered GET answers. */
+  readonly autoEtag: boolean;
+  /** Session-scoped values, by binding. */
+  readonly sessionCache = new Map<unknown, unknown>();
   readonly appRenderers = new Map<string, Injectable>();
-  readonly errorHandlerSources = new Map<number | 'default', Injectable>();
-  /** Authorization hooks in registration order (SPEC §12). */
-  readonly authorizationHooks: AuthorizationHook[] = [];
   /** What `defaultHeaders()` registered, in order. */
   readonly defaultHeaderSources: DefaultHeadersSource[] = [];
   readonly wwwAuthenticate: string | undefined;
+  /** `authorization: 'required'`: startup refuses routes no authorization hook guards. */
+  readonly authorizationRequired: boolean;
+  readonly accessLog: boolean;
 
   readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
@@ -117,64 +137,21 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     if (!(limit >= 0)) throw new SetupError('INVALID_OPTION', 'bodyLimit must be a number >= 0');
     this.bodyLimit = limit;
     this.debug = options.debug ?? false;
-    this.logger = options.logger ?? createConsoleLogger();
+    this.logger = adaptLogger(options.logger ?? createConsoleLogger());
+    this.jsonOnly = jsonOnlyOption(options.renderers);
+    this.autoEtag = autoEtagOption(options.etag);
     this.#lifecycle = new Lifecycle(this.logger);
     this.wwwAuthenticate = checkChallenge(options.wwwAuthenticate, 'wwwAuthenticate option');
+    const authorization = options.authorization ?? 'optional';
+    if (authorization !== 'required' && authorization !== 'optional') {
+      throw new SetupError('INVALID_OPTION', 'authorization must be "required" or "optional"');
+    }
+    this.authorizationRequired = authorization === 'required';
+    this.accessLog = options.accessLog === true;
   }
 
   get root(): Router<Registry> {
     return this as Router<Registry>;
-  }
-
-  #register(binding: Binding): void {
-    const name = binding.name;
-    if (typeof name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(name)) {
-      throw new SetupError('NAME_CLASH', `Invalid dependency name ${JSON.stringify(name)}`);
-    }
-    if (BUILTIN_NAMES.has(name)) {
-      throw new SetupError('NAME_CLASH', `"${name}" is a built-in name and cannot be registered`);
-    }
-    if (this.bindings.has(name)) {
-      throw new SetupError('NAME_CLASH', `"${name}" is already registered`);
-    }
-    this.bindings.set(name, binding);
-    this.changed();
-  }
-
-  /**
-   * Registers a dependency. `scope: 'request'` (default) computes it once per request;
-   * `'session'` once for the life of the application.
-   *
-   * The one-argument form takes the name from the function, which minifiers rename: prefer
-   * the named form in code that is bundled.
-   *
-   * @example
-   * const app = new RestApplication()
-   *   .dependency('db', () => openDatabase(), { scope: 'session' })
-   *   .dependency('user', ({ db, headers }) => db.userFor(headers.get('authorization')));
-   */
-  dependency<Name extends string, T>(
-    name: Name,
-    provider: Provider<Deps, T>,
-    options?: { scope?: Scope },
-  ): RestApplication<With<Deps, Name, Awaited<T>>>;
-  dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
-  dependency(
-    nameOrProvider: string | Provider<Deps, unknown>,
-    providerOrOptions?: Provider<Deps, unknown> | { scope?: Scope },
-    maybeOptions?: { scope?: Scope },
-  ): unknown {
-    const [name, provider, options] =
-      typeof nameOrProvider === 'function'
-        ? [nameOrProvider.name, nameOrProvider, providerOrOptions as { scope?: Scope } | undefined]
-        : [nameOrProvider, providerOrOptions as Provider<Deps, unknown>, maybeOptions];
-    this.#register({
-      kind: 'provider',
-      name,
-      scope: checkScope(options?.scope),
-      injectable: describeInjectable(provider, `Dependency "${name}"`),
-    });
-    return this;
   }
 
   /**
@@ -200,9 +177,9 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
           `Unknown validation source ${JSON.stringify(source)}`,
         );
       }
-      this.#register({ kind: 'schema', name, scope, schema: validator, source });
+      this.register({ kind: 'schema', name, scope, schema: validator, source });
     } else {
-      this.#register({
+      this.register({
         kind: 'validator',
         name,
         scope,
@@ -225,70 +202,12 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     provider: Provider<Deps, T>,
     options?: { scope?: Scope },
   ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> {
-    this.#register({
+    this.register({
       kind: 'exists',
       name,
       scope: checkScope(options?.scope),
       injectable: describeInjectable(provider, `resourceExists "${name}"`),
     });
-    return this as never;
-  }
-
-  /**
-   * Registers an authorization hook (SPEC §12): when `check` returns a falsy value the request
-   * ends with 401 (with the `wwwAuthenticate` challenge), before content negotiation; otherwise
-   * the value is injectable under `name`. It guards the routes that inject `name` (directly or
-   * through their providers), or every route with `{ global: true }`; their responses carry
-   * `Vary: Authorization`.
-   *
-   * @example
-   * const app = new RestApplication({ wwwAuthenticate: 'Bearer realm="api"' })
-   *   .authorized('user', ({ headers }) => users.byToken(headers.get('authorization')));
-   * app.get('/me', ({ user }) => user);
-   */
-  authorized<Name extends string, T>(
-    name: Name,
-    check: Provider<Deps, T>,
-    options?: AuthorizationOptions,
-  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>>> {
-    const hook = describeHook('authorized', name, options);
-    const { names } = describeInjectable(check, `authorized "${name}"`);
-    this.#register({
-      kind: 'provider',
-      name,
-      scope: 'request',
-      injectable: {
-        fn: authorizedProvider(check, options?.wwwAuthenticate ?? this.wwwAuthenticate),
-        names,
-      },
-    });
-    this.authorizationHooks.push(hook);
-    return this as never;
-  }
-
-  /**
-   * Registers a permission check (SPEC §12): when `check` returns a truthy value the request
-   * ends with 403, after the `authorized()` hooks and before content negotiation. It guards the
-   * routes that inject `name` (directly or through their providers), or every route with
-   * `{ global: true }`.
-   *
-   * @example
-   * app.forbidden('notAdmin', ({ user }) => !user.roles.includes('admin'), { global: true });
-   */
-  forbidden<Name extends string>(
-    name: Name,
-    check: Provider<Deps, unknown>,
-    options?: AuthorizationOptions,
-  ): RestApplication<With<Deps, Name, false>> {
-    const hook = describeHook('forbidden', name, options);
-    const { names } = describeInjectable(check, `forbidden "${name}"`);
-    this.#register({
-      kind: 'provider',
-      name,
-      scope: 'request',
-      injectable: { fn: forbiddenProvider(check), names },
-    });
-    this.authorizationHooks.push(hook);
     return this as never;
   }
 
@@ -332,33 +251,6 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   }
 
   /**
-   * Registers an error handler for one status, or (without a status) for every error.
-   *
-   * @example
-   * app.errorHandler(404, ({ error }) => ({ message: `Nothing at ${error.path}` }));
-   */
-  errorHandler(handler: ErrorHandler<Deps>): this;
-  errorHandler(status: number, handler: ErrorHandler<Deps>): this;
-  errorHandler(
-    statusOrHandler: number | ErrorHandler<Deps>,
-    maybeHandler?: ErrorHandler<Deps>,
-  ): this {
-    const [key, handler] =
-      typeof statusOrHandler === 'number'
-        ? [statusOrHandler, maybeHandler]
-        : ['default' as const, statusOrHandler];
-    if (key !== 'default' && (!Number.isInteger(key) || key < 400 || key > 599)) {
-      throw new SetupError('INVALID_OPTION', `Error handler status must be 400-599, got ${key}`);
-    }
-    this.errorHandlerSources.set(
-      key,
-      describeInjectable(handler as Function, `Error handler ${key}`),
-    );
-    this.changed();
-    return this;
-  }
-
-  /**
    * Registers a startup handler. Its result becomes a session dependency named after the
    * function, or after `name` when given.
    *
@@ -379,7 +271,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         ? [nameOrHandler, maybeHandler as LifecycleHandler<Deps>]
         : [nameOrHandler.name || undefined, nameOrHandler];
     const injectable = describeInjectable(handler, `Startup handler ${name ?? '(anonymous)'}`);
-    if (name !== undefined) this.#register({ kind: 'startup', name });
+    if (name !== undefined) this.register({ kind: 'startup', name });
     this.#lifecycle.onStartup({ name, injectable });
     return this;
   }
@@ -401,8 +293,15 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   }
 
   #checkRoutes(): void {
-    const problems = this.routingTable().problems;
-    if (problems.length > 0) throw problems[0];
+    const table = this.routingTable();
+    if (table.problems.length > 0) throw table.problems[0];
+    if (this.authorizationRequired && table.unguarded.length > 0) {
+      throw new SetupError(
+        'UNGUARDED_ROUTE',
+        `authorization: 'required', but no authorization hook guards ${table.unguarded.join(', ')}; ` +
+          'register authorized() on their router (or with { global: true }), or mark them .public()',
+      );
+    }
   }
 
   /** Runs the startup handlers once, then checks the routes; later calls share the promise. */
@@ -464,7 +363,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         requestId: request.requestId,
         error,
       });
-      return failedResponse(request);
+      return failedResponse(request, this.jsonOnly);
     }
     if (refusal !== undefined) return refuseRequest(this, table, request, refusal);
     return runPipeline(this, table, request);
@@ -479,7 +378,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         this.#startupErrorLogged = true;
         this.logger.error('Application startup failed', { requestId: request.requestId, error });
       }
-      return failedResponse(request);
+      return failedResponse(request, this.jsonOnly);
     }
     return this.#dispatch(request, refusal);
   }
@@ -520,19 +419,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 }
 
 /** The 500 of an application that cannot run, echoing the request id like every response. */
-function failedResponse(request: Request): Response {
-  const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined);
+function failedResponse(request: Request, jsonOnly: boolean): Response {
+  const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined, jsonOnly);
   response.headers.set('X-Request-ID', request.requestId as string);
   return response;
-}
-
-function checkScope(scope: Scope | undefined): Scope {
-  if (scope === undefined) return 'request';
-  if (scope !== 'request' && scope !== 'session') {
-    throw new SetupError(
-      'INVALID_OPTION',
-      `Scope must be "request" or "session", got ${JSON.stringify(scope)}`,
-    );
-  }
-  return scope;
 }

@@ -1,10 +1,12 @@
 /**
  * The application as adapters see it, and all they import from `src/app/` besides types: run a
  * request (synchronously when the pipeline could), or answer one the adapter could not read
- * through the same error path; and tell a promise from a value. The package does not export
+ * through the same error path; tell a promise from a value; and speak to a logger given as an
+ * adapter option in its own argument order. The package does not export
  * this module, and its declarations are stripped from the published types.
  */
 import { dispatchRequest } from './application.js';
+import { adaptLogger as adapt } from './logger-adapters.js';
 import { isThenable as thenable } from './thenable.js';
 
 /** @internal */
@@ -12,3 +14,6 @@ export const dispatch = dispatchRequest;
 
 /** @internal */
 export const isThenable = thenable;
+
+/** @internal */
+export const adaptLogger = adapt;

@@ -5,13 +5,32 @@
 
 export type LogFields = Record<string, unknown>;
 
-/** Anything with these four methods can be the application's logger (pino, console, ...). */
+/**
+ * The logger interface, in restmachine's argument order: a message, then structured fields. Any
+ * object with these four methods can be the application's logger; a pino logger and a
+ * Powertools `Logger` are accepted as they are and called in their own order (docs/logging.md).
+ */
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
 }
+
+/**
+ * Powertools' `Logger`, known by the two methods only it has. It takes the message first and
+ * merges an object given after it into the line, so it is called as a `Logger`.
+ */
+export interface PowertoolsLogger {
+  appendKeys(attributes: LogFields): void;
+  injectLambdaContext(...options: never[]): unknown;
+}
+
+/**
+ * What the `logger` option accepts: a `Logger`, a Powertools `Logger`, or a pino logger (whose
+ * overloads include `info(message)`, so its type fits `Logger`; it is told apart at run time).
+ */
+export type AnyLogger = Logger | PowertoolsLogger;
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };

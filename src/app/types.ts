@@ -4,8 +4,9 @@
  */
 import type { HeadersInit, MultiValueHeaders } from '../http/headers.js';
 import type { MetricsRecorder, Request, RequestBody } from '../request.js';
+import type { Response } from '../response.js';
 import type { StandardSchemaV1 } from './inject/validation.js';
-import type { Logger } from './logger.js';
+import type { AnyLogger, Logger } from './logger.js';
 
 /** The parameter names in a route template: `'/users/{id}/files/{path*}'` gives `'id' | 'path'`. */
 export type PathParamNames<Path extends string> =
@@ -16,7 +17,7 @@ export type PathParamNames<Path extends string> =
 /** The path parameters of a route template, each a string. */
 export type PathParams<Path extends string> = { [K in PathParamNames<Path>]: string };
 
-/** The error record error handlers receive as `error` (SPEC §17.7). */
+/** The error record error handlers receive as `error`. */
 export interface ErrorRecord {
   statusCode: number;
   message: string;
@@ -70,7 +71,7 @@ export type HandlerContext<Deps extends Registry, Path extends string> = Omit<
 export type ProviderContext<Deps extends Registry> = BuiltinInjectables & Deps;
 
 /**
- * What a handler may return (SPEC §5.4): a value to render, a `[body, status, headers?]` tuple,
+ * What a handler may return (docs/application.md, "Handler results"): a value to render, a `[body, status, headers?]` tuple,
  * a `Response`, or nothing (204).
  */
 export type HandlerResult = unknown;
@@ -90,6 +91,42 @@ export type ErrorHandler<Deps extends Registry> = (
   context: ProviderContext<Deps> & { error: ErrorRecord },
 ) => HandlerResult | Promise<HandlerResult>;
 
+/** Names a hook may not inject: hooks run before the body is read (docs/hooks-and-scope.md). */
+type BodyNames = 'body' | 'jsonBody' | 'formBody';
+
+/**
+ * The injection object of an `onRequest` hook: request-level names and registered names. A
+ * route's own hook also gets the route's path parameters.
+ */
+export type RequestHookContext<Deps extends Registry, Path extends string = never> = [
+  Path,
+] extends [never]
+  ? Omit<BuiltinInjectables, BodyNames> & Deps
+  : Omit<BuiltinInjectables, BodyNames | 'pathParams'> &
+      Deps &
+      PathParams<Path> & { pathParams: PathParams<Path> };
+
+/** What an `onResponse` hook gets besides the request-level names. */
+export interface ResponseHookExtras {
+  /** The final response: change its headers, not its status. */
+  response: Response;
+  /** Milliseconds since the request reached the application. */
+  elapsedMs: number;
+}
+
+/**
+ * An `onRequest` hook: returns nothing to go on, or ends the request by returning a `Response`
+ * or a `[body, status, headers?]` tuple, or by throwing `HttpError`.
+ */
+export type OnRequestHook<Deps extends Registry, Path extends string = never> = (
+  context: RequestHookContext<Deps, Path>,
+) => unknown;
+
+/** An `onResponse` hook: sees the final response; may change its headers. */
+export type OnResponseHook<Deps extends Registry, Path extends string = never> = (
+  context: RequestHookContext<Deps, Path> & ResponseHookExtras,
+) => unknown;
+
 /** Merges a new name into a registry type. */
 export type With<Deps extends Registry, Name extends string, Value> = Deps & {
   [K in Name]: Value;
@@ -101,13 +138,41 @@ export interface ApplicationOptions {
   bodyLimit?: number;
   /** Adds the error's message and stack to 500 bodies. Never in production. */
   debug?: boolean;
-  /** The logger for everything the application writes (console JSON lines by default). */
-  logger?: Logger;
+  /**
+   * The logger for everything the application writes (console JSON lines by default): any
+   * object with `debug`, `info`, `warn` and `error` taking `(message, fields?)`, or a pino
+   * logger or a Powertools `Logger` as they are; each is called in its own argument order
+   * (docs/logging.md).
+   */
+  logger?: AnyLogger;
+  /**
+   * `'json'`: JSON is the only built-in representation. No HTML or text unless a route or the
+   * application `provides` them, no `Vary: Accept` on routes with one representation, a string
+   * result is sent as a JSON string and error bodies are always JSON. `'builtin'` (default):
+   * JSON, HTML and text (docs/application.md, "JSON-only applications").
+   */
+  renderers?: 'builtin' | 'json';
+  /**
+   * `'auto'`: a buffered 200 answer to GET or HEAD that carries no validator of its own gets a
+   * weak ETag computed from its body, so `If-None-Match` answers 304 (docs/http-semantics.md,
+   * "Automatic ETags"). Off (`false`) by default.
+   */
+  etag?: 'auto' | false;
   /**
    * The `WWW-Authenticate` challenge sent with the 401 of an `authorized()` hook, for example
    * `'Bearer realm="api"'` (RFC 9110 §15.5.2 expects one on every 401).
    */
   wwwAuthenticate?: string;
+  /**
+   * `'required'`: `startup()` rejects, listing them, when a route is guarded by no authorization
+   * hook and is not marked `.public()` (docs/hooks-and-scope.md, "Deny by default").
+   */
+  authorization?: 'required' | 'optional';
+  /**
+   * One `info` line per request through the logger: method, path, route template, status,
+   * response bytes, duration in ms and request id. Off by default.
+   */
+  accessLog?: boolean;
 }
 
 /** A dependency provider: takes the injection object, returns the value (or a promise). */

@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { coreCases } from './cases/core.js';
+import { optionsCases } from './cases/options.js';
+import { scopeCases } from './cases/scope.js';
 import { semanticsCases } from './cases/semantics.js';
 import type { Driver, DriverFactory } from './driver.js';
 
@@ -20,7 +22,7 @@ export type CasesModule = {
   cases: (context: CaseContext) => void;
 };
 
-const MODULES: CasesModule[] = [coreCases, semanticsCases];
+const MODULES: CasesModule[] = [coreCases, semanticsCases, scopeCases, optionsCases];
 
 export function conformanceSuite(factory: DriverFactory): void {
   describe(`conformance via ${factory.name}`, () => {

@@ -4,7 +4,7 @@
  */
 import type { RestApplication } from '../../app/application.js';
 import { adaptLogger, dispatch, isThenable } from '../../app/kernel.js';
-import type { Logger } from '../../app/logger.js';
+import type { AnyLogger, Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
 import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
@@ -64,7 +64,7 @@ export interface CloudGatewayAdapterOptions {
    * The logger for the adapter's own lines (pino and Powertools' `Logger` as they are); the
    * application's by default.
    */
-  logger?: Logger;
+  logger?: AnyLogger;
 }
 
 /** A Lambda handler for every event kind the adapter accepts. */

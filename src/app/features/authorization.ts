@@ -1,12 +1,14 @@
 /**
- * Authorization hooks (SPEC §12, §5.7 step 2): `app.authorized(name, fn)` answers 401 when `fn`
+ * Authorization hooks (docs/hooks-and-scope.md; step 2 of the pipeline): `app.authorized(name, fn)` answers 401 when `fn`
  * returns a falsy value and otherwise makes that value injectable under `name`;
  * `app.forbidden(name, fn)` answers 403 when `fn` returns a truthy value.
  *
- * A route opts in by injecting the name, directly or through any provider it uses (the same
- * reach that decides which dependencies a route resolves), or every route does when the hook is
- * registered with `{ global: true }`. Either way the hooks run before content negotiation, so an
- * anonymous client learns nothing about a route (not even its 406) before it is authenticated.
+ * An application's hook guards the routes that inject the name, directly or through any provider
+ * they use (the same reach that decides which dependencies a route resolves), or every route when
+ * registered with `{ global: true }`. A router's hook guards every route under it, whatever the
+ * handler injects (docs/hooks-and-scope.md). Either way the hooks run before content negotiation,
+ * so an anonymous client learns nothing about a route (not even its 406) before it is
+ * authenticated.
  */
 import { HttpError, SetupError } from '../../errors.js';
 import { isThenable } from '../thenable.js';
@@ -32,6 +34,8 @@ export interface AuthorizationHook {
   name: string;
   global: boolean;
   vary: string | undefined;
+  /** The hook's own `WWW-Authenticate` challenge, when it gives one. */
+  challenge: string | undefined;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -49,8 +53,28 @@ export function describeHook(
       `${kind} "${name}": vary must be a header name or false`,
     );
   }
-  checkChallenge(options?.wwwAuthenticate, `${kind} "${name}"`);
-  return { kind, name, global: options?.global === true, vary: vary === false ? undefined : vary };
+  const challenge = checkChallenge(options?.wwwAuthenticate, `${kind} "${name}"`);
+  return {
+    kind,
+    name,
+    global: options?.global === true,
+    vary: vary === false ? undefined : vary,
+    challenge,
+  };
+}
+
+/**
+ * The function a hook's binding runs: its check, turned into a 401 or 403. `challenge` is the
+ * application's, used when the hook has none of its own.
+ */
+export function guardedFunction(
+  check: Function,
+  hook: AuthorizationHook,
+  challenge: string | undefined,
+): (context: object) => unknown {
+  return hook.kind === 'authorized'
+    ? authorizedProvider(check, hook.challenge ?? challenge)
+    : forbiddenProvider(check);
 }
 
 /** Checks a `WWW-Authenticate` challenge given as an option; returns it. */

@@ -1,5 +1,5 @@
 /**
- * Default headers (SPEC §12): headers added to every response the application sends, error
+ * Default headers (docs/http-semantics.md, "Default headers"): headers added to every response the application sends, error
  * responses and 404s included, from a fixed set or from a function that may inject dependencies.
  * A header the response already carries is left as it is: the handler has the last word.
  */

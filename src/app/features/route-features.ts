@@ -10,9 +10,6 @@ import type { Response } from '../../response.js';
 import type { Getter, GetterCompiler } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { RequestState } from '../inject/request-state.js';
-import type { Route } from '../routing/route.js';
-import type { Router } from '../routing/router.js';
-import { isThenable } from '../thenable.js';
 import type { Registry } from '../types.js';
 import type { AuthorizationHook } from './authorization.js';
 import { hooksFor } from './authorization.js';
@@ -82,9 +79,19 @@ export function compileDefaultHeaders(
   return { entries };
 }
 
+/** What the features read from a router or a route: the settings registered on it. */
+export interface FeatureLevel {
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/** A route, as the features see it: its settings and the names its handler injects. */
+export interface FeatureRoute extends FeatureLevel {
+  readonly handler: { readonly names: readonly string[] };
+}
+
 function levelSetting<T>(
-  routers: ReadonlyArray<Router<Registry>>,
-  route: Route<Registry> | undefined,
+  routers: readonly FeatureLevel[],
+  route: FeatureRoute | undefined,
   key: string,
 ) {
   const levels: Array<T | undefined> = routers.map(
@@ -122,8 +129,8 @@ function compileProvider(
 export function compileRouteFeatures(
   compiler: GetterCompiler,
   source: FeaturesSource,
-  routers: ReadonlyArray<Router<Registry>>,
-  route: Route<Registry> | undefined,
+  routers: readonly FeatureLevel[],
+  route: FeatureRoute | undefined,
   label: string,
   params: ReadonlySet<string>,
   defaults: CompiledDefaultHeaders | undefined,

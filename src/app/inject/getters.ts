@@ -21,7 +21,20 @@ export type Scope = 'request' | 'session';
 
 /** A registered name and how to produce its value. */
 export type Binding =
-  | { kind: 'provider'; name: string; scope: Scope; injectable: Injectable }
+  | {
+      kind: 'provider';
+      name: string;
+      scope: Scope;
+      injectable: Injectable;
+      /**
+       * Set for `authorized()` / `forbidden()`: the value decides 401 / 403. `wrap` gives the
+       * function that does, with the application's `WWW-Authenticate` challenge.
+       */
+      guard?: {
+        kind: 'authorized' | 'forbidden';
+        wrap: (challenge: string | undefined) => Function;
+      };
+    }
   | { kind: 'exists'; name: string; scope: Scope; injectable: Injectable }
   | { kind: 'validator'; name: string; scope: Scope; injectable: Injectable }
   | {
@@ -37,8 +50,11 @@ export type Binding =
 export interface InjectionHost {
   readonly logger: Logger;
   readonly bindings: ReadonlyMap<string, Binding>;
-  readonly sessionCache: Map<string, unknown>;
+  /** Session-scoped values, keyed by their binding (sibling routers may share a name). */
+  readonly sessionCache: Map<unknown, unknown>;
   readonly startupValues: ReadonlyMap<string, unknown>;
+  /** The challenge of an `authorized()` hook's 401 that gives none of its own. */
+  readonly wwwAuthenticate: string | undefined;
 }
 
 export type Getter = (state: RequestState) => unknown;
@@ -54,7 +70,7 @@ function isJsonType(essence: string): boolean {
 }
 
 /**
- * SPEC §17.17: JSON or any `+json` type; no Content-Type at all is 415 too. The value itself when
+ * JSON or any `+json` type (RFC 6839 §3.1); no Content-Type at all is 415 too. The value itself when
  * the body is already in memory, else a promise of it.
  */
 function readJsonBody(request: Request): unknown {
@@ -94,7 +110,7 @@ function requestLogger(host: InjectionHost, state: RequestState): Logger {
   return state.log;
 }
 
-/** The getters of the built-in names (SPEC §5.3, §17.15). */
+/** The getters of the built-in names (docs/application.md, "Dependency injection by name"). */
 export function builtinGetter(name: string, host: InjectionHost): Getter | undefined {
   switch (name) {
     case 'request':
@@ -212,15 +228,15 @@ export function buildContext(
   return Promise.all([settleFirst, ...pending]).then(() => context);
 }
 
-function cached(cache: Map<string, unknown>, name: string, produce: () => unknown): unknown {
-  if (cache.has(name)) return cache.get(name);
+function cached<K>(cache: Map<K, unknown>, key: K, produce: () => unknown): unknown {
+  if (cache.has(key)) return cache.get(key);
   const value = produce();
-  cache.set(name, value);
+  cache.set(key, value);
   if (isThenable(value)) {
     // Keep the settled value so later readers need no await; a rejection stays cached as the
     // rejected promise, so every reader in the request sees the same failure.
     Promise.resolve(value).then(
-      (resolved) => cache.set(name, resolved),
+      (resolved) => cache.set(key, resolved),
       () => undefined,
     );
   }
@@ -261,15 +277,23 @@ function schemaSource(source: ValidationSource, state: RequestState): unknown {
 }
 
 /**
- * Compiles getters for one routing table. Getters of registered names are shared by every
- * route; `check` verifies one function's names (transitively) for one route.
+ * Compiles getters for one scope of one routing table: the application's names, or those a
+ * route sees under its routers (`bindings`). Getters of registered names are shared by every
+ * route of the scope; `compile` verifies one function's names (transitively) for one route.
  */
 export class GetterCompiler {
   readonly #host: InjectionHost;
+  readonly #bindings: ReadonlyMap<string, Binding>;
   readonly #getters = new Map<string, Getter>();
 
-  constructor(host: InjectionHost) {
+  constructor(host: InjectionHost, bindings: ReadonlyMap<string, Binding> = host.bindings) {
     this.#host = host;
+    this.#bindings = bindings;
+  }
+
+  /** The names this scope sees and how they are produced. */
+  get bindings(): ReadonlyMap<string, Binding> {
+    return this.#bindings;
   }
 
   /**
@@ -297,7 +321,7 @@ export class GetterCompiler {
       const name = stack.pop() as string;
       if (seen.has(name)) continue;
       seen.add(name);
-      const binding = this.#host.bindings.get(name);
+      const binding = this.#bindings.get(name);
       if (binding !== undefined && 'injectable' in binding) stack.push(...binding.injectable.names);
     }
     return seen;
@@ -309,7 +333,7 @@ export class GetterCompiler {
     available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
     chain: string[],
   ): void {
-    const binding = this.#host.bindings.get(name);
+    const binding = this.#bindings.get(name);
     if (binding !== undefined && available.params.has(name)) {
       throw new SetupError(
         'NAME_CLASH',
@@ -344,7 +368,7 @@ export class GetterCompiler {
     const existing = this.#getters.get(name);
     if (existing !== undefined) return existing;
     const host = this.#host;
-    const binding = host.bindings.get(name);
+    const binding = this.#bindings.get(name);
     let getter: Getter;
     if (binding === undefined) {
       getter = builtinGetter(name, host) ?? ((s) => s.params[name]);
@@ -361,7 +385,11 @@ export class GetterCompiler {
             : runStandardSchema(schema, value);
         };
       } else {
-        const { fn, names } = binding.injectable;
+        const { names } = binding.injectable;
+        const fn =
+          binding.kind === 'provider' && binding.guard !== undefined
+            ? binding.guard.wrap(host.wwwAuthenticate)
+            : binding.injectable.fn;
         // Providers can only ask for names that verify() accepted for every route that uses
         // them, so their getters can be shared across routes.
         const inner = names.map((innerName) => this.#getter(innerName, available));
@@ -370,7 +398,7 @@ export class GetterCompiler {
       }
       getter =
         binding.scope === 'session'
-          ? (s) => cached(host.sessionCache, name, () => produce(s))
+          ? (s) => cached(host.sessionCache, binding, () => produce(s))
           : (s) => {
               s.cache ??= new Map();
               return cached(s.cache, name, () => produce(s));

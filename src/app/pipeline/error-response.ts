@@ -10,6 +10,7 @@ import { negotiate } from '../../http/media-type.js';
 import { reasonPhrase } from '../../http/status.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
+import type { CompiledRenderer } from '../features/renderers.js';
 import { buildContext } from '../inject/getters.js';
 import { newRequestState } from '../inject/request-state.js';
 import type { Logger } from '../logger.js';
@@ -17,7 +18,6 @@ import type { CompiledErrorHandler } from '../routing/routing-table.js';
 import { isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
 import { finalizeResponse } from './finalize.js';
-import type { CompiledRenderer } from './renderers.js';
 import { respond } from './respond.js';
 
 /** What an error stands for, as the client will see it. */
@@ -66,15 +66,16 @@ const ERROR_TYPES = [
 
 /**
  * The built-in error body: `{"error", "statusCode", "path", "details"?}` as JSON, or the plain
- * message for a client that accepts only text.
+ * message for a client that accepts only text, unless `jsonOnly` (`renderers: 'json'`).
  */
 export function builtinErrorResponse(
   request: Request,
   status: number,
   message: string,
   details: unknown,
+  jsonOnly = false,
 ): Response {
-  const accept = MultiValueHeaders.getLower(request.headers, 'accept');
+  const accept = jsonOnly ? undefined : MultiValueHeaders.getLower(request.headers, 'accept');
   const plain = accept !== undefined && negotiate(accept, ERROR_TYPES) === ERROR_TYPES[1];
   if (plain) return new Response(status, message, { contentType: 'text/plain; charset=utf-8' });
   const body: Record<string, unknown> = { error: message, statusCode: status, path: request.path };
@@ -86,7 +87,9 @@ export function builtinErrorResponse(
 export async function answerError(exchange: Exchange, error: unknown): Promise<Response> {
   const { request, table, host } = exchange;
   const info = describeError(exchange, error);
-  const handler = table.errorHandlers.get(info.status) ?? table.errorHandlers.get('default');
+  // A routed request's errors go to its routers' handlers first (docs/hooks-and-scope.md).
+  const handlers = exchange.route?.errorHandlers ?? table.errorHandlers;
+  const handler = handlers.get(info.status) ?? handlers.get('default');
   let response: Response | undefined;
   if (handler !== undefined) {
     try {
@@ -96,7 +99,13 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
       logFailure(host.logger, request, 'Error handler failed', handlerError);
     }
   }
-  response ??= builtinErrorResponse(request, info.status, info.message, info.details);
+  response ??= builtinErrorResponse(
+    request,
+    info.status,
+    info.message,
+    info.details,
+    host.jsonOnly,
+  );
   if (info.headers !== undefined) {
     for (const name of Object.keys(info.headers)) {
       response.headers.set(name, info.headers[name] as string);
@@ -113,7 +122,13 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
     );
   } catch (finalError) {
     logFailure(host.logger, request, 'Could not complete an error response', finalError);
-    const fallback = builtinErrorResponse(request, 500, reasonPhrase(500), undefined);
+    const fallback = builtinErrorResponse(
+      request,
+      500,
+      reasonPhrase(500),
+      undefined,
+      host.jsonOnly,
+    );
     return finalizeResponse(fallback, request, exchange.head);
   }
 }

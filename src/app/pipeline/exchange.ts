@@ -4,17 +4,22 @@
  * when another step learns something new.
  */
 import type { Request } from '../../request.js';
+import type { CompiledHook } from '../features/hooks.js';
+import type { CompiledRenderer } from '../features/renderers.js';
 import type { RouteFeatures } from '../features/route-features.js';
 import type { RequestState } from '../inject/request-state.js';
 import type { Logger } from '../logger.js';
 import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
-import type { CompiledRenderer } from './renderers.js';
 
 /** What the pipeline needs from the application. */
 export interface PipelineHost {
   readonly logger: Logger;
   readonly bodyLimit: number;
   readonly debug: boolean;
+  /** `renderers: 'json'`: error bodies are JSON whatever the client accepts. */
+  readonly jsonOnly: boolean;
+  /** `etag: 'auto'`: weak ETags from the body of buffered GET answers. */
+  readonly autoEtag: boolean;
 }
 
 export interface Exchange {
@@ -34,4 +39,11 @@ export interface Exchange {
   features: RouteFeatures | undefined;
   /** The representation content negotiation chose (step 3). */
   renderer: CompiledRenderer | undefined;
+  /**
+   * The `onResponse` hooks the final response goes through: the application's until routing
+   * finds a route, then the route's (which end with the application's).
+   */
+  onResponse: readonly CompiledHook[] | undefined;
+  /** When the request arrived (`performance.now()`), taken only when a hook reads it. */
+  started: number;
 }

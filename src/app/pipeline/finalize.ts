@@ -1,17 +1,18 @@
 /**
- * The way out (SPEC §5.7 step 8): add the headers the route's features imply (CORS, CSP,
+ * The way out (step 8 of the pipeline, docs/architecture.md): add the headers the route's features imply (CORS, CSP,
  * default headers...), normalise the body, fill the headers it implies, evaluate the
  * preconditions against the validators the handler set (304 / 412), apply ranges (206 / 416),
  * drop the body of a HEAD while keeping its headers.
  */
 
 import { HttpError } from '../../errors.js';
+import { discardBody, utf8Length } from '../../http/bytes.js';
 import { contentTypeFor } from '../../http/content-types.js';
-import { formatHttpDate, parseHttpDate } from '../../http/date.js';
+import { formatHttpDate } from '../../http/date.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { type Request, utf8Length } from '../../request.js';
+import type { Request } from '../../request.js';
 import { FileBody, isStream, type Response } from '../../response.js';
-import { evaluatePreconditions, hasPreconditions } from '../features/conditional.js';
+import { checkResponsePreconditions } from '../features/conditional.js';
 import { applyRange } from '../features/ranges.js';
 import { decorateResponse, type RouteFeatures } from '../features/route-features.js';
 import type { RequestState } from '../inject/request-state.js';
@@ -20,13 +21,6 @@ import { isThenable } from '../thenable.js';
 /** Statuses that never carry content (RFC 9110 §6.4.1). */
 function forbidsContent(status: number): boolean {
   return status === 204 || status === 304 || status < 200;
-}
-
-function discard(body: unknown): void {
-  if (body === null || typeof body !== 'object') return;
-  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> };
-  if (typeof stream.destroy === 'function') stream.destroy();
-  else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
 }
 
 // node:fs is loaded on the first file body only, so the core stays free of Node modules at load.
@@ -42,46 +36,6 @@ async function statFile(body: FileBody): Promise<{ size: number; mtime: Date }> 
   // A file body whose file is missing is a 404, never a leak of the path in a 500.
   if (info === undefined || !info.isFile()) throw new HttpError(404);
   return { size: info.size, mtime: info.mtime };
-}
-
-/**
- * RFC 9110 §13.2.2 on the way out, for the validators a handler set on a 200 to GET or HEAD:
- * 'not-modified' turns it into a 304, 'failed' (If-Match / If-Unmodified-Since) into a 412. The
- * handler of a safe method changed nothing, so answering after it ran is still correct; unsafe
- * methods are checked before their handler, from the route's providers (conditional.ts).
- */
-function responsePreconditions(request: Request, response: Response): 'proceed' | 'not-modified' {
-  if (response.statusCode !== 200) return 'proceed';
-  if (request.method !== 'GET' && request.method !== 'HEAD') return 'proceed';
-  if (!hasPreconditions(request)) return 'proceed';
-  const headers = response.headers;
-  const etag = headers.get('etag');
-  const hasDate = response.lastModified !== undefined || headers.has('last-modified');
-  if (etag === undefined && !hasDate) return 'proceed';
-  const lastModified = response.lastModified ?? parseHttpDate(headers.get('last-modified'));
-  const outcome = evaluatePreconditions(request, { etag, lastModified, exists: true });
-  if (outcome === 'failed') {
-    discard(response.body);
-    response.body = undefined;
-    throw new HttpError(412, 'Precondition Failed: the resource does not match the request');
-  }
-  return outcome;
-}
-
-// RFC 9110 §15.4.5: a 304 carries the headers a 200 would have had among these.
-const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary'];
-
-function toNotModified(response: Response): void {
-  discard(response.body);
-  response.statusCode = 304;
-  response.body = undefined;
-  const kept = new Set(KEPT_ON_304);
-  for (const name of [...response.headers.names()]) {
-    const lower = name.toLowerCase();
-    if (lower.startsWith('content-') || lower === 'transfer-encoding') {
-      if (!kept.has(lower)) response.headers.delete(name);
-    }
-  }
 }
 
 /**
@@ -208,12 +162,9 @@ function completeHeaders(
   if (request.requestId !== undefined) {
     MultiValueHeaders.setDefault(headers, 'X-Request-ID', 'x-request-id', request.requestId);
   }
-  if (responsePreconditions(request, response) === 'not-modified') {
-    toNotModified(response);
-    return response;
-  }
+  if (checkResponsePreconditions(request, response)) return response;
   if (forbidsContent(response.statusCode)) {
-    discard(response.body);
+    discardBody(response.body);
     response.body = undefined;
     headers.delete('content-length');
     return response;
@@ -224,7 +175,7 @@ function completeHeaders(
     (request.method === 'GET' || request.method === 'HEAD') &&
     !isStream(body)
   ) {
-    // SPEC §6: bodies of known length (text, bytes, files) can be ranged; HEAD gets the
+    // RFC 9110 §14: bodies of known length (text, bytes, files) can be ranged; HEAD gets the
     // headers a GET with the same Range would.
     const ranged = applyRange(response, request, length);
     if (ranged !== undefined) {
@@ -238,7 +189,7 @@ function completeHeaders(
   }
   if (head) {
     // HEAD keeps every header of the GET, Content-Length included, and sends no content.
-    discard(response.body);
+    discardBody(response.body);
     response.body = undefined;
   }
   return response;

@@ -4,8 +4,11 @@
  * at once; one that returns a promise makes the rest wait for it, so a route whose providers and
  * handler are synchronous answers without allocating a promise.
  *
- * A route runs only the steps it has something for: without authorization hooks, resourceExists
- * providers or ETag / Last-Modified providers it goes from matching straight to its handler.
+ * A route runs only the steps it has something for: without hooks, authorization hooks,
+ * resourceExists providers or ETag / Last-Modified providers it goes from matching straight to
+ * its handler. `onRequest` hooks run after routing (the application's before routing answers,
+ * the routers' and the route's before authorization); `onResponse` hooks once the response is
+ * final, error responses included (docs/hooks-and-scope.md).
  */
 
 import { HttpError } from '../../errors.js';
@@ -16,17 +19,19 @@ import { type Request, recordBodyLimit, recordRouting } from '../../request.js';
 import { Response } from '../../response.js';
 import { checkRoutePreconditions } from '../features/conditional.js';
 import { isPreflight } from '../features/cors.js';
+import { type CompiledHook, now, type RouteHooks, runOnRequest } from '../features/hooks.js';
+import type { CompiledRenderer } from '../features/renderers.js';
 import { assignRequestId } from '../features/request-id.js';
 import { answerPreflight, pathFeatures } from '../features/route-features.js';
 import { buildContext, runGetters } from '../inject/getters.js';
 import { newRequestState, type RequestState } from '../inject/request-state.js';
-import { MALFORMED } from '../routing/path-matcher.js';
+import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
 import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
 import { isThenable } from '../thenable.js';
 import { answerError } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
 import { finalizeResponse } from './finalize.js';
-import type { CompiledRenderer } from './renderers.js';
+import { afterOnRequest, afterResponse } from './hook-steps.js';
 import { chooseRenderer, respond } from './respond.js';
 
 /**
@@ -39,6 +44,12 @@ export function runPipeline(
   request: Request,
 ): Response | Promise<Response> {
   const exchange = newExchange(host, table, request);
+  const response = answer(exchange);
+  // Routing decided synchronously which onResponse hooks apply; most requests have none.
+  return exchange.onResponse === undefined ? response : afterResponse(exchange, response);
+}
+
+function answer(exchange: Exchange): Response | Promise<Response> {
   let response: Response | Promise<Response>;
   try {
     response = routeRequest(exchange);
@@ -63,11 +74,12 @@ export function refuseRequest(
   table: RoutingTable,
   request: Request,
   error: HttpError,
-): Promise<Response> {
+): Response | Promise<Response> {
   assignRequestId(request);
   const exchange = newExchange(host, table, request);
   exchange.head = request.method === HTTPMethod.HEAD;
-  return answerError(exchange, error);
+  const response = answerError(exchange, error);
+  return exchange.onResponse === undefined ? response : afterResponse(exchange, response);
 }
 
 function newExchange(host: PipelineHost, table: RoutingTable, request: Request): Exchange {
@@ -80,6 +92,8 @@ function newExchange(host: PipelineHost, table: RoutingTable, request: Request):
     state: undefined,
     features: table.features,
     renderer: undefined,
+    onResponse: table.onResponse,
+    started: table.onResponse === undefined ? 0 : now(),
   };
 }
 
@@ -95,17 +109,82 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
   }
 }
 
+type Entry = { value: CompiledRoute; paramNames: readonly string[] };
+
 /**
  * Step 1: route and method. 400 for a malformed path, 404, 405 with `Allow`, OPTIONS and CORS
  * preflights, HEAD by the GET route, 501 for an unknown method, and 413 for a declared
- * Content-Length over the limit, before anything reads the body.
+ * Content-Length over the limit, before anything reads the body. The application's `onRequest`
+ * hooks run between finding the route and giving any of these answers.
  */
 function routeRequest(exchange: Exchange): Response | Promise<Response> {
-  const { host, table, request } = exchange;
-  recordBodyLimit(request, host.bodyLimit);
+  const { table, request } = exchange;
+  recordBodyLimit(request, exchange.host.bodyLimit);
   assignRequestId(request);
   const matched = table.matcher.match(request.path);
   if (matched === MALFORMED) throw new HttpError(400, 'Malformed percent-encoding in request path');
+  if (table.onRequest === undefined) return dispatchRoute(exchange, matched);
+  return runApplicationHooks(exchange, matched, table.onRequest);
+}
+
+/**
+ * The application's `onRequest` hooks, once the route is known and before any answer routing
+ * gives: they see its path parameters, and its `onResponse` hooks apply from here on.
+ */
+function runApplicationHooks(
+  exchange: Exchange,
+  matched: PathMatch<CompiledRoute> | undefined,
+  hooks: readonly CompiledHook[],
+): Response | Promise<Response> {
+  const { request } = exchange;
+  const method = parseMethod(request.method);
+  let params: Record<string, string> | undefined;
+  if (matched !== undefined && method !== undefined) {
+    const byMethod = matched.leaf.byMethod;
+    const entry =
+      method === HTTPMethod.OPTIONS && answerPreflight(byMethod, request) !== undefined
+        ? preflightEntry(byMethod, request)
+        : (byMethod.get(method) ??
+          (method === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined));
+    if (entry !== undefined) {
+      params = paramsOf(entry, matched);
+      adoptHooks(exchange, entry.value.hooks);
+    }
+  }
+  exchange.state = newRequestState(request, params ?? new DataRecord<string>());
+  return afterOnRequest(exchange, runOnRequest(hooks, exchange.state), () =>
+    dispatchRoute(exchange, matched),
+  );
+}
+
+function paramsOf(entry: Entry, matched: PathMatch<CompiledRoute>): Record<string, string> {
+  const params = new DataRecord<string>();
+  const names = entry.paramNames;
+  for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
+  return params;
+}
+
+/** From here on the route's `onResponse` hooks (which end with the application's) apply. */
+function adoptHooks(exchange: Exchange, hooks: RouteHooks | undefined): void {
+  if (hooks === undefined) return;
+  exchange.onResponse = hooks.onResponse;
+  if (exchange.started === 0 && hooks.onResponse !== undefined) exchange.started = now();
+}
+
+/** The route a CORS preflight asks about (`Access-Control-Request-Method`). */
+function preflightEntry(byMethod: ReadonlyMap<string, Entry>, request: Request): Entry | undefined {
+  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
+  return (
+    byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined)
+  );
+}
+
+/** Gives the answers routing found, or hands the request to its route. */
+function dispatchRoute(
+  exchange: Exchange,
+  matched: PathMatch<CompiledRoute> | undefined,
+): Response | Promise<Response> {
+  const { host, table, request } = exchange;
   const method = parseMethod(request.method);
   if (method === undefined) {
     throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
@@ -117,7 +196,7 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
     const preflight = answerPreflight(byMethod, request);
     if (preflight !== undefined) {
       exchange.features = table.defaultsOnly;
-      return preflight;
+      return preflightHooks(exchange, matched, preflight);
     }
   }
   let entry = byMethod.get(method);
@@ -134,21 +213,42 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
     }
     throw new HttpError(405, undefined, undefined, { Allow: allow });
   }
+  // A route's own bodyLimit() replaces the application's, for this check and for reading.
+  const limit = (entry.value.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit;
+  if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
   const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
-  if (declared !== undefined && Number(declared) > host.bodyLimit) {
-    throw new HttpError(413, `Request body is larger than the limit of ${host.bodyLimit} bytes`);
+  if (declared !== undefined && Number(declared) > limit) {
+    throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
   }
   const route = entry.value;
-  const params = new DataRecord<string>();
-  const names = entry.paramNames;
-  for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
-  recordRouting(request, route.template, params);
+  const state = exchange.state ?? newRequestState(request, paramsOf(entry, matched));
+  recordRouting(request, route.template, state.params);
   exchange.features = route.features;
+  const hooks = route.hooks;
+  adoptHooks(exchange, hooks);
   if (route.problem !== undefined) throw route.problem;
   const routed = exchange as RoutedExchange;
   routed.route = route;
-  routed.state = newRequestState(request, params);
-  return checkAuthorization(routed);
+  routed.state = state;
+  if (hooks?.onRequest === undefined) return checkAuthorization(routed);
+  return afterOnRequest(routed, runOnRequest(hooks.onRequest, state), () =>
+    checkAuthorization(routed),
+  );
+}
+
+/** A preflight runs the hooks of the route it asks about, never its authorization. */
+function preflightHooks(
+  exchange: Exchange,
+  matched: PathMatch<CompiledRoute>,
+  preflight: Response,
+): Response | Promise<Response> {
+  const entry = preflightEntry(matched.leaf.byMethod, exchange.request);
+  const hooks = entry?.value.hooks;
+  if (entry === undefined || hooks === undefined) return preflight;
+  adoptHooks(exchange, hooks);
+  if (hooks.onRequest === undefined) return preflight;
+  exchange.state ??= newRequestState(exchange.request, paramsOf(entry, matched));
+  return afterOnRequest(exchange, runOnRequest(hooks.onRequest, exchange.state), () => preflight);
 }
 
 function allowed(byMethod: ReadonlyMap<string, unknown>): string {

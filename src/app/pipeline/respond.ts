@@ -12,12 +12,15 @@ import { negotiate } from '../../http/media-type.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { FileBody, Response, type ResponseBody } from '../../response.js';
+import { addAutoEtag } from '../features/auto-etag.js';
+import type { CompiledRenderer } from '../features/renderers.js';
 import { buildContext } from '../inject/getters.js';
 import { newRequestState } from '../inject/request-state.js';
+import { isTuple } from '../representable.js';
 import type { CompiledRoute } from '../routing/routing-table.js';
 import { isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
-import type { CompiledRenderer } from './renderers.js';
+import { checkRepresentable } from './unrepresentable.js';
 
 /** The representations a result may take: a route's, or the application's. */
 export interface Representations {
@@ -47,7 +50,8 @@ function notAcceptable(renderers: readonly CompiledRenderer[]): HttpError {
 /**
  * `result` as a Response. `negotiated` is the renderer content negotiation chose among
  * `representations`. `status` is the status when the result names none: a handler's result
- * gets 200, or 204 when there is nothing to send; an error handler's gets the error's.
+ * gets 200, or 204 when there is nothing to send; an error handler's gets the error's. With
+ * `etag: 'auto'` a buffered 200 to GET or HEAD also gets its weak ETag here (auto-etag.ts).
  */
 export function respond(
   exchange: Exchange,
@@ -56,7 +60,27 @@ export function respond(
   negotiated: CompiledRenderer,
   status?: number,
 ): Response | Promise<Response> {
+  const response = toResponse(exchange, result, representations, negotiated, status);
+  if (!exchange.host.autoEtag) return response;
+  if (isThenable(response)) return response.then((resolved) => withAutoEtag(exchange, resolved));
+  return withAutoEtag(exchange, response);
+}
+
+function withAutoEtag(exchange: Exchange, response: Response): Response {
+  const conditional = exchange.route?.features?.conditional;
+  addAutoEtag(response, exchange.request, conditional !== undefined);
+  return response;
+}
+
+function toResponse(
+  exchange: Exchange,
+  result: unknown,
+  representations: Representations,
+  negotiated: CompiledRenderer,
+  status?: number,
+): Response | Promise<Response> {
   if (result instanceof Response) return result;
+  const fromErrorHandler = status !== undefined;
   let body = result;
   let headers: unknown;
   if (isTuple(result)) {
@@ -80,6 +104,7 @@ export function respond(
       ) ?? renderer;
   }
   if (renderer.builtin !== undefined) {
+    checkRepresentable(exchange, body, fromErrorHandler);
     const response = makeResponse(status, renderer.builtin(body), renderer.contentType, headers);
     return varyOnAccept(renderers, response);
   }
@@ -118,18 +143,6 @@ async function renderWith(
   const body =
     typeof output === 'string' || output instanceof Uint8Array ? output : String(output ?? '');
   return makeResponse(status, body, renderer.contentType, headers);
-}
-
-/** A `[body, status]` or `[body, status, headers]` tuple. */
-function isTuple(value: unknown): value is [unknown, number, unknown?] {
-  if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3)) return false;
-  const status = value[1];
-  if (!Number.isInteger(status) || status < 100 || status > 599) return false;
-  if (value.length === 3) {
-    const headers = value[2];
-    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return false;
-  }
-  return true;
 }
 
 /** A body that is sent as it is, without a renderer. */

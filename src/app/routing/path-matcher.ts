@@ -2,8 +2,7 @@
  * The routing table: a segment trie compiled from every mounted route.
  *
  * Paths are split on `/` before anything is decoded, then each segment is percent-decoded once,
- * so an encoded `%2F` stays inside one parameter and can never create a new segment (SPEC
- * §17.2). Empty segments are dropped: repeated and trailing slashes do not change which route
+ * so an encoded `%2F` stays inside one parameter and can never create a new segment. Empty segments are dropped: repeated and trailing slashes do not change which route
  * matches. Priority per segment: a static segment, then a parameter, then a catch-all; a path
  * matched by a route for another method is a 405, never a fall-through to a catch-all (§17.4).
  */

@@ -1,11 +1,20 @@
 /**
  * A registered route, and the options that chain on it.
  */
+import { SetupError } from '../../errors.js';
 import type { HTTPMethod } from '../../http/methods.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
+import { describeHook } from '../features/hooks.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
-import type { HandlerContext, Registry, Renderer } from '../types.js';
+import type {
+  HandlerContext,
+  OnRequestHook,
+  OnResponseHook,
+  Registry,
+  Renderer,
+} from '../types.js';
+import { RegistrationSite } from './registration-site.js';
 
 /** A route-level provider: takes the handler's injection object, returns a value or a promise. */
 export type RouteProvider<Deps extends Registry, Path extends string, T> = (
@@ -21,6 +30,10 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
   readonly renderers = new Map<string, Injectable>();
   /** Extensions of later features (conditional providers, CORS, CSP) keyed by feature. */
   readonly settings: Record<string, unknown> = {};
+  /** Where the application registered the route, for the duplicate route error. */
+  readonly site = new RegistrationSite();
+  readonly onRequestHooks: Injectable[] = [];
+  readonly onResponseHooks: Injectable[] = [];
 
   /** Tells the router that holds the route that its routing table must be built again. */
   readonly #changed: () => void;
@@ -100,6 +113,69 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
    */
   csp(options: CspOptions | false): this {
     this.settings.csp = options === false ? false : compileCsp(options);
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * Runs `hook` for this route's requests, after the application's and its routers' `onRequest`
+   * hooks and before authorization; it sees the route's path parameters by name.
+   *
+   * @example
+   * app.get('/files/{name}', ({ name }) => read(name)).onRequest(({ name, log }) => {
+   *   log.info('file asked', { name });
+   * });
+   */
+  onRequest(hook: OnRequestHook<Deps, Path>): this {
+    this.onRequestHooks.push(describeHook(hook, `onRequest hook of ${this.method} ${this.path}`));
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * Runs `hook` on this route's final responses, before its routers' and the application's
+   * `onResponse` hooks.
+   *
+   * @example
+   * app.get('/report', () => data).onResponse(({ response }) => {
+   *   response.headers.set('Cache-Control', 'no-store');
+   * });
+   */
+  onResponse(hook: OnResponseHook<Deps, Path>): this {
+    this.onResponseHooks.push(describeHook(hook, `onResponse hook of ${this.method} ${this.path}`));
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * Exempts this route from every authorization hook in scope, including under
+   * `authorization: 'required'`.
+   *
+   * @example
+   * app.get('/health', () => ({ ok: true })).public();
+   */
+  public(): this {
+    this.settings.public = true;
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * The largest request body this route accepts, in bytes, instead of the application's
+   * `bodyLimit`: a declared Content-Length over it is 413 before the handler runs, and reading
+   * a longer body fails with 413.
+   *
+   * @example
+   * app.post('/uploads', ({ body }) => store(body)).bodyLimit(50 * 1024 * 1024);
+   */
+  bodyLimit(bytes: number): this {
+    if (typeof bytes !== 'number' || !(bytes >= 0)) {
+      throw new SetupError(
+        'INVALID_OPTION',
+        `bodyLimit of ${this.method} ${this.path} must be a number >= 0, got ${String(bytes)}`,
+      );
+    }
+    this.settings.bodyLimit = bytes;
     this.#changed();
     return this;
   }

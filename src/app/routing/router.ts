@@ -1,64 +1,41 @@
 /**
- * Router: groups routes and mounts other routers under a prefix. It has no registry of its own;
- * it uses the application it ends up mounted on (seed 000 §2.4).
+ * Router: groups routes and mounts other routers under a prefix. What a router registers (names,
+ * authorization hooks, error handlers, hooks, CORS, CSP) applies to every route under it and is
+ * visible to those routes only (docs/hooks-and-scope.md); everything else comes from the
+ * application it ends up mounted on.
  */
 
 import { SetupError } from '../../errors.js';
 import { type HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
+import {
+  type AuthorizationHook,
+  type AuthorizationOptions,
+  describeHook as describeAuthorizationHook,
+  guardedFunction,
+} from '../features/authorization.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
-import { describeInjectable } from '../inject/handler-parameters.js';
-import type { Handler, Registry } from '../types.js';
+import { describeHook } from '../features/hooks.js';
+import type { Binding, Scope } from '../inject/getters.js';
+import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
+import type { CheckedHandler } from '../representable.js';
+import type {
+  ErrorHandler,
+  OnRequestHook,
+  OnResponseHook,
+  Provider,
+  Registry,
+  Truthy,
+  With,
+} from '../types.js';
+import { addBinding, checkScope, errorHandlerStatus } from './registration.js';
 import { Route } from './route.js';
+import { normalizePrefix, validateTemplate } from './template.js';
 
 /** A router mounted under a prefix. */
 export interface Mount {
   prefix: string;
   router: Router<Registry>;
-}
-
-const PARAM = /^\{([A-Za-z_$][\w$]*)(\*)?\}$/;
-
-/** Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment. */
-export function validateTemplate(path: string): void {
-  if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw new SetupError(
-      'INVALID_ROUTE',
-      `Route path must start with "/": ${JSON.stringify(path)}`,
-    );
-  }
-  const segments = path.split('/').filter((segment) => segment !== '');
-  const seen = new Set<string>();
-  segments.forEach((segment, index) => {
-    if (!segment.includes('{') && !segment.includes('}')) return;
-    const match = PARAM.exec(segment);
-    if (match === null) {
-      throw new SetupError(
-        'INVALID_ROUTE',
-        `Route ${path}: "${segment}" is not a parameter; use a whole segment such as {id} or {path*}`,
-      );
-    }
-    const name = match[1] as string;
-    if (seen.has(name)) {
-      throw new SetupError('INVALID_ROUTE', `Route ${path}: parameter "${name}" appears twice`);
-    }
-    seen.add(name);
-    if (match[2] === '*' && index !== segments.length - 1) {
-      throw new SetupError('INVALID_ROUTE', `Route ${path}: a catch-all must be the last segment`);
-    }
-  });
-}
-
-/** Normalises a mount prefix: leading slash, no trailing slash, `/` for the root. */
-export function normalizePrefix(prefix: string): string {
-  if (typeof prefix !== 'string')
-    throw new SetupError('INVALID_ROUTE', 'Mount prefix must be a string');
-  const trimmed = prefix
-    .split('/')
-    .filter((segment) => segment !== '')
-    .join('/');
-  if (trimmed.includes('{')) validateTemplate(`/${trimmed}`);
-  return trimmed === '' ? '' : `/${trimmed}`;
 }
 
 /**
@@ -71,7 +48,7 @@ export function normalizePrefix(prefix: string): string {
  */
 export class Router<Deps extends Registry = {}> {
   /**
-   * The application the router is written for (seed 000 §2.4), when given: passing it types
+   * The application the router is written for, when given: passing it types
    * the router's handlers with the application's registered names.
    *
    * @example
@@ -82,6 +59,13 @@ export class Router<Deps extends Registry = {}> {
   readonly mounts: Mount[] = [];
   /** Extensions of later features (CORS, CSP) that apply to every route of this router. */
   readonly settings: Record<string, unknown> = {};
+  /** The names this router registered and how to produce them. */
+  readonly bindings = new Map<string, Binding>();
+  /** Authorization hooks in registration order (docs/http-semantics.md#authorization-hooks). */
+  readonly authorizationHooks: AuthorizationHook[] = [];
+  readonly errorHandlerSources = new Map<number | 'default', Injectable>();
+  readonly onRequestHooks: Injectable[] = [];
+  readonly onResponseHooks: Injectable[] = [];
 
   // What it is mounted on: a change here reaches every application that holds the router.
   readonly #mountedOn = new Set<Router<Registry>>();
@@ -112,11 +96,188 @@ export class Router<Deps extends Registry = {}> {
     for (const parent of this.#mountedOn) parent.changed();
   }
 
+  /**
+   * Adds a name to this router's registry; clashes with outer routers and the application are
+   * found when the routing table is built.
+   *
+   * @internal
+   */
+  protected register(binding: Binding): void {
+    addBinding(this.bindings, binding);
+    this.changed();
+  }
+
+  /**
+   * Registers a dependency. `scope: 'request'` (default) computes it once per request;
+   * `'session'` once for the life of the application. On a router, the name is visible to the
+   * routes under the router only.
+   *
+   * The one-argument form takes the name from the function, which minifiers rename: prefer
+   * the named form in code that is bundled.
+   *
+   * @example
+   * const app = new RestApplication()
+   *   .dependency('db', () => openDatabase(), { scope: 'session' })
+   *   .dependency('user', ({ db, headers }) => db.userFor(headers.get('authorization')));
+   */
+  dependency<Name extends string, T>(
+    name: Name,
+    provider: Provider<Deps, T>,
+    options?: { scope?: Scope },
+  ): Router<With<Deps, Name, Awaited<T>>>;
+  dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
+  dependency(
+    nameOrProvider: string | Provider<Deps, unknown>,
+    providerOrOptions?: Provider<Deps, unknown> | { scope?: Scope },
+    maybeOptions?: { scope?: Scope },
+  ): unknown {
+    const [name, provider, options] =
+      typeof nameOrProvider === 'function'
+        ? [nameOrProvider.name, nameOrProvider, providerOrOptions as { scope?: Scope } | undefined]
+        : [nameOrProvider, providerOrOptions as Provider<Deps, unknown>, maybeOptions];
+    this.register({
+      kind: 'provider',
+      name,
+      scope: checkScope(options?.scope),
+      injectable: describeInjectable(provider, `Dependency "${name}"`),
+    });
+    return this;
+  }
+
+  /**
+   * Registers an authorization hook: when `check` returns a falsy value the request ends with
+   * 401 (with the `wwwAuthenticate` challenge), before content negotiation; otherwise the value
+   * is injectable under `name`. On a router it guards every route under the router, whatever
+   * the handler injects. On the application it guards the routes that inject `name` (directly
+   * or through their providers), or every route with `{ global: true }`. Guarded responses
+   * carry `Vary: Authorization`.
+   *
+   * @example
+   * const notes = new Router()
+   *   .authorized('user', ({ headers }) => users.byToken(headers.get('authorization')));
+   * notes.get('/notes/{id}', ({ id }) => store.get(id)); // 401 without a user
+   */
+  authorized<Name extends string, T>(
+    name: Name,
+    check: Provider<Deps, T>,
+    options?: AuthorizationOptions,
+  ): Router<With<Deps, Name, Truthy<Awaited<T>>>> {
+    this.#registerHook('authorized', name, check, options);
+    return this as never;
+  }
+
+  /**
+   * Registers a permission check: when `check` returns a truthy value the request ends with
+   * 403, after the `authorized()` hooks and before content negotiation. It guards the same
+   * routes `authorized()` would.
+   *
+   * @example
+   * admin.forbidden('notAdmin', ({ user }) => !user.roles.includes('admin'));
+   */
+  forbidden<Name extends string>(
+    name: Name,
+    check: Provider<Deps, unknown>,
+    options?: AuthorizationOptions,
+  ): Router<With<Deps, Name, false>> {
+    this.#registerHook('forbidden', name, check, options);
+    return this as never;
+  }
+
+  #registerHook(
+    kind: AuthorizationHook['kind'],
+    name: string,
+    check: Function,
+    options: AuthorizationOptions | undefined,
+  ): void {
+    const hook = describeAuthorizationHook(kind, name, options);
+    const { names } = describeInjectable(check, `${kind} "${name}"`);
+    this.register({
+      kind: 'provider',
+      name,
+      scope: 'request',
+      injectable: { fn: check, names },
+      guard: { kind, wrap: (challenge) => guardedFunction(check, hook, challenge) },
+    });
+    this.authorizationHooks.push(hook);
+  }
+
+  /**
+   * Registers an error handler for one status, or (without a status) for every error. A
+   * router's handles the errors of the routes under it; the innermost for a status wins.
+   *
+   * @example
+   * app.errorHandler(404, ({ error }) => ({ message: `Nothing at ${error.path}` }));
+   */
+  errorHandler(handler: ErrorHandler<Deps>): this;
+  errorHandler(status: number, handler: ErrorHandler<Deps>): this;
+  errorHandler(
+    statusOrHandler: number | ErrorHandler<Deps>,
+    maybeHandler?: ErrorHandler<Deps>,
+  ): this {
+    const [key, handler] =
+      typeof statusOrHandler === 'number'
+        ? [statusOrHandler, maybeHandler]
+        : ['default' as const, statusOrHandler];
+    this.errorHandlerSources.set(
+      errorHandlerStatus(key),
+      describeInjectable(handler as Function, `Error handler ${key}`),
+    );
+    this.changed();
+    return this;
+  }
+
+  /**
+   * Runs `hook` for every request to a route under this router (every request at all, on the
+   * application), after routing and before authorization. It may end the request by returning
+   * a `Response` or a `[body, status]` tuple, or by throwing `HttpError`. It injects
+   * request-level names only: no body, validator, `resourceExists` or authorization name.
+   *
+   * @example
+   * app.onRequest(({ headers }) => {
+   *   if (headers.get('x-maintenance') === 'on') return ['Back soon', 503];
+   * });
+   */
+  onRequest(hook: OnRequestHook<Deps>): this {
+    this.onRequestHooks.push(describeHook(hook, 'onRequest hook'));
+    this.changed();
+    return this;
+  }
+
+  /**
+   * Runs `hook` once the response is final (after error handling, before it is sent), with
+   * `response` and `elapsedMs` besides the request-level names. It may change headers, not the
+   * status; one that throws is logged and the response goes out as it was. Hooks run from the
+   * route out to the application.
+   *
+   * @example
+   * app.onResponse(({ response, elapsedMs }) => {
+   *   response.headers.set('Server-Timing', `app;dur=${elapsedMs.toFixed(1)}`);
+   * });
+   */
+  onResponse(hook: OnResponseHook<Deps>): this {
+    this.onResponseHooks.push(describeHook(hook, 'onResponse hook'));
+    this.changed();
+    return this;
+  }
+
+  /**
+   * Exempts every route under this router from every authorization hook in scope (for a
+   * `StaticRouter` or a docs router), including under `authorization: 'required'`.
+   *
+   * @example
+   * app.mount('/assets', new StaticRouter({ directory: './public' }).public());
+   */
+  public(): this {
+    this.settings.public = true;
+    this.changed();
+    return this;
+  }
+
   /** Registers `handler` for `method` at `path`. */
-  route<Path extends string>(
+  route<Path extends string, R>(
     method: MethodInput,
     path: Path,
-    handler: Handler<Deps, Path>,
+    handler: CheckedHandler<Deps, Path, R>,
   ): Route<Deps, Path> {
     const canonical: HTTPMethod = normalizeMethod(method);
     validateTemplate(path);
@@ -131,31 +292,52 @@ export class Router<Deps extends Registry = {}> {
     return route;
   }
 
-  get<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  get<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('GET', path, handler);
   }
 
-  post<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  post<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('POST', path, handler);
   }
 
-  put<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  put<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('PUT', path, handler);
   }
 
-  patch<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  patch<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('PATCH', path, handler);
   }
 
-  delete<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  delete<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('DELETE', path, handler);
   }
 
-  head<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  head<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('HEAD', path, handler);
   }
 
-  options<Path extends string>(path: Path, handler: Handler<Deps, Path>): Route<Deps, Path> {
+  options<Path extends string, R>(
+    path: Path,
+    handler: CheckedHandler<Deps, Path, R>,
+  ): Route<Deps, Path> {
     return this.route('OPTIONS', path, handler);
   }
 

@@ -6,23 +6,37 @@
 
 import { SetupError } from '../../errors.js';
 import type { MediaType } from '../../http/media-type.js';
+import { accessLogHook } from '../features/access-log.js';
+import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
+import {
+  BUILTIN_RENDERERS,
+  type CompiledRenderer,
+  rendererMediaType,
+} from '../features/renderers.js';
 import {
   compileDefaultHeaders,
   compileRouteFeatures,
   type FeaturesSource,
   type RouteFeatures,
 } from '../features/route-features.js';
-import { type Getter, GetterCompiler, type InjectionHost } from '../inject/getters.js';
+import type { Getter, GetterCompiler, InjectionHost } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
-import {
-  BUILTIN_RENDERERS,
-  type CompiledRenderer,
-  rendererMediaType,
-} from '../pipeline/renderers.js';
 import type { Registry } from '../types.js';
 import { RouteMatcher } from './path-matcher.js';
+import { duplicateRouteMessage } from './registration-site.js';
 import type { Route } from './route.js';
 import type { Router } from './router.js';
+import {
+  applicationScope,
+  type CompiledErrorHandler,
+  type CompiledScope,
+  compileRouteHooks,
+  type ErrorHandlers,
+  isPublic,
+  routerScope,
+} from './scope.js';
+
+export type { CompiledErrorHandler } from './scope.js';
 
 /** A route ready to run. */
 export interface CompiledRoute {
@@ -37,7 +51,7 @@ export interface CompiledRoute {
   /** Getters of the `resourceExists` providers the handler reaches, run before it (§5.7 step 4). */
   existsGetters: readonly Getter[];
   renderers: readonly CompiledRenderer[];
-  /** The same renderers with `text/plain` first, for string results (SPEC §17.17). */
+  /** The same renderers with `text/plain` first, for string results. */
   stringRenderers: readonly CompiledRenderer[];
   /** Set when the route cannot run (an unknown name, a cycle): requests to it answer 500. */
   problem: SetupError | undefined;
@@ -46,13 +60,10 @@ export interface CompiledRoute {
    * `undefined` when it uses none, so the pipeline skips them all with one comparison.
    */
   features: RouteFeatures | undefined;
-}
-
-/** A compiled error handler. */
-export interface CompiledErrorHandler {
-  fn: Function;
-  names: readonly string[];
-  getters: readonly Getter[];
+  /** The error handlers of the route's scope (its routers' over the application's). */
+  errorHandlers: ErrorHandlers;
+  /** `onRequest` / `onResponse` hooks of its routers and its own; `undefined` for none. */
+  hooks: RouteHooks | undefined;
 }
 
 export interface RoutingTable {
@@ -63,6 +74,12 @@ export interface RoutingTable {
   stringRenderers: readonly CompiledRenderer[];
   errorHandlers: ReadonlyMap<number | 'default', CompiledErrorHandler>;
   problems: readonly SetupError[];
+  /** The application's `onRequest` hooks, run for every request before routing answers. */
+  onRequest: readonly CompiledHook[] | undefined;
+  /** The application's `onResponse` hooks (the access log last), for every request. */
+  onResponse: readonly CompiledHook[] | undefined;
+  /** Routes no authorization hook guards and not marked `.public()` (`METHOD /template`). */
+  unguarded: readonly string[];
   /** The application's CORS, CSP and default headers, for responses no route produced. */
   features: RouteFeatures | undefined;
   /** Only the default headers, for CORS preflight answers. */
@@ -73,13 +90,22 @@ export interface RoutingTable {
 export interface TableSource extends InjectionHost, FeaturesSource {
   readonly root: Router<Registry>;
   readonly appRenderers: ReadonlyMap<string, Injectable>;
-  readonly errorHandlerSources: ReadonlyMap<number | 'default', Injectable>;
+  readonly accessLog: boolean;
+  /** `renderers: 'json'`: HTML and text only where a route or the application provides them. */
+  readonly jsonOnly: boolean;
 }
 
 interface FlatRoute {
   template: string;
   route: Route<Registry>;
   routers: Router<Registry>[];
+  scope: CompiledScope;
+}
+
+/** Where a router adds to the scope of the routes under it. */
+interface ScopeBuilder {
+  host: InjectionHost;
+  problems: SetupError[];
 }
 
 function joinPath(prefix: string, path: string): string {
@@ -91,6 +117,8 @@ function flatten(
   router: Router<Registry>,
   prefix: string,
   chain: Router<Registry>[],
+  scope: CompiledScope,
+  builder: ScopeBuilder,
   out: FlatRoute[],
 ): void {
   if (chain.includes(router)) {
@@ -98,13 +126,17 @@ function flatten(
   }
   const routers = [...chain, router];
   for (const route of router.routes) {
-    out.push({ template: joinPath(prefix, route.path), route: route as Route<Registry>, routers });
+    const template = joinPath(prefix, route.path);
+    out.push({ template, route: route as Route<Registry>, routers, scope });
   }
-  for (const mount of router.mounts) flatten(mount.router, prefix + mount.prefix, routers, out);
+  for (const mount of router.mounts) {
+    const inner = prefix + mount.prefix;
+    const innerScope = routerScope(builder.host, scope, mount.router, inner, builder.problems);
+    flatten(mount.router, inner, routers, innerScope, builder, out);
+  }
 }
 
 const RESULT = new Set(['result']);
-const ERROR = new Set(['error']);
 const NONE: ReadonlySet<string> = new Set();
 
 function compileRenderer(
@@ -129,7 +161,8 @@ function compileRenderer(
   };
 }
 
-/** Orders renderers: JSON first, then the route's own, then the application's (SPEC §17.9). */
+/** Orders renderers: JSON first, then the route's own, then the application's
+ * (docs/application.md, "Content negotiation"). */
 function orderRenderers(
   compiler: GetterCompiler,
   source: TableSource,
@@ -177,7 +210,7 @@ function orderRenderers(
   for (const builtin of BUILTIN_RENDERERS.slice(1)) {
     const override = source.appRenderers.get(builtin.mediaType);
     if (override !== undefined) add(builtin.mediaType, override);
-    else if (!entries.has(builtin.mediaType)) {
+    else if (!source.jsonOnly && !entries.has(builtin.mediaType)) {
       entries.set(
         builtin.mediaType,
         compileRenderer(
@@ -202,18 +235,22 @@ function textFirst(renderers: readonly CompiledRenderer[]): CompiledRenderer[] {
 }
 
 export function compileTable(source: TableSource, generation: number): RoutingTable {
-  const compiler = new GetterCompiler(source);
   const matcher = new RouteMatcher<CompiledRoute>();
   const problems: SetupError[] = [];
+  const appScope = applicationScope(source, source.root, problems);
+  const compiler = appScope.compiler;
   const flat: FlatRoute[] = [];
-  flatten(source.root, '', [], flat);
+  flatten(source.root, '', [], appScope, { host: source, problems }, flat);
+  const appHooks = compileApplicationHooks(compiler, source, problems);
+  const unguarded: string[] = [];
   let defaults: ReturnType<typeof compileDefaultHeaders>;
   try {
     defaults = compileDefaultHeaders(compiler, source.defaultHeaderSources);
   } catch (error) {
     problems.push(error as SetupError);
   }
-  for (const { template, route, routers } of flat) {
+  for (const { template, route, routers, scope } of flat) {
+    const compiler = scope.compiler;
     const label = `Route ${route.method} ${template}`;
     const paramNames = template
       .split('/')
@@ -223,7 +260,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     let compiled: CompiledRoute;
     try {
       for (const name of paramNames) {
-        if (source.bindings.has(name) && route.handler.names.includes(name)) {
+        if (compiler.bindings.has(name) && route.handler.names.includes(name)) {
           throw new SetupError(
             'NAME_CLASH',
             `${label}: path parameter "${name}" clashes with a registered dependency`,
@@ -234,14 +271,18 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
       const reached = compiler.reach(route.handler.names);
       const existsGetters: Getter[] = [];
       for (const name of reached) {
-        if (source.bindings.get(name)?.kind === 'exists') {
+        if (compiler.bindings.get(name)?.kind === 'exists') {
           existsGetters.push(...compiler.compile([name], label, { params, extras: NONE }));
         }
       }
       const renderers = orderRenderers(compiler, source, route, label, params);
+      const exempt = isPublic(scope, route);
       const features = compileRouteFeatures(
         compiler,
-        source,
+        {
+          authorizationHooks: exempt ? [] : scope.authorizationHooks,
+          defaultHeaderSources: source.defaultHeaderSources,
+        },
         routers,
         route,
         label,
@@ -261,7 +302,12 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         stringRenderers: textFirst(renderers),
         problem: undefined,
         features,
+        errorHandlers: scope.errorHandlers,
+        hooks: compileRouteHooks(scope, route, label, params, appHooks.onResponse),
       };
+      if (!exempt && features?.authorization === undefined) {
+        unguarded.push(`${route.method} ${template}`);
+      }
     } catch (error) {
       const problem =
         error instanceof SetupError
@@ -282,6 +328,11 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         stringRenderers: [],
         problem,
         features: undefined,
+        errorHandlers: scope.errorHandlers,
+        hooks:
+          appHooks.onResponse === undefined
+            ? undefined
+            : { onRequest: undefined, onResponse: appHooks.onResponse },
       };
     }
     const previous = matcher.add(template, route.method, compiled);
@@ -289,23 +340,10 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
       problems.push(
         new SetupError(
           'DUPLICATE_ROUTE',
-          `${route.method} ${template} is registered more than once`,
+          duplicateRouteMessage(route.method, previous, { route, template }),
         ),
       );
       matcher.add(template, route.method, previous);
-    }
-  }
-  const errorHandlers = new Map<number | 'default', CompiledErrorHandler>();
-  for (const [status, injectable] of source.errorHandlerSources) {
-    const label = `Error handler ${status === 'default' ? '(default)' : status}`;
-    try {
-      errorHandlers.set(status, {
-        fn: injectable.fn,
-        names: injectable.names,
-        getters: compiler.compile(injectable.names, label, { params: NONE, extras: ERROR }),
-      });
-    } catch (error) {
-      problems.push(error as SetupError);
     }
   }
   let renderers: CompiledRenderer[] = [];
@@ -340,9 +378,35 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     matcher,
     renderers,
     stringRenderers: textFirst(renderers),
-    errorHandlers,
+    errorHandlers: appScope.errorHandlers,
     problems,
     features,
     defaultsOnly,
+    onRequest: appHooks.onRequest,
+    onResponse: appHooks.onResponse,
+    unguarded,
+  };
+}
+
+/** The application's own hooks, and the access log as the outermost `onResponse` hook. */
+function compileApplicationHooks(
+  compiler: GetterCompiler,
+  source: TableSource,
+  problems: SetupError[],
+): RouteHooks {
+  const root = source.root;
+  const compile = (hooks: readonly Injectable[], kind: 'onRequest' | 'onResponse') => {
+    try {
+      return compileHooks(compiler, hooks, 'Application', NONE, kind);
+    } catch (error) {
+      problems.push(error as SetupError);
+      return [];
+    }
+  };
+  const onResponse = compile(root.onResponseHooks, 'onResponse');
+  if (source.accessLog) onResponse.push(accessLogHook(source.logger));
+  return {
+    onRequest: orNothing(compile(root.onRequestHooks, 'onRequest')),
+    onResponse: orNothing(onResponse),
   };
 }

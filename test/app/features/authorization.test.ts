@@ -1,5 +1,5 @@
 /**
- * Authorization hooks (SPEC §12): opt-in by injection, global hooks, options, order.
+ * Authorization hooks (docs/hooks-and-scope.md): opt-in by injection, global hooks, options, order.
  */
 import { describe, expect, it } from 'vitest';
 import { HttpError, RestApplication, SetupError, silentLogger } from '../../../src/index.js';

@@ -1,6 +1,6 @@
 /**
- * Route-level ETag / Last-Modified providers (SPEC §5.7 step 5) and the way-out preconditions:
- * what runs when, and what a route without providers pays.
+ * Route-level ETag / Last-Modified providers (docs/http-semantics.md) and the way-out
+ * preconditions: what runs when, and what a route without providers pays.
  */
 import { describe, expect, it } from 'vitest';
 import { Response, RestApplication, SetupError, silentLogger } from '../../../src/index.js';

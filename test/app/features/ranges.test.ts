@@ -1,6 +1,6 @@
 /**
- * Ranges on the way out (SPEC §6): what can be ranged, how files are served in part without
- * being read whole, and the limits.
+ * Ranges on the way out (RFC 9110 §14, docs/http-semantics.md): what can be ranged, how files
+ * are served in part without being read whole, and the limits.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -601,7 +601,7 @@ export const semanticsCases: CasesModule = {
       expect(later.status).toBe(200);
     });
 
-    // Authorization hooks (SPEC §12, §5.7 step 2).
+    // Authorization hooks, step 2 of the pipeline (docs/hooks-and-scope.md).
     test('authorized: no credentials is 401 with WWW-Authenticate', async (send) => {
       const response = await send(get('/me'));
       expect(response.status).toBe(401);

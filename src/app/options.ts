@@ -1,0 +1,21 @@
+/**
+ * The checks of `new RestApplication(options)` that take more than a line: a misspelt value is a
+ * setup error at construction, never a silently ignored option.
+ */
+import { SetupError } from '../errors.js';
+
+function choice<T>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
+  if (value === undefined || allowed.includes(value as T)) return value as T | undefined;
+  const list = allowed.map((item) => JSON.stringify(item)).join(' or ');
+  throw new SetupError('INVALID_OPTION', `${name} must be ${list}, got ${JSON.stringify(value)}`);
+}
+
+/** Whether `renderers: 'json'` leaves JSON as the only built-in representation. */
+export function jsonOnlyOption(value: unknown): boolean {
+  return choice('renderers', value, ['builtin', 'json']) === 'json';
+}
+
+/** Whether `etag: 'auto'` gives buffered GET answers a weak ETag from their body. */
+export function autoEtagOption(value: unknown): boolean {
+  return choice('etag', value, ['auto', false]) === 'auto';
+}

@@ -1,0 +1,57 @@
+/**
+ * The compile-time half of "results that cannot be represented" (docs/application.md, "Handler
+ * results"): a handler whose result type TypeScript can see to be a Map, a Set, a function, a
+ * symbol or a bigint does not compile, because JSON would send it as `{}`, nothing or an error.
+ * The run-time half is pipeline/unrepresentable.ts.
+ */
+import type { HandlerContext, Registry } from './types.js';
+
+/** Values the built-in renderers cannot represent. */
+export type Unrepresentable =
+  | ReadonlyMap<unknown, unknown>
+  | ReadonlySet<unknown>
+  | WeakMap<object, unknown>
+  | WeakSet<object>
+  | ((...args: never[]) => unknown)
+  | symbol
+  | bigint;
+
+// A result, and for an array or a `[body, status, headers?]` tuple its members too.
+type WithMembers<T> = T extends readonly (infer Member)[] ? T | Member : T;
+
+type Found<R> = Extract<WithMembers<Awaited<R>>, Unrepresentable>;
+
+/**
+ * `unknown` (no constraint) when a handler may return `R`; otherwise an object type whose one
+ * property names the mistake, so the compiler error says what is wrong. `any` and `unknown`
+ * pass: TypeScript cannot see what they hold, and the run-time check answers for them.
+ */
+export type Representable<R> = 0 extends 1 & R
+  ? unknown
+  : [Found<R>] extends [never]
+    ? unknown
+    : {
+        'A handler cannot return a Map, Set, function, symbol or bigint: JSON has no representation for it (docs/application.md, "Handler results")': Found<R>;
+      };
+
+/**
+ * A route handler as registration takes it: its result type `R` is inferred and checked.
+ *
+ * @example
+ * app.get('/tags', () => new Set(['a'])); // compile error: return [...set]
+ */
+export type CheckedHandler<Deps extends Registry, Path extends string, R> = (
+  context: HandlerContext<Deps, Path>,
+) => R & Representable<R>;
+
+/** A `[body, status]` or `[body, status, headers]` tuple. */
+export function isTuple(value: unknown): value is [unknown, number, unknown?] {
+  if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3)) return false;
+  const status = value[1];
+  if (!Number.isInteger(status) || status < 100 || status > 599) return false;
+  if (value.length === 3) {
+    const headers = value[2];
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return false;
+  }
+  return true;
+}

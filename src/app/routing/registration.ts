@@ -1,0 +1,45 @@
+/**
+ * What registering a name or a handler checks, the same on a Router and on the application:
+ * the name itself, clashes with built-in names and with the registrar's own names, scopes and
+ * error handler statuses. Clashes with outer routers or the application are found when the
+ * routing table is built (routing/scope.ts), since a router may be mounted after it registers.
+ */
+import { SetupError } from '../../errors.js';
+import { type Binding, BUILTIN_NAMES, type Scope } from '../inject/getters.js';
+
+const NAME = /^[A-Za-z_$][\w$]*$/;
+
+/** Adds `binding` to `bindings`, refusing invalid, built-in and already registered names. */
+export function addBinding(bindings: Map<string, Binding>, binding: Binding): void {
+  const name = binding.name;
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new SetupError('NAME_CLASH', `Invalid dependency name ${JSON.stringify(name)}`);
+  }
+  if (BUILTIN_NAMES.has(name)) {
+    throw new SetupError('NAME_CLASH', `"${name}" is a built-in name and cannot be registered`);
+  }
+  if (bindings.has(name)) {
+    throw new SetupError('NAME_CLASH', `"${name}" is already registered`);
+  }
+  bindings.set(name, binding);
+}
+
+/** `'request'` unless `scope` says `'session'`; anything else is a registration error. */
+export function checkScope(scope: Scope | undefined): Scope {
+  if (scope === undefined) return 'request';
+  if (scope !== 'request' && scope !== 'session') {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `Scope must be "request" or "session", got ${JSON.stringify(scope)}`,
+    );
+  }
+  return scope;
+}
+
+/** The status an error handler is for (`'default'` for every error), checked. */
+export function errorHandlerStatus(status: number | 'default'): number | 'default' {
+  if (status !== 'default' && (!Number.isInteger(status) || status < 400 || status > 599)) {
+    throw new SetupError('INVALID_OPTION', `Error handler status must be 400-599, got ${status}`);
+  }
+  return status;
+}

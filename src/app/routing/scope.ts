@@ -1,0 +1,185 @@
+/**
+ * Scope (docs/hooks-and-scope.md): what a route sees and what guards it depends on where it is
+ * mounted. The application's scope holds its names, authorization hooks and error handlers; each
+ * router adds its own for the routes under it, so sibling routers may register the same name and
+ * each route gets its own router's. A router may not register a name its application or an
+ * outer router already has: one name meaning two things along one route is refused at startup.
+ */
+import { SetupError } from '../../errors.js';
+import type { AuthorizationHook } from '../features/authorization.js';
+import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
+import { type Binding, GetterCompiler, type InjectionHost } from '../inject/getters.js';
+import type { Injectable } from '../inject/handler-parameters.js';
+import type { Registry } from '../types.js';
+import type { Route } from './route.js';
+import type { Router } from './router.js';
+
+/** A compiled error handler. */
+export interface CompiledErrorHandler {
+  fn: Function;
+  names: readonly string[];
+  getters: ReturnType<GetterCompiler['compile']>;
+}
+
+export type ErrorHandlers = ReadonlyMap<number | 'default', CompiledErrorHandler>;
+
+/** What every route under one router (or the application) shares. */
+export interface CompiledScope {
+  compiler: GetterCompiler;
+  /** Who registered each name, for clash messages. */
+  owners: ReadonlyMap<string, string>;
+  /** The application's hooks as registered, then the routers' (which guard every route). */
+  authorizationHooks: readonly AuthorizationHook[];
+  /** Innermost first per status: a router's `default` handler shadows outer ones. */
+  errorHandlers: ErrorHandlers;
+  /** The routers' hooks, outermost first (the application's run on their own). */
+  onRequest: readonly Injectable[];
+  /** The routers' `onResponse` hooks, one list per router, outermost first. */
+  onResponse: ReadonlyArray<readonly Injectable[]>;
+  /** Set under a `.public()` router. */
+  isPublic: boolean;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+const ERROR: ReadonlySet<string> = new Set(['error']);
+
+function compileErrorHandlers(
+  compiler: GetterCompiler,
+  sources: ReadonlyMap<number | 'default', Injectable>,
+  where: string,
+  problems: SetupError[],
+): Map<number | 'default', CompiledErrorHandler> {
+  const handlers = new Map<number | 'default', CompiledErrorHandler>();
+  for (const [status, injectable] of sources) {
+    const label = `Error handler ${status === 'default' ? '(default)' : status} of ${where}`;
+    try {
+      handlers.set(status, {
+        fn: injectable.fn,
+        names: injectable.names,
+        getters: compiler.compile(injectable.names, label, { params: NONE, extras: ERROR }),
+      });
+    } catch (error) {
+      problems.push(error as SetupError);
+    }
+  }
+  return handlers;
+}
+
+/** The application's scope. */
+export function applicationScope(
+  host: InjectionHost,
+  app: Router<Registry>,
+  problems: SetupError[],
+): CompiledScope {
+  const compiler = new GetterCompiler(host);
+  const owners = new Map<string, string>();
+  for (const name of app.bindings.keys()) owners.set(name, 'the application');
+  return {
+    compiler,
+    owners,
+    authorizationHooks: app.authorizationHooks,
+    errorHandlers: compileErrorHandlers(
+      compiler,
+      app.errorHandlerSources,
+      'the application',
+      problems,
+    ),
+    onRequest: [],
+    onResponse: [],
+    isPublic: app.settings.public === true,
+  };
+}
+
+/** The scope of the routes under `router`, mounted inside `outer` at `prefix`. */
+export function routerScope(
+  host: InjectionHost,
+  outer: CompiledScope,
+  router: Router<Registry>,
+  prefix: string,
+  problems: SetupError[],
+): CompiledScope {
+  const where = `the router mounted at ${prefix === '' ? '/' : prefix}`;
+  let compiler = outer.compiler;
+  let owners = outer.owners;
+  if (router.bindings.size > 0) {
+    const bindings = new Map<string, Binding>(compiler.bindings);
+    const mine = new Map(owners);
+    for (const [name, binding] of router.bindings) {
+      const owner = owners.get(name);
+      if (owner !== undefined) {
+        problems.push(
+          new SetupError(
+            'NAME_CLASH',
+            `"${name}" is registered by ${where} and already by ${owner}; ` +
+              'a router may not register a name its application or an outer router has',
+          ),
+        );
+        continue;
+      }
+      bindings.set(name, binding);
+      mine.set(name, where);
+    }
+    compiler = new GetterCompiler(host, bindings);
+    owners = mine;
+  }
+  let errorHandlers = outer.errorHandlers;
+  if (router.errorHandlerSources.size > 0) {
+    const own = compileErrorHandlers(compiler, router.errorHandlerSources, where, problems);
+    errorHandlers = own.has('default') ? own : new Map([...outer.errorHandlers, ...own]);
+  }
+  const hooks = router.authorizationHooks;
+  return {
+    compiler,
+    owners,
+    // A router's hooks guard every route under it, whatever the route injects.
+    authorizationHooks:
+      hooks.length === 0
+        ? outer.authorizationHooks
+        : [...outer.authorizationHooks, ...hooks.map((hook) => ({ ...hook, global: true }))],
+    errorHandlers,
+    onRequest: [...outer.onRequest, ...router.onRequestHooks],
+    onResponse:
+      router.onResponseHooks.length === 0
+        ? outer.onResponse
+        : [...outer.onResponse, router.onResponseHooks],
+    isPublic: outer.isPublic || router.settings.public === true,
+  };
+}
+
+/** Whether `route` is exempt from every authorization hook in its scope. */
+export function isPublic(scope: CompiledScope, route: Route<Registry>): boolean {
+  return scope.isPublic || route.settings.public === true;
+}
+
+/**
+ * The hooks of one route: its routers' and its own `onRequest` in order; `onResponse` from the
+ * route out (levels in reverse, registration order within a level), then the application's.
+ * `undefined` when the route adds none to the application's.
+ */
+export function compileRouteHooks(
+  scope: CompiledScope,
+  route: Route<Registry>,
+  label: string,
+  params: ReadonlySet<string>,
+  application: readonly CompiledHook[] | undefined,
+): RouteHooks | undefined {
+  const requestHooks = [...scope.onRequest, ...route.onRequestHooks];
+  if (
+    requestHooks.length === 0 &&
+    scope.onResponse.length === 0 &&
+    route.onResponseHooks.length === 0
+  ) {
+    return undefined;
+  }
+  const compiler = scope.compiler;
+  const onResponse = compileHooks(compiler, route.onResponseHooks, label, params, 'onResponse');
+  for (let level = scope.onResponse.length - 1; level >= 0; level--) {
+    const hooks = scope.onResponse[level] as readonly Injectable[];
+    onResponse.push(...compileHooks(compiler, hooks, label, params, 'onResponse'));
+  }
+  onResponse.push(...(application ?? []));
+  return {
+    onRequest: orNothing(compileHooks(compiler, requestHooks, label, params, 'onRequest')),
+    onResponse: orNothing(onResponse),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Route templates (docs/application.md, "Registering routes"): `{name}` parameters as whole
+ * segments, one trailing `{name*}` catch-all, and a clear refusal of the syntax other routers use.
+ */
+import { SetupError } from '../../errors.js';
+
+const PARAM = /^\{([A-Za-z_$][\w$]*)(\*)?\}$/;
+
+/**
+ * Refuses the parameter syntax of other routers (Express, Fastify, Hono): `:id` and `*` would
+ * otherwise be literal segments that match nothing, and the handler's `id` an unknown name.
+ */
+function refuseForeignSyntax(path: string, segment: string): void {
+  const name = segment.slice(1).replace(/[^\w$]/g, '');
+  if (segment.startsWith(':')) {
+    throw new SetupError(
+      'INVALID_ROUTE',
+      `Route ${path}: write path parameters as {${name || 'name'}}, not "${segment}"`,
+    );
+  }
+  if (segment.startsWith('*')) {
+    throw new SetupError(
+      'INVALID_ROUTE',
+      `Route ${path}: write a catch-all as {${name || 'path'}*}, not "${segment}"`,
+    );
+  }
+}
+
+/** Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment. */
+export function validateTemplate(path: string): void {
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw new SetupError(
+      'INVALID_ROUTE',
+      `Route path must start with "/": ${JSON.stringify(path)}`,
+    );
+  }
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const seen = new Set<string>();
+  segments.forEach((segment, index) => {
+    refuseForeignSyntax(path, segment);
+    if (!segment.includes('{') && !segment.includes('}')) return;
+    const match = PARAM.exec(segment);
+    if (match === null) {
+      throw new SetupError(
+        'INVALID_ROUTE',
+        `Route ${path}: "${segment}" is not a parameter; use a whole segment such as {id} or {path*}`,
+      );
+    }
+    const name = match[1] as string;
+    if (seen.has(name)) {
+      throw new SetupError('INVALID_ROUTE', `Route ${path}: parameter "${name}" appears twice`);
+    }
+    seen.add(name);
+    if (match[2] === '*' && index !== segments.length - 1) {
+      throw new SetupError('INVALID_ROUTE', `Route ${path}: a catch-all must be the last segment`);
+    }
+  });
+}
+
+/** Normalises a mount prefix: leading slash, no trailing slash, `/` for the root. */
+export function normalizePrefix(prefix: string): string {
+  if (typeof prefix !== 'string')
+    throw new SetupError('INVALID_ROUTE', 'Mount prefix must be a string');
+  const trimmed = prefix
+    .split('/')
+    .filter((segment) => segment !== '')
+    .join('/');
+  if (trimmed !== '') validateTemplate(`/${trimmed}`);
+  return trimmed === '' ? '' : `/${trimmed}`;
+}

@@ -1,0 +1,362 @@
+/**
+ * onRequest / onResponse hooks (docs/hooks-and-scope.md): one test per rule.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  HttpError,
+  type LogFields,
+  type Logger,
+  Response,
+  RestApplication,
+  Router,
+  SetupError,
+  silentLogger,
+} from '../../../src/index.js';
+
+function recordingLogger(): Logger & { lines: Array<[string, string, LogFields | undefined]> } {
+  const lines: Array<[string, string, LogFields | undefined]> = [];
+  const write = (level: string) => (message: string, fields?: LogFields) => {
+    lines.push([level, message, fields]);
+  };
+  return {
+    lines,
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+  };
+}
+
+describe('onRequest', () => {
+  it('ends the request with a Response, a tuple, or a thrown HttpError', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.onRequest(({ headers }) => {
+      const mode = headers.get('x-mode');
+      if (mode === 'response') return new Response(418, 'teapot');
+      if (mode === 'tuple') return [{ busy: true }, 503, { 'Retry-After': '5' }];
+      if (mode === 'throw') throw new HttpError(429, 'Slow down');
+      return undefined;
+    });
+    let handled = 0;
+    app.get('/x', () => {
+      handled++;
+      return 'ok';
+    });
+    expect((await app.request('/x', { headers: { 'X-Mode': 'response' } })).statusCode).toBe(418);
+    const tuple = await app.request('/x', { headers: { 'X-Mode': 'tuple' } });
+    expect([tuple.statusCode, tuple.body, tuple.headers.get('retry-after')]).toEqual([
+      503,
+      '{"busy":true}',
+      '5',
+    ]);
+    const thrown = await app.request('/x', { headers: { 'X-Mode': 'throw' } });
+    expect(thrown.statusCode).toBe(429);
+    expect(JSON.parse(thrown.body as string).error).toBe('Slow down');
+    expect(handled).toBe(0);
+    expect((await app.request('/x')).body).toBe('ok');
+    expect(handled).toBe(1);
+  });
+
+  it('an async hook may end the request too, and one returning anything else is a 500', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.onRequest(async ({ headers }) => (headers.has('x-stop') ? ['stopped', 403] : undefined));
+    app.get('/x', () => 'ok');
+    app.get('/odd', () => 'ok').onRequest(() => 42);
+    expect((await app.request('/x', { headers: { 'X-Stop': '1' } })).statusCode).toBe(403);
+    expect((await app.request('/x')).statusCode).toBe(200);
+    expect((await app.request('/odd')).statusCode).toBe(500);
+  });
+
+  it('app-level hooks run before 404, 405, 413 and 501, with pathParams when a route matched', async () => {
+    const seen: Array<[string, Record<string, string>]> = [];
+    const app = new RestApplication({ logger: silentLogger, bodyLimit: 4 });
+    app.onRequest(({ request, pathParams }) => {
+      seen.push([request.method, { ...pathParams }]);
+      if (request.headers.has('x-stop')) return ['hooked', 299];
+    });
+    app.get('/users/{id}', ({ id }) => id);
+    app.post('/users/{id}', ({ id }) => id);
+    expect((await app.request('/nothing')).statusCode).toBe(404);
+    expect((await app.request('/users/7', { method: 'DELETE' })).statusCode).toBe(405);
+    expect((await app.request('/users/7', { method: 'BREW' })).statusCode).toBe(501);
+    expect(
+      (
+        await app.request('/users/7', {
+          method: 'POST',
+          body: 'too long',
+          headers: { 'Content-Length': '8' },
+        })
+      ).statusCode,
+    ).toBe(413);
+    expect((await app.request('/users/7')).body).toBe('7');
+    expect(seen).toEqual([
+      ['GET', {}],
+      ['DELETE', {}],
+      ['BREW', {}],
+      ['POST', { id: '7' }],
+      ['GET', { id: '7' }],
+    ]);
+    // The hook answers before routing would have: no 404, 405 or 501.
+    for (const [method, path] of [
+      ['GET', '/nothing'],
+      ['DELETE', '/users/7'],
+      ['BREW', '/users/7'],
+    ] as const) {
+      const response = await app.request(path, { method, headers: { 'X-Stop': '1' } });
+      expect(response.statusCode).toBe(299);
+    }
+  });
+
+  it('router and route hooks run after the application’s, before authorization', async () => {
+    const order: string[] = [];
+    const app = new RestApplication({ logger: silentLogger }).authorized(
+      'user',
+      () => {
+        order.push('authorized');
+        return { name: 'ada' };
+      },
+      { global: true },
+    );
+    app.onRequest(() => {
+      order.push('app');
+    });
+    const outer = new Router().onRequest(() => {
+      order.push('outer');
+    });
+    const inner = new Router().onRequest(() => {
+      order.push('inner');
+    });
+    inner
+      .get('/x/{id}', () => {
+        order.push('handler');
+        return 'ok';
+      })
+      .onRequest(({ id }) => {
+        order.push(`route ${id}`);
+      });
+    outer.mount('/inner', inner);
+    app.mount('/outer', outer);
+    expect((await app.request('/outer/inner/x/1')).statusCode).toBe(200);
+    expect(order).toEqual(['app', 'outer', 'inner', 'route 1', 'authorized', 'handler']);
+  });
+
+  it('a hook that ends the request spares the authorization hooks', async () => {
+    let checked = 0;
+    const api = new Router()
+      .authorized('user', () => {
+        checked++;
+        return null;
+      })
+      .onRequest(() => ['maintenance', 503]);
+    api.get('/x', () => 'x');
+    const app = new RestApplication({ logger: silentLogger }).mount('/api', api);
+    expect((await app.request('/api/x')).statusCode).toBe(503);
+    expect(checked).toBe(0);
+  });
+
+  it('injects request-level names and dependencies built from them', async () => {
+    const app = new RestApplication({ logger: silentLogger }).dependency(
+      'tenant',
+      ({ headers }) => headers.get('x-tenant') ?? 'none',
+    );
+    const tenants: string[] = [];
+    app.onRequest(({ tenant, requestId, cookies, queryParams }) => {
+      tenants.push(`${tenant}:${typeof requestId}:${typeof cookies}:${queryParams.q}`);
+    });
+    app.get('/', ({ tenant }) => tenant);
+    const response = await app.request('/?q=1', { headers: { 'X-Tenant': 'acme' } });
+    expect(response.body).toBe('acme');
+    expect(tenants).toEqual(['acme:string:object:1']);
+  });
+
+  it('refuses a hook that injects a body at registration', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    // @ts-expect-error: hooks run before the body is read.
+    expect(() => app.onRequest(({ jsonBody }) => jsonBody)).toThrow(SetupError);
+    // @ts-expect-error: idem for onResponse.
+    expect(() => app.onResponse(({ body }) => body)).toThrow(/request-level names only/);
+  });
+
+  it('refuses a hook that reaches a validator, resourceExists or authorization name', async () => {
+    const cases: Array<(app: RestApplication) => void> = [
+      (app) => app.validates('model', () => ({})).onRequest(({ model }) => void model),
+      (app) => app.resourceExists('thing', () => 1).onRequest(({ thing }) => void thing),
+      (app) => app.authorized('user', () => 1).onResponse(({ user }) => void user),
+      (app) =>
+        app.dependency('viaBody', ({ body }) => body).onRequest(({ viaBody }) => void viaBody),
+    ];
+    for (const register of cases) {
+      const app = new RestApplication({ logger: silentLogger });
+      register(app as RestApplication);
+      app.get('/', () => 'ok');
+      const failure = await app.startup().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(SetupError);
+      expect((failure as SetupError).code).toBe('INVALID_HOOK');
+    }
+  });
+
+  it('CORS preflights run the hooks but never authorization', async () => {
+    const order: string[] = [];
+    const api = new Router()
+      .cors({ origin: 'https://app.example' })
+      .authorized('user', () => {
+        order.push('authorized');
+        return null;
+      })
+      .onRequest(() => {
+        order.push('router');
+      });
+    api.put('/doc', () => 'ok');
+    const app = new RestApplication({ logger: silentLogger }).mount('/api', api);
+    app.onRequest(() => {
+      order.push('app');
+    });
+    app.onResponse(({ response }) => {
+      order.push(`app out ${response.statusCode}`);
+    });
+    const preflight = await app.request('/api/doc', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'PUT' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(order).toEqual(['app', 'router', 'app out 204']);
+  });
+});
+
+describe('onResponse', () => {
+  it('sees the final response and elapsedMs, after error handling', async () => {
+    const seen: Array<[number, string | undefined, boolean]> = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.errorHandler(404, () => ({ custom: true }));
+    app.onResponse(({ response, elapsedMs }) => {
+      seen.push([
+        response.statusCode,
+        response.headers.get('content-type'),
+        typeof elapsedMs === 'number' && elapsedMs >= 0,
+      ]);
+      response.headers.set('X-Seen', 'yes');
+    });
+    app.get('/x', () => ({ a: 1 }));
+    const ok = await app.request('/x');
+    const missing = await app.request('/missing');
+    expect(missing.body).toBe('{"custom":true}');
+    expect([ok.headers.get('x-seen'), missing.headers.get('x-seen')]).toEqual(['yes', 'yes']);
+    expect(seen).toEqual([
+      [200, 'application/json', true],
+      [404, 'application/json', true],
+    ]);
+  });
+
+  it('may change headers, not the status', async () => {
+    const logger = recordingLogger();
+    const app = new RestApplication({ logger });
+    app.onResponse(({ response }) => {
+      response.headers.set('Cache-Control', 'no-store');
+      response.statusCode = 500;
+    });
+    app.get('/x', () => 'ok');
+    const response = await app.request('/x');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('ok');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(logger.lines.some(([level]) => level === 'warn')).toBe(true);
+  });
+
+  it('one that throws is logged and the response goes out as it was', async () => {
+    const logger = recordingLogger();
+    const app = new RestApplication({ logger });
+    app.onResponse(({ response }) => {
+      response.headers.set('X-Later', 'kept');
+    });
+    app.onResponse(async ({ response }) => {
+      response.headers.set('X-Half-Done', 'yes');
+      throw new Error('hook broke');
+    });
+    app.onResponse(({ response }) => {
+      response.headers.set('X-Before', 'kept');
+      throw new Error('sync break');
+    });
+    app.get('/x', () => 'ok');
+    const response = await app.request('/x');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('ok');
+    expect(response.headers.get('x-later')).toBe('kept');
+    expect(response.headers.has('x-half-done')).toBe(false);
+    expect(response.headers.has('x-before')).toBe(false);
+    const errors = logger.lines.filter(([level]) => level === 'error');
+    expect(errors).toHaveLength(2);
+    expect(errors[0]?.[2]?.requestId).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('runs outermost first for onRequest and in reverse for onResponse', async () => {
+    const order: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    const router = new Router();
+    app.onRequest(() => void order.push('app in'));
+    app.onResponse(() => void order.push('app out'));
+    router.onRequest(() => void order.push('router in'));
+    router.onResponse(() => void order.push('router out'));
+    router
+      .get('/x', () => 'x')
+      .onRequest(() => void order.push('route in'))
+      .onResponse(() => void order.push('route out'));
+    app.mount('/r', router);
+    await app.request('/r/x');
+    expect(order).toEqual([
+      'app in',
+      'router in',
+      'route in',
+      'route out',
+      'router out',
+      'app out',
+    ]);
+  });
+
+  it('app-level hooks see 404, 405, 406 and 501; router hooks only their routes', async () => {
+    const statuses: number[] = [];
+    const routerStatuses: number[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.onResponse(({ response }) => void statuses.push(response.statusCode));
+    const router = new Router().onResponse(
+      ({ response }) => void routerStatuses.push(response.statusCode),
+    );
+    router.get('/x', () => ({ a: 1 }));
+    app.mount('/r', router);
+    await app.request('/nope');
+    await app.request('/r/x', { method: 'POST' });
+    await app.request('/r/x', { headers: { Accept: 'image/png' } });
+    await app.request('/r/x', { method: 'BREW' });
+    await app.request('/r/x');
+    expect(statuses).toEqual([404, 405, 406, 501, 200]);
+    expect(routerStatuses).toEqual([406, 200]);
+  });
+
+  it('runs exactly once when an error handler answers a thrown error', async () => {
+    let runs = 0;
+    const app = new RestApplication({ logger: silentLogger });
+    app.onResponse(() => void runs++);
+    app.get('/boom', () => {
+      throw new Error('boom');
+    });
+    app.get('/async', async () => {
+      throw new HttpError(409);
+    });
+    expect((await app.request('/boom')).statusCode).toBe(500);
+    expect((await app.request('/async')).statusCode).toBe(409);
+    expect(runs).toBe(2);
+  });
+
+  it('keeps a route without hooks synchronous', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/plain', () => 'ok');
+    app.get('/hooked', () => 'ok').onResponse(() => undefined);
+    app.startupSync();
+    expect(app.routingTable().onResponse).toBeUndefined();
+    const plain = app.routingTable().matcher.match('/plain');
+    expect(plain !== undefined && typeof plain === 'object' && 'leaf' in plain).toBe(true);
+    if (plain !== undefined && typeof plain === 'object' && 'leaf' in plain) {
+      expect(plain.leaf.byMethod.get('GET')?.value.hooks).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * pino and Powertools' Logger as the `logger` option, as they are: the real packages, their
+ * output captured and parsed line by line (docs/logging.md).
+ */
+import { Console } from 'node:console';
+import { Writable } from 'node:stream';
+import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { isPino } from '../../src/app/logger-adapters.js';
+import { createConsoleLogger, RestApplication, silentLogger } from '../../src/index.js';
+
+type Line = Record<string, unknown>;
+
+/** A pino logger writing parsed JSON lines into `lines`. */
+function capturedPino(lines: Line[], options: Parameters<typeof pino>[0] = {}) {
+  return pino(
+    { level: 'debug', ...(options as object) },
+    { write: (chunk: string) => lines.push(JSON.parse(chunk) as Line) },
+  );
+}
+
+/** A Powertools Logger whose console writes parsed JSON lines into `lines`. */
+function capturedPowertools(lines: Line[]): PowertoolsLogger {
+  const logger = new PowertoolsLogger({ serviceName: 'notes', logLevel: 'DEBUG' });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const text of chunk.toString('utf8').split('\n')) {
+        if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
+      }
+      done();
+    },
+  });
+  // Powertools writes through its own `console` (a node:console Console on stdout/stderr).
+  (logger as unknown as { console: Console }).console = new Console({
+    stdout: sink,
+    stderr: sink,
+  });
+  return logger;
+}
+
+function notesApp(logger: ConstructorParameters<typeof RestApplication>[0]) {
+  const app = new RestApplication(logger);
+  app.get('/notes/{id}', ({ id, log }) => {
+    log.info('Note read', { noteId: id, tags: ['a'] });
+    return { id };
+  });
+  app.get('/fail', ({ log }) => {
+    log.warn('About to fail', { error: new Error('warned') });
+    throw new Error('boom');
+  });
+  return app;
+}
+
+describe('pino as the logger', () => {
+  it('keeps the message, the fields and the request id of `log` lines', async () => {
+    const lines: Line[] = [];
+    const app = notesApp({ logger: capturedPino(lines) });
+    const response = await app.request('/notes/7');
+    expect(response.statusCode).toBe(200);
+    const requestId = response.headers.get('x-request-id');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      msg: 'Note read',
+      noteId: '7',
+      tags: ['a'],
+      requestId,
+    });
+  });
+
+  it("keeps a thrown error's message and stack, with the request id", async () => {
+    const lines: Line[] = [];
+    const app = notesApp({ logger: capturedPino(lines) });
+    const response = await app.request('/fail');
+    expect(response.statusCode).toBe(500);
+    const requestId = response.headers.get('x-request-id');
+    expect(lines.map((line) => line.msg)).toEqual(['About to fail', 'Unhandled error in request']);
+    const [warned, failed] = lines as [Line, Line];
+    expect(warned).toMatchObject({ level: 40, requestId, error: { message: 'warned' } });
+    expect(failed).toMatchObject({ level: 50, requestId, path: '/fail', method: 'GET' });
+    const error = failed.error as Line;
+    expect(error).toMatchObject({ type: 'Error', message: 'boom' });
+    expect(error.stack).toMatch(/^Error: boom\n\s+at /);
+  });
+
+  it('works through a child logger and with a serializer of its own for `error`', async () => {
+    const lines: Line[] = [];
+    const root = capturedPino(lines, {
+      serializers: { error: (error: Error) => ({ only: error.message }) },
+    });
+    const app = notesApp({ logger: root.child({ service: 'notes' }) });
+    await app.request('/fail');
+    expect(lines[1]).toMatchObject({ service: 'notes', error: { only: 'boom' } });
+  });
+
+  it('gets lines the application writes outside requests in the same order', async () => {
+    const lines: Line[] = [];
+    const app = new RestApplication({ logger: capturedPino(lines) }).onStartup(({ log }) => {
+      log.info('Warming up', { cache: 'notes' });
+    });
+    await app.startup();
+    app.logger.debug('Direct', { n: 1 });
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'Warming up', cache: 'notes' }),
+      expect.objectContaining({ level: 20, msg: 'Direct', n: 1 }),
+    ]);
+  });
+
+  it('keeps a message with printf-like characters as it is', async () => {
+    const lines: Line[] = [];
+    const app = new RestApplication({ logger: capturedPino(lines) });
+    app.logger.info('100%s done %d');
+    expect(lines[0]?.msg).toBe('100%s done %d');
+  });
+});
+
+describe("Powertools' Logger as the logger", () => {
+  it('keeps the message, the fields and the request id of `log` lines', async () => {
+    const lines: Line[] = [];
+    const app = notesApp({ logger: capturedPowertools(lines) });
+    const response = await app.request('/notes/7');
+    const requestId = response.headers.get('x-request-id');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'INFO',
+      message: 'Note read',
+      service: 'notes',
+      noteId: '7',
+      tags: ['a'],
+      requestId,
+    });
+  });
+
+  it("keeps a thrown error's name, message and stack, with the request id", async () => {
+    const lines: Line[] = [];
+    const app = notesApp({ logger: capturedPowertools(lines) });
+    const response = await app.request('/fail');
+    const requestId = response.headers.get('x-request-id');
+    expect(lines.map((line) => line.message)).toEqual([
+      'About to fail',
+      'Unhandled error in request',
+    ]);
+    const [warned, failed] = lines as [Line, Line];
+    expect(warned).toMatchObject({ level: 'WARN', requestId, error: { message: 'warned' } });
+    expect(failed).toMatchObject({ level: 'ERROR', requestId, path: '/fail' });
+    const error = failed.error as Line;
+    expect(error).toMatchObject({ name: 'Error', message: 'boom' });
+    expect(error.stack).toMatch(/^Error: boom\n\s+at /);
+  });
+});
+
+describe('logger detection', () => {
+  it('tells pino loggers, children included, from loggers in restmachine order', () => {
+    expect(isPino(capturedPino([]))).toBe(true);
+    expect(isPino(capturedPino([]).child({ a: 1 }))).toBe(true);
+    expect(isPino(capturedPowertools([]))).toBe(false);
+    expect(isPino(createConsoleLogger())).toBe(false);
+    expect(isPino(console)).toBe(false);
+  });
+
+  it("uses Powertools' Logger and loggers in restmachine order as they are", () => {
+    const logger = { ...silentLogger };
+    expect(new RestApplication({ logger }).logger).toBe(logger);
+    const powertools = capturedPowertools([]);
+    expect(new RestApplication({ logger: powertools }).logger).toBe(powertools);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The mistakes a newcomer makes, answered with a message that says what to write instead:
+ * Express-style paths, a route registered twice, results JSON cannot represent.
+ */
+import { describe, expect, it } from 'vitest';
+import { type LogFields, RestApplication, Router, SetupError } from '../../src/index.js';
+
+function recordingLogger() {
+  const lines: Array<{ message: string; fields?: LogFields }> = [];
+  const record = (message: string, fields?: LogFields) => lines.push({ message, fields });
+  return { lines, logger: { debug: record, info: record, warn: record, error: record } };
+}
+
+describe('path parameters written as in other routers', () => {
+  it('refuses :id at registration, saying to write {id}', () => {
+    const app = new RestApplication();
+    expect(() => app.get('/users/:id', () => null)).toThrow(
+      'Route /users/:id: write path parameters as {id}, not ":id"',
+    );
+    expect(() => app.get('/users/:id?', () => null)).toThrow('write path parameters as {id}');
+  });
+
+  it('refuses * and *rest, saying to write a catch-all', () => {
+    const router = new Router();
+    expect(() => router.get('/files/*', () => null)).toThrow('write a catch-all as {path*}');
+    expect(() => router.get('/files/*rest', () => null)).toThrow('write a catch-all as {rest*}');
+  });
+
+  it('refuses the same in a mount prefix', () => {
+    const app = new RestApplication();
+    expect(() => app.mount('/orgs/:org', new Router())).toThrow(SetupError);
+  });
+});
+
+describe('a route registered twice', () => {
+  it('names both registrations, with where each was made', async () => {
+    const app = new RestApplication();
+    app.get('/users/{id}', () => 1);
+    app.get('/users/{id}', () => 2);
+    const error = await app.startup().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(SetupError);
+    expect((error as SetupError).code).toBe('DUPLICATE_ROUTE');
+    const message = (error as Error).message;
+    expect(message).toMatch(
+      /^GET \/users\/\{id\} is registered twice: first at test\/app\/newcomer-mistakes\.test\.ts:(\d+):\d+, then at test\/app\/newcomer-mistakes\.test\.ts:(\d+):\d+$/,
+    );
+    const [, first, second] = /:(\d+):\d+, then at .*:(\d+):\d+$/.exec(message) ?? [];
+    expect(Number(second)).toBe(Number(first) + 1);
+  });
+
+  it('names the mount prefix and both templates when routers collide', async () => {
+    const app = new RestApplication();
+    const users = new Router();
+    users.get('/{userId}', () => 1);
+    app.get('/api/users/{id}', () => 2);
+    app.mount('/api/users', users);
+    await expect(app.startup()).rejects.toThrow(
+      /^GET \/api\/users\/\{userId\} matches the same requests as GET \/api\/users\/\{id\}: first at test\/app\/newcomer-mistakes\.test\.ts:\d+:\d+, then at test\/app\/newcomer-mistakes\.test\.ts:\d+:\d+ \(as \/\{userId\} in a router mounted at \/api\/users\)$/,
+    );
+  });
+});
+
+describe('results JSON cannot represent', () => {
+  const cases: Array<[string, () => unknown, string]> = [
+    ['/map', () => new Map([['a', 1]]), 'GET /map returned a Map, which JSON sends as {}'],
+    [
+      '/set',
+      () => new Set([1]),
+      'GET /set returned a Set, which JSON sends as {}: return [...set]',
+    ],
+    ['/function', () => () => 1, 'GET /function returned a function'],
+    ['/symbol', () => Symbol('x'), 'GET /symbol returned a symbol'],
+    ['/bigint', () => 10n, 'GET /bigint returned a bigint'],
+    [
+      '/error',
+      () => new Error('x'),
+      'GET /error returned an Error, which JSON sends as {}: throw it',
+    ],
+    ['/tuple', () => [new Set(), 201], 'GET /tuple returned a Set'],
+  ];
+
+  it.each(cases)('%s is a 500, logged once per route', async (path, result, logged) => {
+    const { lines, logger } = recordingLogger();
+    const app = new RestApplication({ logger });
+    app.get(path, (() => result()) as unknown as () => null);
+    const first = await app.request(path);
+    const second = await app.request(path);
+    expect(first.statusCode).toBe(500);
+    expect(second.statusCode).toBe(500);
+    expect(JSON.parse(first.body as string)).toEqual({
+      error: 'Internal Server Error',
+      statusCode: 500,
+      path,
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toContain(logged);
+    expect(lines[0]?.fields).toEqual({ requestId: first.headers.get('x-request-id') });
+  });
+
+  it('says why in the body in debug mode', async () => {
+    const { logger } = recordingLogger();
+    const app = new RestApplication({ logger, debug: true });
+    app.get('/map', (() => new Map()) as unknown as () => null);
+    const response = await app.request('/map');
+    expect(JSON.parse(response.body as string).details.message).toMatch(
+      /^GET \/map returned a Map/,
+    );
+  });
+
+  it('leaves a route with its own renderer free to turn the value into something', async () => {
+    const app = new RestApplication();
+    app
+      .get('/tags', (() => new Set(['a', 'b'])) as unknown as () => null)
+      .provides('application/json', ({ result }) => JSON.stringify([...(result as Set<string>)]));
+    const response = await app.request('/tags');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('["a","b"]');
+  });
+
+  it('checks error handler results too, naming the error handler', async () => {
+    const { lines, logger } = recordingLogger();
+    const app = new RestApplication({ logger });
+    app.errorHandler(404, (() => new Map()) as unknown as () => null);
+    const response = await app.request('/missing');
+    expect(response.statusCode).toBe(404);
+    expect(lines[0]?.message).toMatch(/^An error handler returned a Map/);
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Scope (docs/hooks-and-scope.md): what routers register applies to every route under them and
+ * is visible there only; deny by default; the access log.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  HttpError,
+  type LogFields,
+  RestApplication,
+  Router,
+  SetupError,
+  silentLogger,
+} from '../../../src/index.js';
+
+const NOTES = new Map([['1', { id: '1', text: 'secret' }]]);
+
+describe('router scope', () => {
+  it('a router-scoped authorized hook guards GET /notes/{id} even when the handler injects only note', async () => {
+    // The trap of issue 17: with an app-level hook, a handler that injects `note` and not
+    // `user` answered 200 to a request without credentials.
+    const notes = new Router()
+      .authorized('user', ({ headers }) =>
+        headers.get('authorization') === 'Bearer ada' ? 'ada' : null,
+      )
+      .dependency('note', ({ request }) => NOTES.get(request.path.split('/').pop() ?? ''));
+    notes.get('/{id}', ({ note }) => note ?? null);
+    const app = new RestApplication({
+      logger: silentLogger,
+      wwwAuthenticate: 'Bearer realm="notes"',
+    }).mount('/notes', notes);
+    const anonymous = await app.request('/notes/1');
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="notes"');
+    expect(anonymous.body).not.toContain('secret');
+    const ada = await app.request('/notes/1', { headers: { Authorization: 'Bearer ada' } });
+    expect(ada.statusCode).toBe(200);
+    expect(ada.headers.getAll('vary').join(', ')).toContain('Authorization');
+  });
+
+  it('applies to the routes of nested routers, and not to the application’s other routes', async () => {
+    const admin = new Router().forbidden(
+      'notAdmin',
+      ({ headers }) => headers.get('x-role') !== 'admin',
+    );
+    const reports = new Router();
+    reports.get('/daily', () => 'report');
+    admin.mount('/reports', reports);
+    const app = new RestApplication({ logger: silentLogger }).mount('/admin', admin);
+    app.get('/health', () => 'ok');
+    expect((await app.request('/admin/reports/daily')).statusCode).toBe(403);
+    expect(
+      (await app.request('/admin/reports/daily', { headers: { 'X-Role': 'admin' } })).statusCode,
+    ).toBe(200);
+    expect((await app.request('/health')).statusCode).toBe(200);
+  });
+
+  it('names are visible under their router only; siblings may register the same name', async () => {
+    const a = new Router().dependency('label', () => 'from a');
+    a.get('/', ({ label }) => label);
+    const b = new Router().dependency('label', () => 'from b', { scope: 'session' });
+    b.get('/', ({ label }) => label);
+    const app = new RestApplication({ logger: silentLogger }).mount('/a', a).mount('/b', b);
+    expect((await app.request('/a')).body).toBe('from a');
+    expect((await app.request('/b')).body).toBe('from b');
+
+    const outside = new RestApplication({ logger: silentLogger }).mount('/a', a);
+    // biome-ignore lint/suspicious/noExplicitAny: the name is deliberately not typed here.
+    (outside as RestApplication<any>).get('/other', ({ label }: { label: string }) => label);
+    const failure = await outside.startup().catch((error: unknown) => error);
+    expect((failure as SetupError).code).toBe('UNKNOWN_DEPENDENCY');
+    expect((failure as Error).message).toContain('/other');
+  });
+
+  it('a router may not register a name the application or an outer router has', async () => {
+    const inner = new Router().dependency('db', () => 'inner');
+    inner.get('/', ({ db }) => db);
+    const app = new RestApplication({ logger: silentLogger }).dependency('db', () => 'app');
+    app.mount('/inner', inner);
+    const failure = (await app.startup().catch((error: unknown) => error)) as SetupError;
+    expect(failure.code).toBe('NAME_CLASH');
+    expect(failure.message).toContain('the router mounted at /inner');
+    expect(failure.message).toContain('the application');
+
+    const outer = new Router().dependency('db', () => 'outer');
+    const nested = new Router().dependency('db', () => 'nested');
+    nested.get('/', ({ db }) => db);
+    outer.mount('/n', nested);
+    const app2 = new RestApplication({ logger: silentLogger }).mount('/o', outer);
+    const clash = (await app2.startup().catch((error: unknown) => error)) as SetupError;
+    expect(clash.message).toContain('the router mounted at /o/n');
+    expect(clash.message).toContain('the router mounted at /o');
+  });
+
+  it('the innermost error handler for a status wins', async () => {
+    const inner = new Router().errorHandler(404, () => 'inner 404');
+    inner.get('/missing', () => {
+      throw new HttpError(404);
+    });
+    inner.get('/gone', () => {
+      throw new Error('x');
+    });
+    const outer = new Router().errorHandler(() => 'outer default');
+    outer.mount('/inner', inner);
+    outer.get('/teapot', () => {
+      throw new (class extends Error {})();
+    });
+    const app = new RestApplication({ logger: silentLogger })
+      .errorHandler(404, () => 'app 404')
+      .mount('/outer', outer);
+    const text = { headers: { Accept: 'text/plain' } };
+    expect((await app.request('/outer/inner/missing', text)).body).toBe('inner 404');
+    expect((await app.request('/outer/nothing-here', text)).body).toBe('app 404');
+    expect((await app.request('/outer/inner/gone', text)).body).toBe('outer default');
+    expect((await app.request('/outer/teapot', text)).body).toBe('outer default');
+  });
+
+  it('router CORS and CSP apply to every route under it', async () => {
+    const api = new Router()
+      .cors({ origin: 'https://app.example' })
+      .csp({ directives: { defaultSrc: ["'self'"] } });
+    api.get('/x', () => 'x');
+    const app = new RestApplication({ logger: silentLogger }).mount('/api', api);
+    app.get('/y', () => 'y');
+    const x = await app.request('/api/x', { headers: { Origin: 'https://app.example' } });
+    expect(x.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(x.headers.get('content-security-policy')).toBe("default-src 'self'");
+    const y = await app.request('/y', { headers: { Origin: 'https://app.example' } });
+    expect(y.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
+  it('route.public() and router.public() exempt from every authorization hook in scope', async () => {
+    const assets = new Router().public();
+    assets.get('/logo', () => 'logo');
+    const api = new Router().authorized('user', () => null);
+    api.get('/health', () => 'ok').public();
+    api.get('/private', () => 'secret');
+    const app = new RestApplication({ logger: silentLogger })
+      .forbidden('closed', () => true, { global: true })
+      .mount('/assets', assets)
+      .mount('/api', api);
+    expect((await app.request('/assets/logo')).statusCode).toBe(200);
+    expect((await app.request('/api/health')).statusCode).toBe(200);
+    expect((await app.request('/api/private')).statusCode).toBe(401);
+  });
+
+  it('an app-level hook without global keeps guarding only the routes that inject it', async () => {
+    const app = new RestApplication({ logger: silentLogger }).authorized('user', () => null);
+    app.get('/me', ({ user }) => user);
+    app.get('/open', () => 'open');
+    expect((await app.request('/me')).statusCode).toBe(401);
+    expect((await app.request('/open')).statusCode).toBe(200);
+  });
+});
+
+describe("authorization: 'required'", () => {
+  it('startup rejects, listing every unguarded route that is not public', async () => {
+    const api = new Router().authorized('user', () => 'u');
+    api.get('/notes/{id}', () => 'note');
+    const app = new RestApplication({ logger: silentLogger, authorization: 'required' })
+      .authorized('admin', () => 'a')
+      .mount('/api', api);
+    app.get('/health', () => 'ok');
+    app.get('/admin', ({ admin }) => admin);
+    app.get('/docs', () => 'docs');
+    app.post('/docs', () => 'docs');
+    const failure = (await app.startup().catch((error: unknown) => error)) as SetupError;
+    expect(failure).toBeInstanceOf(SetupError);
+    expect(failure.code).toBe('UNGUARDED_ROUTE');
+    expect(failure.message).toContain('GET /health');
+    expect(failure.message).toContain('GET /docs, POST /docs');
+    expect(failure.message).not.toContain('/api/notes');
+    expect(failure.message).not.toContain('GET /admin');
+    expect((await app.request('/health')).statusCode).toBe(500);
+  });
+
+  it('starts when every route is guarded or public', async () => {
+    const app = new RestApplication({ logger: silentLogger, authorization: 'required' }).authorized(
+      'user',
+      () => 'u',
+      { global: true },
+    );
+    app.get('/me', ({ user }) => user);
+    app.get('/health', () => 'ok').public();
+    await expect(app.startup()).resolves.toBeUndefined();
+  });
+
+  it('refuses an unknown value', () => {
+    expect(() => new RestApplication({ authorization: 'yes' as unknown as 'required' })).toThrow(
+      SetupError,
+    );
+  });
+});
+
+describe('accessLog', () => {
+  it('writes one info line per request with method, path, route, status, bytes, duration and id', async () => {
+    const lines: Array<[string, LogFields | undefined]> = [];
+    const logger = {
+      debug: () => undefined,
+      info: (message: string, fields?: LogFields) => void lines.push([message, fields]),
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const app = new RestApplication({ logger, accessLog: true });
+    app.get('/users/{id}', ({ id }) => ({ id }));
+    const response = await app.request('/users/42', { headers: { 'X-Request-ID': 'req-1' } });
+    await app.request('/nowhere');
+    expect(lines).toHaveLength(2);
+    const [message, fields] = lines[0] as [string, LogFields];
+    expect(message).toBe('GET /users/42 200');
+    expect(fields).toMatchObject({
+      method: 'GET',
+      path: '/users/42',
+      route: '/users/{id}',
+      status: 200,
+      bytes: Number(response.headers.get('content-length')),
+      requestId: 'req-1',
+    });
+    expect(typeof fields.durationMs).toBe('number');
+    expect(lines[1]?.[1]).toMatchObject({ status: 404, route: null });
+  });
+
+  it('is off by default', async () => {
+    const lines: string[] = [];
+    const logger = { ...silentLogger, info: (message: string) => void lines.push(message) };
+    const app = new RestApplication({ logger });
+    app.get('/', () => 'ok');
+    await app.request('/');
+    expect(lines).toEqual([]);
+  });
+});
