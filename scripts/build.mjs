@@ -13,6 +13,7 @@ const entryPoints = [
   'src/adapters/aws/index.ts',
   'src/static/index.ts',
   'src/config/index.ts',
+  'src/openapi/index.ts',
   'src/config/cli.ts',
 ];
 

@@ -17,6 +17,8 @@ export type { CheckedHandler, Representable, Unrepresentable } from './app/repre
 export type { RouteProvider } from './app/routing/route.js';
 export { Route } from './app/routing/route.js';
 export { Router } from './app/routing/router.js';
+export type { ServerSentEvent, SseOptions } from './app/sse.js';
+export { sse } from './app/sse.js';
 export type {
   ApplicationOptions,
   BuiltinInjectables,

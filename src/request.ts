@@ -1,6 +1,8 @@
 /**
  * The Request model: what every adapter turns its runtime's request into.
  */
+
+import { decodeText, decodeUtf8 } from './body-text.js';
 import { HttpError } from './errors.js';
 import { concatBytes, utf8Length } from './http/bytes.js';
 import { parseCookieHeader } from './http/cookie.js';
@@ -58,6 +60,11 @@ export interface PlatformContext {
   lambdaContext?: unknown;
   authorizer?: Record<string, unknown>;
   metrics?: MetricsRecorder;
+  /**
+   * Lets the `signal` injectable learn that the client went away: `listener` runs once if the
+   * connection closes before the response finished. Called only when a handler asks for it.
+   */
+  onClientGone?: (request: Request, listener: () => void) => void;
   [key: string]: unknown;
 }
 
@@ -91,7 +98,6 @@ export interface RequestInit {
   context?: PlatformContext;
 }
 
-const TEXT_DECODER = new TextDecoder('utf-8', { fatal: true });
 // What a request outside any adapter's runtime carries: nothing, shared.
 const NO_CONTEXT: PlatformContext = Object.freeze({});
 const EMPTY_BYTES = new Uint8Array(0);
@@ -281,12 +287,15 @@ export class Request {
     return this.#bytes;
   }
 
-  /** The body as UTF-8 text; invalid UTF-8 is a 400. */
+  /**
+   * The body as text in its declared charset (UTF-8 by default): text the charset cannot hold
+   * is a 400, a charset `TextDecoder` does not know a 415.
+   */
   text(): Promise<string> {
     this.#text ??= (async () => {
       const body = this.body;
       if (typeof body === 'string') return withinLimit(body, this.bodyLimit);
-      return decodeUtf8(await this.bytes());
+      return decodeText(await this.bytes(), this.headers.get('content-type'));
     })();
     return this.#text;
   }
@@ -358,15 +367,6 @@ function withinLimit<T extends string | Uint8Array>(body: T, limit: number): T {
     throw tooLarge(limit);
   }
   return body;
-}
-
-/** Bytes as UTF-8 text; invalid UTF-8 is a 400. */
-function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return TEXT_DECODER.decode(bytes);
-  } catch {
-    throw new HttpError(400, 'Request body is not valid UTF-8');
-  }
 }
 
 function parseJson(text: string): unknown {

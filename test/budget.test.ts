@@ -6,13 +6,15 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 88 KiB: router
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 96 KiB:
+ * `accepts()` body parsers and declared charsets (about 4 KiB) and `sse()`, `signal` and
+ * `requestTimeout` (about 3 KiB) took the core from 82 KiB to 90 KiB. Before that, 88 KiB: router
  * scope and hooks (scope, hooks, access log: about 7 KiB), the pino and Powertools logger
  * adapters, automatic ETags, and the messages for newcomer mistakes (registration sites, path
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 88 * 1024;
+const CORE_BUDGET = 96 * 1024;
 
 describe('core bundle', () => {
   const result = buildSync({
@@ -37,11 +39,11 @@ describe('core bundle', () => {
     expect(code).not.toMatch(/\bimport\s*"node:/);
   });
 
-  it('contains nothing from the adapters, the static router or the configuration loader', () => {
+  it('contains nothing from the adapters, the static router, the configuration loader or the OpenAPI generator', () => {
     const inputs = Object.keys(result.metafile?.inputs ?? {});
     expect(inputs.length).toBeGreaterThan(10);
     for (const input of inputs) {
-      expect(input).not.toMatch(/src\/(adapters|static|config)\//);
+      expect(input).not.toMatch(/src\/(adapters|static|config|openapi)\//);
     }
   });
 });

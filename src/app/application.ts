@@ -24,7 +24,7 @@ import {
 import { Lifecycle } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';
-import { autoEtagOption, jsonOnlyOption } from './options.js';
+import { autoEtagOption, jsonOnlyOption, requestTimeoutOption } from './options.js';
 import { builtinErrorResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
@@ -126,6 +126,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   /** `authorization: 'required'`: startup refuses routes no authorization hook guards. */
   readonly authorizationRequired: boolean;
   readonly accessLog: boolean;
+  /** `requestTimeout`: ms before a pending answer becomes a 503 (docs/streams.md). */
+  readonly requestTimeout: number | undefined;
 
   readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
@@ -148,6 +150,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     }
     this.authorizationRequired = authorization === 'required';
     this.accessLog = options.accessLog === true;
+    this.requestTimeout = requestTimeoutOption(options.requestTimeout);
   }
 
   get root(): Router<Registry> {

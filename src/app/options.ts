@@ -19,3 +19,14 @@ export function jsonOnlyOption(value: unknown): boolean {
 export function autoEtagOption(value: unknown): boolean {
   return choice('etag', value, ['auto', false]) === 'auto';
 }
+
+/** `requestTimeout`: a number of milliseconds > 0, or none. */
+export function requestTimeoutOption(value: unknown): number | undefined {
+  if (value === undefined || (typeof value === 'number' && value > 0 && value < 2 ** 31)) {
+    return value;
+  }
+  throw new SetupError(
+    'INVALID_OPTION',
+    `requestTimeout must be a number of milliseconds > 0, got ${JSON.stringify(value)}`,
+  );
+}

@@ -41,6 +41,8 @@ export interface BuiltinInjectables {
   jsonBody: unknown;
   /** The body parsed as `application/x-www-form-urlencoded`, first value per key. */
   formBody: Record<string, string>;
+  /** The value of the `accepts()` parser for the request's Content-Type (415 when none fits). */
+  parsedBody: unknown;
   cookies: Record<string, string>;
   requestId: string;
   /** This request's Content-Security-Policy nonce (the `'nonce'` source of `csp()` directives). */
@@ -54,6 +56,10 @@ export interface BuiltinInjectables {
   authorizer: Record<string, unknown> | undefined;
   /** Custom metrics for this invocation's metrics line; a no-op outside Lambda. */
   metrics: MetricsRecorder;
+  /** Fires when the client goes away or `requestTimeout` expires (docs/streams.md). */
+  signal: AbortSignal;
+  /** The `Last-Event-ID` header of an event-stream client reconnecting (docs/streams.md). */
+  lastEventId: string | undefined;
 }
 
 /** A map of registered dependency names to their (resolved) types. */
@@ -92,7 +98,7 @@ export type ErrorHandler<Deps extends Registry> = (
 ) => HandlerResult | Promise<HandlerResult>;
 
 /** Names a hook may not inject: hooks run before the body is read (docs/hooks-and-scope.md). */
-type BodyNames = 'body' | 'jsonBody' | 'formBody';
+type BodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody';
 
 /**
  * The injection object of an `onRequest` hook: request-level names and registered names. A
@@ -173,6 +179,11 @@ export interface ApplicationOptions {
    * response bytes, duration in ms and request id. Off by default.
    */
   accessLog?: boolean;
+  /**
+   * Milliseconds a request may take: then its `signal` fires and, if nothing was sent yet, the
+   * answer is 503. A stream body being sent is cut short (docs/streams.md). No limit by default.
+   */
+  requestTimeout?: number;
 }
 
 /** A dependency provider: takes the injection object, returns the value (or a promise). */

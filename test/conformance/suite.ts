@@ -3,10 +3,12 @@
  * driver interface and run through every driver. Each `cases/*.ts` module adds one area.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
+import { bodiesCases } from './cases/bodies.js';
 import { coreCases } from './cases/core.js';
 import { optionsCases } from './cases/options.js';
 import { scopeCases } from './cases/scope.js';
 import { semanticsCases } from './cases/semantics.js';
+import { streamsCases } from './cases/streams.js';
 import type { Driver, DriverFactory } from './driver.js';
 
 /** What a cases module gets: the driver (open once per area) and a way to honour skips. */
@@ -22,7 +24,14 @@ export type CasesModule = {
   cases: (context: CaseContext) => void;
 };
 
-const MODULES: CasesModule[] = [coreCases, semanticsCases, scopeCases, optionsCases];
+const MODULES: CasesModule[] = [
+  coreCases,
+  semanticsCases,
+  scopeCases,
+  optionsCases,
+  bodiesCases,
+  streamsCases,
+];
 
 export function conformanceSuite(factory: DriverFactory): void {
   describe(`conformance via ${factory.name}`, () => {

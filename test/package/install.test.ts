@@ -38,6 +38,7 @@ import { CloudGatewayAdapter, type APIGatewayProxyEventV2 } from 'restmachine/aw
 import { Config, Schema } from 'restmachine/config';
 import { FetchAdapter } from 'restmachine/fetch';
 import { serve } from 'restmachine/node';
+import { type OpenApiDocument, openapi } from 'restmachine/openapi';
 import { StaticRouter, type StaticRouterOptions } from 'restmachine/static';
 
 const app = new RestApplication({ logger: silentLogger })
@@ -90,6 +91,8 @@ console.log('aws', result.statusCode, result.body);
 const schema = Schema.fromObject({ type: 'object', properties: { port: { type: 'integer' } } });
 const settings = Config.fromYaml('port: \${env:PORT,default=8080}\\n', { env: {} }).validate<{ port: number }>(schema);
 console.log('config', JSON.stringify(settings));
+const document: OpenApiDocument = openapi(app, { info: { title: 'Consumer', version: '1' } });
+console.log('openapi', document.openapi, Object.keys(document.paths).join(' '));
 rmSync(site, { recursive: true, force: true });
 `;
 
@@ -215,6 +218,7 @@ describe('the packed tarball', () => {
       'fetch 200 {"message":"hello fetch"}',
       'aws 200 {"message":"hello lambda"}',
       'config {"port":8080}',
+      'openapi 3.1.1 /hello/{name} /echo /site/{path}',
       '',
     ]);
   }, 120_000);

@@ -6,8 +6,8 @@ import type { RestApplication } from '../../app/application.js';
 import { adaptLogger, dispatch, isThenable } from '../../app/kernel.js';
 import type { AnyLogger, Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
-import { Request, type RequestInit } from '../../request.js';
-import type { Response } from '../../response.js';
+import { type ReadableStreamLike, Request, type RequestInit } from '../../request.js';
+import { isStream, type Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
 import type {
@@ -215,7 +215,8 @@ export class CloudGatewayAdapter {
     // An unreadable body is answered through the application's error path, unrouted, so no
     // handler runs. The response itself when the pipeline finished synchronously.
     const settled = dispatch(this.app, request, bodyError);
-    const response = isThenable(settled) ? await settled : settled;
+    let response = isThenable(settled) ? await settled : settled;
+    if (isEventStream(response)) response = await this.#refuseEventStream(request, response);
     const converted = this.#toResult(processor, response, request.method === 'HEAD');
     const result = converted instanceof Promise ? await converted : converted;
     if (metrics !== undefined) {
@@ -228,6 +229,24 @@ export class CloudGatewayAdapter {
       await publishEntry(this.#publisher as MetricsPublisher, entry, this.#logger);
     }
     return result;
+  }
+
+  /**
+   * A buffered result holds the whole body, and an event stream never ends: it is refused with
+   * the application's own 500, and the producer is stopped before it starts.
+   */
+  #refuseEventStream(request: Request, response: Response): Promise<Response> {
+    const body = response.body as AsyncIterable<unknown> | ReadableStreamLike;
+    const stopped =
+      Symbol.asyncIterator in body
+        ? body[Symbol.asyncIterator]().return?.()
+        : body.getReader().cancel();
+    Promise.resolve(stopped).catch(() => undefined);
+    this.#logger.error(
+      'An event stream (text/event-stream) cannot be sent by the buffered handler; serve it with adapter.streamHandler (Lambda response streaming)',
+      { requestId: request.requestId, path: request.path },
+    );
+    return Promise.resolve(dispatch(this.app, request, new HttpError(500)));
   }
 
   #newRequest(
@@ -320,6 +339,12 @@ export class CloudGatewayAdapter {
     const method = response.request?.method ?? eventMethod(event);
     return Promise.resolve(this.#toResult(processor, response, method === 'HEAD'));
   }
+}
+
+/** Whether a response is a `text/event-stream` body being streamed (an `sse()` response). */
+function isEventStream(response: Response): boolean {
+  const type = response.headers.get('content-type') ?? response.contentType;
+  return type !== undefined && /^text\/event-stream\s*(;|$)/i.test(type) && isStream(response.body);
 }
 
 /** The same adapter under the name AWS users look for. */

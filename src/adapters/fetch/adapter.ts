@@ -40,6 +40,17 @@ function splitUrl(url: string): [path: string, query: string | undefined] {
   return [url.slice(start, question), url.slice(question + 1, end)];
 }
 
+/**
+ * The `signal` injectable follows the incoming request's own signal, which the runtime aborts
+ * when the client goes away (Fetch standard, "Request": `signal`).
+ */
+function observeFetchSignal(request: RestRequest, listener: () => void): void {
+  const signal = request.context.fetchSignal as AbortSignal | undefined;
+  if (signal === undefined) return;
+  if (signal.aborted) listener();
+  else signal.addEventListener('abort', listener, { once: true });
+}
+
 function toRestRequest(request: globalThis.Request): RestRequest {
   const [path, query] = splitUrl(request.url);
   const tls = request.url.startsWith('https:');
@@ -53,6 +64,7 @@ function toRestRequest(request: globalThis.Request): RestRequest {
     queryParams: query,
     tls,
     protocol: tls ? 'https' : 'http',
+    context: { fetchSignal: request.signal, onClientGone: observeFetchSignal },
   });
 }
 

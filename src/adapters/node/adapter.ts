@@ -100,7 +100,7 @@ export class NodeAdapter {
   ): undefined | Promise<void> {
     let response: Response | Promise<Response>;
     try {
-      const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined);
+      const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
       response = dispatch(this.app, request);
     } catch (error) {
       this.#fail(res, error);

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { Request } from '../../request.js';
+import { type PlatformContext, Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';
 import { forwardedAddress, forwardedProtocol } from './forwarded.js';
 import type { TrustProxy } from './types.js';
@@ -32,14 +32,21 @@ import type { TrustProxy } from './types.js';
 export class NodeRequestBody implements AsyncIterable<Uint8Array> {
   /** The request this body belongs to, for code that needs Node's own stream. */
   readonly message: IncomingMessage;
+  /** The response to this request, when the adapter made the body: how a disconnect is seen. */
+  readonly response: ServerResponse | undefined;
   readonly #awaitingContinue: ServerResponse | undefined;
 
   /**
    * `awaitingContinue` is the response of a request that sent `Expect: 100-continue` and has
    * not been told to go on: the first read sends `100 Continue` on it.
    */
-  constructor(message: IncomingMessage, awaitingContinue?: ServerResponse) {
+  constructor(
+    message: IncomingMessage,
+    awaitingContinue?: ServerResponse,
+    response: ServerResponse | undefined = awaitingContinue,
+  ) {
     this.message = message;
+    this.response = response;
     this.#awaitingContinue = awaitingContinue;
   }
 
@@ -132,11 +139,31 @@ function originForm(target: string): string {
   return rest === '' || rest.charCodeAt(0) === 63 /* ? */ ? `/${rest}` : rest;
 }
 
+/**
+ * Tells the `signal` injectable that the client went away: the response closed before it
+ * finished (Node emits `close` on it when the connection drops). One object for every request;
+ * a listener is added only for a request whose handler asked for the signal.
+ */
+const NODE_CONTEXT: PlatformContext = Object.freeze({
+  onClientGone(request: Request, listener: () => void): void {
+    const body = request.body;
+    const response = body instanceof NodeRequestBody ? body.response : undefined;
+    if (response === undefined) return;
+    if (response.destroyed && !response.writableFinished) listener();
+    else {
+      response.once('close', () => {
+        if (!response.writableFinished) listener();
+      });
+    }
+  },
+});
+
 /** Builds the restmachine request for a Node request. */
 export function toRequest(
   message: IncomingMessage,
   trust: TrustProxy,
   awaitingContinue?: ServerResponse,
+  response?: ServerResponse,
 ): Request {
   const path = originForm(message.url ?? '/');
   const headers = MultiValueHeaders.fromRawPairs(message.rawHeaders);
@@ -152,7 +179,8 @@ export function toRequest(
     method: message.method ?? 'GET',
     path,
     headers,
-    body: new NodeRequestBody(message, awaitingContinue),
+    body: new NodeRequestBody(message, awaitingContinue, response),
+    context: NODE_CONTEXT,
     // Behind a trusted proxy that terminated TLS the client's connection was still encrypted.
     tls: protocol === 'https',
     clientCert: encrypted ? clientCertificate(socket) : undefined,

@@ -26,6 +26,23 @@ export interface AuthorizationOptions {
   vary?: string | false;
   /** The `WWW-Authenticate` challenge of this hook's 401, instead of the application's. */
   wwwAuthenticate?: string;
+  /**
+   * The security scheme documenting an `authorized()` hook in the OpenAPI document (OpenAPI 3.1
+   * §4.8.27, Security Scheme Object); default HTTP bearer.
+   */
+  openapi?: SecurityScheme;
+}
+
+/** An OpenAPI 3.1 Security Scheme Object (https://spec.openapis.org/oas/v3.1.1#security-scheme-object). */
+export interface SecurityScheme {
+  type: 'apiKey' | 'http' | 'mutualTLS' | 'oauth2' | 'openIdConnect';
+  description?: string;
+  name?: string;
+  in?: 'query' | 'header' | 'cookie';
+  scheme?: string;
+  bearerFormat?: string;
+  flows?: Record<string, unknown>;
+  openIdConnectUrl?: string;
 }
 
 /** A registered hook, as the routing table sees it. */
@@ -36,6 +53,8 @@ export interface AuthorizationHook {
   vary: string | undefined;
   /** The hook's own `WWW-Authenticate` challenge, when it gives one. */
   challenge: string | undefined;
+  /** The security scheme documenting the hook, when registered with one. */
+  openapi: SecurityScheme | undefined;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -60,6 +79,7 @@ export function describeHook(
     global: options?.global === true,
     vary: vary === false ? undefined : vary,
     challenge,
+    openapi: options?.openapi,
   };
 }
 

@@ -10,7 +10,6 @@ import type { Response } from '../../response.js';
 import type { Getter, GetterCompiler } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { RequestState } from '../inject/request-state.js';
-import type { Registry } from '../types.js';
 import type { AuthorizationHook } from './authorization.js';
 import { hooksFor } from './authorization.js';
 import { addProvidedValidators, type CompiledConditional } from './conditional.js';
@@ -207,7 +206,14 @@ export function decorateResponse(
     return applyDefaultHeaders(
       features.defaults,
       response,
-      state ?? { request, params: {}, cache: undefined, extra: undefined, log: undefined },
+      state ?? {
+        request,
+        params: {},
+        cache: undefined,
+        extra: undefined,
+        log: undefined,
+        abort: undefined,
+      },
     );
   }
 }

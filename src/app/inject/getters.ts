@@ -7,14 +7,18 @@
 
 import { HttpError, SetupError } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
-import { MultiValueHeaders } from '../../http/headers.js';
-import { mediaTypeEssence } from '../../http/media-type.js';
-import { parseQueryString } from '../../http/query.js';
-import { jsonBodyNow, type MetricsRecorder, type Request } from '../../request.js';
+import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
 import { isThenable } from '../thenable.js';
+import {
+  type CompiledParser,
+  parsedBodyGetter,
+  readFormBody,
+  readJsonBody,
+} from './body-parsers.js';
 import type { Injectable } from './handler-parameters.js';
 import { type RequestState, requestNonce } from './request-state.js';
+import { requestSignal } from './signal.js';
 import { runStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
 export type Scope = 'request' | 'session';
@@ -59,51 +63,19 @@ export interface InjectionHost {
 
 export type Getter = (state: RequestState) => unknown;
 
+/** What a function may inject besides registered and built-in names, where it runs. */
+export interface Available {
+  params: ReadonlySet<string>;
+  extras: ReadonlySet<string>;
+  /** The route's `accepts()` parsers, for `parsedBody` (none: every body is 415). */
+  parsers?: readonly CompiledParser[] | undefined;
+}
+
 const NOOP_METRICS: MetricsRecorder = {
   addMetric: () => undefined,
   addDimension: () => undefined,
   addProperty: () => undefined,
 };
-
-function isJsonType(essence: string): boolean {
-  return essence === 'application/json' || essence.endsWith('+json');
-}
-
-/**
- * JSON or any `+json` type (RFC 6839 §3.1); no Content-Type at all is 415 too. The value itself when
- * the body is already in memory, else a promise of it.
- */
-function readJsonBody(request: Request): unknown {
-  const type = MultiValueHeaders.getLower(request.headers, 'content-type');
-  if (type !== 'application/json' && (type === undefined || !isJsonType(mediaTypeEssence(type)))) {
-    throw new HttpError(
-      415,
-      type === undefined
-        ? 'Request body needs Content-Type: application/json'
-        : `Unsupported Content-Type ${JSON.stringify(type)}; expected application/json`,
-    );
-  }
-  return jsonBodyNow(request);
-}
-
-function readFormBody(request: Request): Promise<Record<string, string>> {
-  const type = request.headers.get('content-type');
-  if (type === undefined || mediaTypeEssence(type) !== 'application/x-www-form-urlencoded') {
-    return Promise.reject(
-      new HttpError(
-        415,
-        type === undefined
-          ? 'Request body needs Content-Type: application/x-www-form-urlencoded'
-          : `Unsupported Content-Type ${JSON.stringify(type)}; expected application/x-www-form-urlencoded`,
-      ),
-    );
-  }
-  return request.text().then((text) => {
-    const out = new DataRecord<string>();
-    for (const [key, values] of parseQueryString(text)) out[key] = values[0] as string;
-    return out;
-  });
-}
 
 function requestLogger(host: InjectionHost, state: RequestState): Logger {
   state.log ??= withFields(host.logger, { requestId: state.request.requestId });
@@ -145,6 +117,10 @@ export function builtinGetter(name: string, host: InjectionHost): Getter | undef
       return (s) => s.request.context.authorizer;
     case 'metrics':
       return (s) => s.request.context.metrics ?? NOOP_METRICS;
+    case 'signal':
+      return requestSignal;
+    case 'lastEventId':
+      return (s) => s.request.headers.get('last-event-id');
     default:
       return undefined;
   }
@@ -160,6 +136,7 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'body',
   'jsonBody',
   'formBody',
+  'parsedBody',
   'cookies',
   'requestId',
   'cspNonce',
@@ -168,6 +145,8 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'lambdaContext',
   'authorizer',
   'metrics',
+  'signal',
+  'lastEventId',
   'result',
   'error',
 ]);
@@ -300,11 +279,7 @@ export class GetterCompiler {
    * Verifies that every name `names` needs (transitively) can be produced where `label` runs,
    * and returns their getters. Throws a SetupError naming `label` and the name otherwise.
    */
-  compile(
-    names: readonly string[],
-    label: string,
-    available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
-  ): Getter[] {
+  compile(names: readonly string[], label: string, available: Available): Getter[] {
     const getters: Getter[] = [];
     for (const name of names) {
       this.#verify(name, label, available, []);
@@ -359,18 +334,20 @@ export class GetterCompiler {
     chain.pop();
   }
 
-  #getter(
-    name: string,
-    available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
-  ): Getter {
+  #getter(name: string, available: Available): Getter {
     if (available.extras.has(name)) return (s) => s.extra?.[name];
     if (available.params.has(name)) return (s) => s.params[name];
-    const existing = this.#getters.get(name);
+    // A route's parsers make its getters its own: a shared one may have been compiled without.
+    const existing = available.parsers ? undefined : this.#getters.get(name);
     if (existing !== undefined) return existing;
     const host = this.#host;
     const binding = this.#bindings.get(name);
     let getter: Getter;
-    if (binding === undefined) {
+    if (binding === undefined && name === 'parsedBody') {
+      getter = parsedBodyGetter(available.parsers ?? [], (parser, s) =>
+        invoke(parser.injectable.fn, buildContext(parser.injectable.names, parser.getters, s)),
+      );
+    } else if (binding === undefined) {
       getter = builtinGetter(name, host) ?? ((s) => s.params[name]);
     } else if (binding.kind === 'startup') {
       getter = () => host.startupValues.get(name);
@@ -405,7 +382,9 @@ export class GetterCompiler {
             };
     }
     // Getters that depend on which names are path parameters or extras are not shared.
-    if (available.params.size === 0 && available.extras.size === 0) this.#getters.set(name, getter);
+    if (available.params.size === 0 && available.extras.size === 0 && !available.parsers) {
+      this.#getters.set(name, getter);
+    }
     return getter;
   }
 }

@@ -14,6 +14,8 @@ export interface RequestState {
   /** `result` for renderers, `error` for error handlers. */
   extra: Record<string, unknown> | undefined;
   log: Logger | undefined;
+  /** The controller behind the `signal` injectable, made on first use. */
+  abort: AbortController | undefined;
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null));
@@ -23,7 +25,7 @@ export function newRequestState(
   request: Request,
   params: Record<string, string> = NO_PARAMS,
 ): RequestState {
-  return { request, params, cache: undefined, extra: undefined, log: undefined };
+  return { request, params, cache: undefined, extra: undefined, log: undefined, abort: undefined };
 }
 
 /**

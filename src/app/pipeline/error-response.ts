@@ -111,6 +111,7 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
       response.headers.set(name, info.headers[name] as string);
     }
   }
+  if (info.status === 415) acceptHeaders(response, request, exchange.route?.accept ?? '*/*');
   try {
     // Error responses carry the route's CORS headers too, so a browser script can read them.
     return await finalizeResponse(
@@ -130,6 +131,17 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
       host.jsonOnly,
     );
     return finalizeResponse(fallback, request, exchange.head);
+  }
+}
+
+/**
+ * A 415 says what the route would take: `Accept` (RFC 9110 §15.5.16), and `Accept-Patch` on a
+ * PATCH (RFC 5789 §2.2). Headers the error already carries win.
+ */
+function acceptHeaders(response: Response, request: Request, accept: string): void {
+  if (!response.headers.has('accept')) response.headers.set('Accept', accept);
+  if (request.method === 'PATCH' && !response.headers.has('accept-patch')) {
+    response.headers.set('Accept-Patch', accept);
   }
 }
 

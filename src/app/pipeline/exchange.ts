@@ -20,6 +20,8 @@ export interface PipelineHost {
   readonly jsonOnly: boolean;
   /** `etag: 'auto'`: weak ETags from the body of buffered GET answers. */
   readonly autoEtag: boolean;
+  /** `requestTimeout`: ms before a pending answer becomes a 503 and the signal fires. */
+  readonly requestTimeout: number | undefined;
 }
 
 export interface Exchange {

@@ -27,7 +27,9 @@ import { buildContext, runGetters } from '../inject/getters.js';
 import { newRequestState, type RequestState } from '../inject/request-state.js';
 import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
 import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
+import { EventStream } from '../sse.js';
 import { isThenable } from '../thenable.js';
+import { guardStream, withDeadline } from './deadline.js';
 import { answerError } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
 import { finalizeResponse } from './finalize.js';
@@ -44,7 +46,12 @@ export function runPipeline(
   request: Request,
 ): Response | Promise<Response> {
   const exchange = newExchange(host, table, request);
-  const response = answer(exchange);
+  let response = answer(exchange);
+  // Only an answer still pending can run out of time; one ready now never needs the timer.
+  const timeout = host.requestTimeout;
+  if (timeout !== undefined && isThenable(response)) {
+    response = withDeadline(exchange, response, timeout, (error) => answerError(exchange, error));
+  }
   // Routing decided synchronously which onResponse hooks apply; most requests have none.
   return exchange.onResponse === undefined ? response : afterResponse(exchange, response);
 }
@@ -102,11 +109,24 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
   try {
     const { request, head, features, state } = exchange;
     const done = finalizeResponse(response, request, head, features, state);
-    if (!isThenable(done)) return done;
-    return done.then(undefined, (error: unknown) => answerError(exchange, error));
+    if (!isThenable(done)) return bindSignal(exchange, done);
+    return done.then(
+      (final) => bindSignal(exchange, final),
+      (error: unknown) => answerError(exchange, error),
+    );
   } catch (error) {
     return answerError(exchange, error);
   }
+}
+
+/**
+ * A stream body stops when the request's signal fires, for routes that asked for the signal and
+ * for event streams (docs/streams.md); other bodies never look at it.
+ */
+function bindSignal(exchange: Exchange, response: Response): Response {
+  return exchange.state?.abort !== undefined || response.body instanceof EventStream
+    ? guardStream(exchange, response)
+    : response;
 }
 
 type Entry = { value: CompiledRoute; paramNames: readonly string[] };

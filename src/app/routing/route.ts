@@ -6,7 +6,9 @@ import type { HTTPMethod } from '../../http/methods.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
+import { addParser } from '../inject/body-parsers.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
+import type { StandardSchemaV1 } from '../inject/validation.js';
 import type {
   HandlerContext,
   OnRequestHook,
@@ -15,6 +17,13 @@ import type {
   Renderer,
 } from '../types.js';
 import { RegistrationSite } from './registration-site.js';
+import {
+  DOCS_SETTING,
+  type DocumentedResponse,
+  documentedResponse,
+  type ReturnsOptions,
+  type RouteDescription,
+} from './route-docs.js';
 
 /** A route-level provider: takes the handler's injection object, returns a value or a promise. */
 export type RouteProvider<Deps extends Registry, Path extends string, T> = (
@@ -148,6 +157,20 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
   }
 
   /**
+   * Parses this route's request bodies of `mediaType` into `parsedBody`, before its routers' and
+   * the application's parsers for the same type (see `Router.accepts`).
+   *
+   * @example
+   * app.put('/notes/{id}', ({ id, parsedBody }) => notes.save(id, parsedBody))
+   *   .accepts('text/markdown', ({ body }) => ({ markdown: body }));
+   */
+  accepts(mediaType: string, parser: RouteProvider<Deps, Path, unknown>): this {
+    addParser(this.settings, mediaType, describeInjectable(parser, `accepts(${mediaType})`));
+    this.#changed();
+    return this;
+  }
+
+  /**
    * Exempts this route from every authorization hook in scope, including under
    * `authorization: 'required'`.
    *
@@ -176,6 +199,45 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
       );
     }
     this.settings.bodyLimit = bytes;
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * Documents the route in the OpenAPI document (`restmachine/openapi`); fields given again
+   * replace earlier ones. `hidden: true` keeps the route out of the document.
+   *
+   * @example
+   * app.get('/notes', () => notes.list()).describe({ summary: 'List notes', tags: ['notes'] });
+   */
+  describe(description: RouteDescription): this {
+    const previous = this.settings[DOCS_SETTING.describe] as RouteDescription | undefined;
+    this.settings[DOCS_SETTING.describe] = { ...previous, ...description };
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * Documents one response of the route: its status, the schema of its body (its output JSON
+   * Schema is documented) and options. Once per status.
+   *
+   * @example
+   * app.get('/notes/{id}', ({ note }) => note).returns(200, Note, { description: 'The note' });
+   */
+  returns(status: number, schema?: StandardSchemaV1, options?: ReturnsOptions): this {
+    const declared = this.settings[DOCS_SETTING.returns] as
+      | Map<number, DocumentedResponse>
+      | undefined;
+    const response = documentedResponse(
+      declared,
+      status,
+      schema,
+      options,
+      `${this.method} ${this.path}`,
+    );
+    const responses = declared ?? new Map<number, DocumentedResponse>();
+    responses.set(status, response);
+    this.settings[DOCS_SETTING.returns] = responses;
     this.#changed();
     return this;
   }

@@ -16,6 +16,7 @@ import {
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
+import { addParser } from '../inject/body-parsers.js';
 import type { Binding, Scope } from '../inject/getters.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { CheckedHandler } from '../representable.js';
@@ -363,6 +364,22 @@ export class Router<Deps extends Registry = {}> {
    */
   csp(options: CspOptions | false): this {
     this.settings.csp = options === false ? false : compileCsp(options);
+    this.changed();
+    return this;
+  }
+
+  /**
+   * Parses request bodies of `mediaType` for every route of this router (every route, when called
+   * on the application) into `parsedBody`. `mediaType` may be a range (`text/*`) or name a
+   * structured suffix (`application/*+json`); a route's and an inner router's parser for the
+   * same type win. A body no parser takes is 415 with `Accept` listing what the route takes.
+   *
+   * @example
+   * app.accepts('text/csv', ({ body }) => body.split('\n').map((line) => line.split(',')));
+   * app.post('/rows', ({ parsedBody }) => ({ rows: (parsedBody as string[][]).length }));
+   */
+  accepts(mediaType: string, parser: Provider<Deps, unknown>): this {
+    addParser(this.settings, mediaType, describeInjectable(parser, `accepts(${mediaType})`));
     this.changed();
     return this;
   }

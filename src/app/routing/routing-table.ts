@@ -7,6 +7,7 @@
 import { SetupError } from '../../errors.js';
 import type { MediaType } from '../../http/media-type.js';
 import { accessLogHook } from '../features/access-log.js';
+import type { AuthorizationHook } from '../features/authorization.js';
 import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
 import {
   BUILTIN_RENDERERS,
@@ -19,12 +20,13 @@ import {
   type FeaturesSource,
   type RouteFeatures,
 } from '../features/route-features.js';
-import type { Getter, GetterCompiler, InjectionHost } from '../inject/getters.js';
+import type { Binding, Getter, GetterCompiler, InjectionHost } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
 import { RouteMatcher } from './path-matcher.js';
 import { duplicateRouteMessage } from './registration-site.js';
 import type { Route } from './route.js';
+import { compileRouteBodies } from './route-bodies.js';
 import type { Router } from './router.js';
 import {
   applicationScope,
@@ -64,6 +66,17 @@ export interface CompiledRoute {
   errorHandlers: ErrorHandlers;
   /** `onRequest` / `onResponse` hooks of its routers and its own; `undefined` for none. */
   hooks: RouteHooks | undefined;
+  /** The media types the route reads, for the `Accept` of its 415 answers. */
+  accept: string;
+}
+
+/** A compiled route with what its scope registered: what `restmachine/openapi` reads. */
+export interface ScopedRoute {
+  compiled: CompiledRoute;
+  /** The names the route sees: the application's and its routers'. */
+  bindings: ReadonlyMap<string, Binding>;
+  /** The authorization hooks in scope (none for a public route); the route runs some of them. */
+  authorizationHooks: readonly AuthorizationHook[];
 }
 
 export interface RoutingTable {
@@ -80,6 +93,8 @@ export interface RoutingTable {
   onResponse: readonly CompiledHook[] | undefined;
   /** Routes no authorization hook guards and not marked `.public()` (`METHOD /template`). */
   unguarded: readonly string[];
+  /** Every route with its scope, in registration order, for the OpenAPI document. */
+  scoped: readonly ScopedRoute[];
   /** The application's CORS, CSP and default headers, for responses no route produced. */
   features: RouteFeatures | undefined;
   /** Only the default headers, for CORS preflight answers. */
@@ -243,6 +258,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   flatten(source.root, '', [], appScope, { host: source, problems }, flat);
   const appHooks = compileApplicationHooks(compiler, source, problems);
   const unguarded: string[] = [];
+  const scoped: ScopedRoute[] = [];
   let defaults: ReturnType<typeof compileDefaultHeaders>;
   try {
     defaults = compileDefaultHeaders(compiler, source.defaultHeaderSources);
@@ -267,7 +283,12 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
           );
         }
       }
-      const getters = compiler.compile(route.handler.names, label, { params, extras: NONE });
+      const bodies = compileRouteBodies(compiler, route, routers, label, params);
+      const getters = compiler.compile(route.handler.names, label, {
+        params,
+        extras: NONE,
+        parsers: bodies.parsers,
+      });
       const reached = compiler.reach(route.handler.names);
       const existsGetters: Getter[] = [];
       for (const name of reached) {
@@ -304,6 +325,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         features,
         errorHandlers: scope.errorHandlers,
         hooks: compileRouteHooks(scope, route, label, params, appHooks.onResponse),
+        accept: bodies.accept,
       };
       if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
@@ -333,8 +355,14 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
           appHooks.onResponse === undefined
             ? undefined
             : { onRequest: undefined, onResponse: appHooks.onResponse },
+        accept: '*/*',
       };
     }
+    scoped.push({
+      compiled,
+      bindings: compiler.bindings,
+      authorizationHooks: isPublic(scope, route) ? [] : scope.authorizationHooks,
+    });
     const previous = matcher.add(template, route.method, compiled);
     if (previous !== undefined) {
       problems.push(
@@ -385,6 +413,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     onRequest: appHooks.onRequest,
     onResponse: appHooks.onResponse,
     unguarded,
+    scoped,
   };
 }
 

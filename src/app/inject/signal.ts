@@ -1,0 +1,28 @@
+/**
+ * The `signal` injectable (docs/streams.md): an `AbortSignal` that fires when the client goes
+ * away or the application's `requestTimeout` expires. Its controller is made on first use, so a
+ * route that never asks for it pays nothing; the adapter is asked to report a disconnect only
+ * then.
+ */
+import type { RequestState } from './request-state.js';
+
+/** The request's signal, made (and wired to the adapter's disconnect report) on first use. */
+export function requestSignal(state: RequestState): AbortSignal {
+  let controller = state.abort;
+  if (controller === undefined) {
+    const made = new AbortController();
+    controller = made;
+    state.abort = made;
+    const request = state.request;
+    request.context.onClientGone?.(request, () => {
+      if (!made.signal.aborted) made.abort(new DOMException('The client went away', 'AbortError'));
+    });
+  }
+  return controller.signal;
+}
+
+/** Fires the request's signal with `reason`, making it first if nothing asked for it yet. */
+export function abortRequest(state: RequestState, reason: unknown): void {
+  state.abort ??= new AbortController();
+  if (!state.abort.signal.aborted) state.abort.abort(reason);
+}

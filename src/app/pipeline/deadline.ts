@@ -1,0 +1,135 @@
+/**
+ * The request's signal on the way out (docs/streams.md): `requestTimeout` answers 503 when the
+ * pipeline has not produced a response in time, and a stream body stops being produced once the
+ * signal fires, whether the client went away or the time ran out.
+ */
+import { HttpError } from '../../errors.js';
+import type { ReadableStreamLike } from '../../request.js';
+import { isStream, type Response } from '../../response.js';
+import { abortRequest, requestSignal } from '../inject/signal.js';
+import type { Exchange } from './exchange.js';
+
+type Chunk = Uint8Array | string;
+const DONE: IteratorResult<Chunk> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Stops iterating `body` when `signal` fires: the pending read ends at once, and the source's
+ * `return()` runs (a generator's `finally`) or its reader is cancelled. `onEnd` runs once,
+ * however the iteration ends.
+ */
+export function stopOnAbort(
+  body: AsyncIterable<Chunk> | ReadableStreamLike,
+  signal: AbortSignal,
+  onEnd?: () => void,
+): AsyncIterable<Chunk> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Chunk> {
+      let reader: ReturnType<ReadableStreamLike['getReader']> | undefined;
+      let source: AsyncIterator<Chunk> | undefined;
+      if (Symbol.asyncIterator in body) source = body[Symbol.asyncIterator]();
+      else reader = body.getReader();
+      let ended = false;
+      let wake: ((result: IteratorResult<Chunk>) => void) | undefined;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        signal.removeEventListener('abort', end);
+        wake?.(DONE);
+        // Not awaited: a generator suspended in an `await` finishes that first, and the response
+        // must not wait for it.
+        if (source !== undefined) Promise.resolve(source.return?.()).catch(() => undefined);
+        else reader?.cancel(signal.reason).catch(() => undefined);
+        onEnd?.();
+      };
+      if (signal.aborted) end();
+      else signal.addEventListener('abort', end);
+      const read = (): Promise<IteratorResult<Chunk>> =>
+        source !== undefined
+          ? source.next()
+          : (reader as NonNullable<typeof reader>)
+              .read()
+              .then(
+                (chunk): IteratorResult<Chunk> =>
+                  chunk.done ? DONE : { done: false, value: chunk.value as Uint8Array },
+              );
+      return {
+        next: () => {
+          if (ended) return Promise.resolve(DONE);
+          const stopped = new Promise<IteratorResult<Chunk>>((resolve) => {
+            wake = resolve;
+          });
+          return Promise.race([read(), stopped]).then(
+            (result) => {
+              if (result.done) end();
+              return ended ? DONE : result;
+            },
+            (error: unknown) => {
+              end();
+              throw error;
+            },
+          );
+        },
+        return: () => {
+          end();
+          return Promise.resolve(DONE);
+        },
+      };
+    },
+  };
+}
+
+/** Binds a stream body to the request's signal; anything else goes out as it is. */
+export function guardStream(exchange: Exchange, response: Response, onEnd?: () => void): Response {
+  const { body } = response;
+  const state = exchange.state;
+  if (state === undefined || !isStream(body)) {
+    onEnd?.();
+    return response;
+  }
+  response.body = stopOnAbort(body, requestSignal(state), onEnd);
+  return response;
+}
+
+/** Lets go of a body nobody will send: a generator's `finally` runs, a stream is cancelled. */
+function abandon(response: Response): void {
+  const body = response.body;
+  if (!isStream(body)) return;
+  // An iteration that starts on a fired signal ends the source at once.
+  stopOnAbort(body, AbortSignal.abort())[Symbol.asyncIterator]();
+}
+
+/**
+ * Gives `pending` `timeout` ms; then the request's signal fires and `onTimeout` answers instead
+ * (a 503 through the error path), and the late response is let go. The timer keeps running
+ * while a stream body is sent, which it cuts short when it expires.
+ */
+export function withDeadline(
+  exchange: Exchange,
+  pending: Promise<Response>,
+  timeout: number,
+  onTimeout: (error: HttpError) => Response | Promise<Response>,
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    let expired = false;
+    let answered = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      const message = `The request took longer than ${timeout} ms`;
+      if (exchange.state !== undefined) {
+        abortRequest(exchange.state, new DOMException(message, 'TimeoutError'));
+      }
+      if (!answered) resolve(onTimeout(new HttpError(503, message)));
+    }, timeout);
+    pending.then(
+      (response) => {
+        if (expired) return abandon(response);
+        answered = true;
+        resolve(guardStream(exchange, response, () => clearTimeout(timer)));
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!expired) reject(error);
+      },
+    );
+  });
+}

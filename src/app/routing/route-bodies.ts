@@ -1,0 +1,65 @@
+/**
+ * What a route's body names take, compiled once per routing table: the parsers `parsedBody`
+ * chooses from and the `Accept` of its 415 answers (RFC 9110 §15.5.16).
+ */
+import {
+  type BodyParser,
+  type CompiledParser,
+  FORM_MEDIA_TYPE,
+  JSON_MEDIA_TYPE,
+} from '../inject/body-parsers.js';
+import type { GetterCompiler } from '../inject/getters.js';
+import type { Registry } from '../types.js';
+import type { Route } from './route.js';
+import type { Router } from './router.js';
+
+export interface RouteBodies {
+  /** Set when the route reads `parsedBody`: the route's, then its routers' inside out. */
+  parsers: readonly CompiledParser[] | undefined;
+  /** The media types the route reads, for `Accept` (and `Accept-Patch`); `*\/*` for any. */
+  accept: string;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The parsers registered on `holder` by `accepts()`, in registration order. */
+export function parsersOf(holder: { settings: Record<string, unknown> }): BodyParser[] {
+  const own = holder.settings.accepts as Map<string, BodyParser> | undefined;
+  return own === undefined ? [] : [...own.values()];
+}
+
+/** Compiles the body side of `route`, mounted in `routers` (outermost first). */
+export function compileRouteBodies(
+  compiler: GetterCompiler,
+  route: Route<Registry>,
+  routers: ReadonlyArray<Router<Registry>>,
+  label: string,
+  params: ReadonlySet<string>,
+): RouteBodies {
+  const reached = compiler.reach(route.handler.names);
+  const reads = (source: string): boolean => {
+    if (reached.has(source)) return true;
+    for (const name of reached) {
+      const binding = compiler.bindings.get(name);
+      if (binding?.kind === 'schema' && binding.source === source) return true;
+    }
+    return false;
+  };
+  const types: string[] = [];
+  if (reads('jsonBody')) types.push(JSON_MEDIA_TYPE);
+  if (reads('formBody')) types.push(FORM_MEDIA_TYPE);
+  let parsers: CompiledParser[] | undefined;
+  if (reached.has('parsedBody')) {
+    parsers = [];
+    const levels = [route, ...[...routers].reverse()];
+    for (const level of levels) {
+      for (const parser of parsersOf(level)) {
+        const where = `${label} (the parser for ${parser.mediaType})`;
+        const getters = compiler.compile(parser.injectable.names, where, { params, extras: NONE });
+        parsers.push({ ...parser, getters });
+        if (!types.includes(parser.mediaType)) types.push(parser.mediaType);
+      }
+    }
+  }
+  return { parsers, accept: types.length === 0 ? '*/*' : types.join(', ') };
+}

@@ -1,0 +1,151 @@
+/**
+ * Server-sent events: an async iterable of events as a `text/event-stream` response, in the
+ * HTML standard's event-stream format (html.spec.whatwg.org, "Server-sent events", §9.2.5-6).
+ * See docs/streams.md.
+ */
+import { Response } from '../response.js';
+
+/** One event; `data` that is not a string is sent as JSON. */
+export interface ServerSentEvent {
+  data?: unknown;
+  /** The event type (`addEventListener(type, ...)` on the client); no CR or LF. */
+  event?: string;
+  /** The client's last event id, sent back as `Last-Event-ID` on reconnection; no CR, LF or NUL. */
+  id?: string;
+  /** The client's reconnection time in milliseconds: an integer >= 0. */
+  retry?: number;
+}
+
+/** Options of `sse()`. */
+export interface SseOptions {
+  /** Sends a comment line every `keepAlive` ms while no event comes, so proxies keep the connection. */
+  keepAlive?: number;
+}
+
+const LINE_BREAK = /\r\n|\r|\n/;
+const KEEP_ALIVE = ': keep-alive\n\n';
+
+function field(name: string, value: string, forbidden: RegExp): string {
+  // A line break would start a new field, and the client ignores an id with NUL in it.
+  if (forbidden.test(value))
+    throw new TypeError(`An event's ${name} must not contain ${forbidden}`);
+  return `${name}: ${value}\n`;
+}
+
+/**
+ * One event in the event-stream format. Data is split at every CRLF, CR or LF into `data:`
+ * lines, which the client joins with LF; the blank line ends the event.
+ */
+export function formatEvent(input: ServerSentEvent | string): string {
+  const event: ServerSentEvent = typeof input === 'string' ? { data: input } : input;
+  let out = '';
+  if (event.event !== undefined) out += field('event', event.event, /[\r\n]/);
+  if (event.id !== undefined) out += field('id', event.id, /[\r\n\0]/);
+  if (event.retry !== undefined) {
+    if (!Number.isInteger(event.retry) || event.retry < 0) {
+      throw new TypeError(`An event's retry must be an integer >= 0, got ${event.retry}`);
+    }
+    out += `retry: ${event.retry}\n`;
+  }
+  if (event.data !== undefined) {
+    const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+    for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`;
+  }
+  return `${out}\n`;
+}
+
+/**
+ * The body of an `sse()` response: the formatted events, with keep-alive comments between them.
+ * The pipeline binds it to the request's signal, so the producer stops when the client goes.
+ */
+export class EventStream implements AsyncIterable<string> {
+  readonly #source: AsyncIterable<ServerSentEvent | string>;
+  readonly #keepAlive: number | undefined;
+
+  constructor(source: AsyncIterable<ServerSentEvent | string>, keepAlive: number | undefined) {
+    this.#source = source;
+    this.#keepAlive = keepAlive;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<string> {
+    const events = this.#source[Symbol.asyncIterator]();
+    const keepAlive = this.#keepAlive;
+    // A read that a keep-alive comment overtook is still the next event.
+    let pending: Promise<IteratorResult<ServerSentEvent | string>> | undefined;
+    const toChunk = (result: IteratorResult<ServerSentEvent | string>): IteratorResult<string> =>
+      result.done
+        ? { done: true, value: undefined }
+        : { done: false, value: formatEvent(result.value) };
+    return {
+      next: () => {
+        const current = pending ?? events.next();
+        pending = current;
+        return new Promise<IteratorResult<string>>((resolve, reject) => {
+          let ticked = false;
+          const timer =
+            keepAlive === undefined
+              ? undefined
+              : setTimeout(() => {
+                  ticked = true;
+                  resolve({ done: false, value: KEEP_ALIVE });
+                }, keepAlive);
+          current.then(
+            (result) => {
+              if (ticked) return;
+              clearTimeout(timer);
+              pending = undefined;
+              try {
+                resolve(toChunk(result));
+              } catch (error) {
+                reject(error);
+              }
+            },
+            (error: unknown) => {
+              if (ticked) return;
+              clearTimeout(timer);
+              pending = undefined;
+              reject(error);
+            },
+          );
+        });
+      },
+      return: () => {
+        Promise.resolve(events.return?.()).catch(() => undefined);
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+}
+
+/**
+ * A `text/event-stream` response of the events `source` yields (strings are data), sent as they
+ * come. When the client goes away the source's `return()` runs, so a generator's `finally`
+ * cleans up; pass the injected `signal` to whatever the generator waits on to stop it sooner.
+ *
+ * @example
+ * app.get('/ticks', ({ signal }) =>
+ *   sse(
+ *     (async function* () {
+ *       for (let i = 0; !signal.aborted; i++) {
+ *         yield { event: 'tick', id: String(i), data: { i } };
+ *         await new Promise((resolve) => setTimeout(resolve, 1000));
+ *       }
+ *     })(),
+ *     { keepAlive: 15_000 },
+ *   ),
+ * );
+ */
+export function sse(
+  source: AsyncIterable<ServerSentEvent | string>,
+  options: SseOptions = {},
+): Response {
+  const { keepAlive } = options;
+  if (keepAlive !== undefined && !(keepAlive > 0)) {
+    throw new TypeError(`sse() keepAlive must be a number of milliseconds > 0, got ${keepAlive}`);
+  }
+  return new Response(200, new EventStream(source, keepAlive), {
+    contentType: 'text/event-stream',
+    // An event stream is live: a cache replaying it would replay stale events.
+    headers: { 'Cache-Control': 'no-cache' },
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * `openapi(app, options)`: the OpenAPI 3.1 document of an application, built from its routing
+ * table (every mounted router's routes, with the scope each sees) and nothing else.
+ */
+
+import type { AuthorizationHook, SecurityScheme } from '../app/features/authorization.js';
+import type { Logger } from '../app/logger.js';
+import { DOCS_SETTING, type RouteDescription } from '../app/routing/route-docs.js';
+import type { RoutingTable } from '../app/routing/routing-table.js';
+import { SetupError } from '../errors.js';
+import { buildOperation } from './operation.js';
+import {
+  ERROR_SCHEMA,
+  PIPELINE_RESPONSES,
+  type PipelineStatus,
+  pipelineResponse,
+} from './responses.js';
+import { SchemaConverter } from './schemas.js';
+import type { OpenApiDocument, OpenApiOptions, OpenApiResponse } from './types.js';
+
+/** What `openapi()` reads from an application (a `RestApplication`). */
+export interface DocumentedApplication {
+  routingTable(): RoutingTable;
+  readonly logger: Logger;
+  readonly appRenderers: ReadonlyMap<string, unknown>;
+}
+
+/** Default for `authorized()` hooks registered without `{ openapi }` (RFC 6750). */
+const BEARER: SecurityScheme = { type: 'http', scheme: 'bearer' };
+
+/**
+ * The OpenAPI 3.1 document of `app`: a plain object, ready for `JSON.stringify`. Throws the
+ * first setup problem of the routes, as starting the application would.
+ *
+ * @example
+ * import { openapi } from 'restmachine/openapi';
+ * const document = openapi(app, { info: { title: 'Notes', version: '1.0.0' } });
+ */
+export function openapi(app: DocumentedApplication, options: OpenApiOptions): OpenApiDocument {
+  const table = app.routingTable();
+  if (table.problems.length > 0) throw table.problems[0];
+  const schemas = new SchemaConverter(app.logger);
+  const responses: Record<string, OpenApiResponse> = {};
+  const securitySchemes: Record<string, SecurityScheme> = {};
+  const schemeNames = new Map<SecurityScheme, string>();
+  const context = {
+    schemas,
+    appRenderers: app.appRenderers.size > 0,
+    pipelineResponse(status: PipelineStatus): OpenApiResponse {
+      const { key } = PIPELINE_RESPONSES[status];
+      responses[key] ??= pipelineResponse(status);
+      return { $ref: `#/components/responses/${key}` };
+    },
+    securityScheme(hook: AuthorizationHook): string {
+      const scheme = hook.openapi ?? BEARER;
+      let name = schemeNames.get(scheme);
+      if (name === undefined) {
+        name = hook.name;
+        for (let n = 2; name in securitySchemes; n++) name = `${hook.name}${n}`;
+        schemeNames.set(scheme, name);
+        securitySchemes[name] = scheme;
+      }
+      return name;
+    },
+  };
+
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  for (const scoped of table.scoped) {
+    const { route, template } = scoped.compiled;
+    const description = route.settings[DOCS_SETTING.describe] as RouteDescription | undefined;
+    if (description?.hidden === true) continue;
+    const operation = buildOperation(scoped, context);
+    if (operation.operationId !== undefined) {
+      // OpenAPI 3.1 §4.8.10: operationId is unique among all operations.
+      if (operationIds.has(operation.operationId)) {
+        throw new SetupError(
+          'INVALID_OPTION',
+          `describe() of ${route.method} ${template}: operationId "${operation.operationId}" is used twice`,
+        );
+      }
+      operationIds.add(operation.operationId);
+    }
+    // A catch-all `{rest*}` documents as `{rest}`: OpenAPI templates have no catch-all.
+    const path = template.replace(/\{([^}*]+)\*\}/g, '{$1}');
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operation;
+  }
+
+  const document: OpenApiDocument = { openapi: '3.1.1', info: options.info, paths };
+  if (options.servers !== undefined) document.servers = [...options.servers];
+  const components: NonNullable<OpenApiDocument['components']> = {};
+  const usesError = Object.keys(responses).some((key) => key !== 'NotModified');
+  if (usesError || Object.keys(schemas.components).length > 0) {
+    components.schemas = { ...schemas.components, ...(usesError ? { Error: ERROR_SCHEMA } : {}) };
+  }
+  if (Object.keys(responses).length > 0) components.responses = responses;
+  if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
+  if (Object.keys(components).length > 0) document.components = components;
+  return document;
+}

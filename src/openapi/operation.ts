@@ -1,0 +1,216 @@
+/**
+ * One route as an OpenAPI Operation Object (OpenAPI 3.1 §4.8.10): parameters and request body
+ * from the validators it reaches, responses from `returns()` and from the pipeline steps it
+ * goes through (docs/http-semantics.md).
+ */
+import { type AuthorizationHook, hooksFor } from '../app/features/authorization.js';
+import { FORM_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../app/inject/body-parsers.js';
+import type { Binding } from '../app/inject/getters.js';
+import type { Injectable } from '../app/inject/handler-parameters.js';
+import type { StandardSchemaV1, ValidationSource } from '../app/inject/validation.js';
+import {
+  DOCS_SETTING,
+  type DocumentedResponse,
+  type RouteDescription,
+} from '../app/routing/route-docs.js';
+import type { ScopedRoute } from '../app/routing/routing-table.js';
+import { reasonPhrase } from '../http/status.js';
+import type { PipelineStatus } from './responses.js';
+import type { SchemaConverter } from './schemas.js';
+import type { JsonSchema, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
+
+/** What the operation needs from the document being built. */
+export interface OperationContext {
+  schemas: SchemaConverter;
+  /** Records a pipeline response as used; gives its reference. */
+  pipelineResponse(status: PipelineStatus): OpenApiResponse;
+  /** The security scheme name documenting `hook` (registered on first use). */
+  securityScheme(hook: AuthorizationHook): string;
+  /** Whether the application registers renderers of its own. */
+  appRenderers: boolean;
+}
+
+/**
+ * OpenAPI 3.1, Parameter Object, field `name`: header parameters named Accept, Content-Type or Authorization are
+ * ignored; the document says the same through content types and security schemes.
+ */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/** The binding names `roots` reach through the providers that inject them. */
+function reach(bindings: ReadonlyMap<string, Binding>, roots: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const name = stack.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const binding = bindings.get(name);
+    if (binding !== undefined && 'injectable' in binding) stack.push(...binding.injectable.names);
+  }
+  return seen;
+}
+
+function objectProperties(schema: JsonSchema): [string, JsonSchema, boolean][] {
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null) return [];
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return Object.entries(properties as Record<string, JsonSchema>).map(([name, property]) => [
+    name,
+    property,
+    required.includes(name),
+  ]);
+}
+
+export function buildOperation(scoped: ScopedRoute, context: OperationContext): OpenApiOperation {
+  const { compiled, bindings } = scoped;
+  const { route, template, paramNames } = compiled;
+  const where = `${route.method} ${template}`;
+  const description = (route.settings[DOCS_SETTING.describe] ?? {}) as RouteDescription;
+  const providers = ['etag', 'lastModified'].flatMap(
+    (key) => (route.settings[key] as Injectable | undefined)?.names ?? [],
+  );
+  const reached = reach(bindings, [...route.handler.names, ...providers]);
+  const schemas = new Map<ValidationSource, { name: string; schema: StandardSchemaV1 }>();
+  let validated = false;
+  let exists = false;
+  for (const name of reached) {
+    const binding = bindings.get(name);
+    if (binding?.kind === 'schema') {
+      validated = true;
+      schemas.set(binding.source, { name, schema: binding.schema });
+    } else if (binding?.kind === 'validator') validated = true;
+    else if (binding?.kind === 'exists') exists = true;
+  }
+
+  const operation: OpenApiOperation = { responses: {} };
+  if (description.summary !== undefined) operation.summary = description.summary;
+  if (description.description !== undefined) operation.description = description.description;
+  if (description.tags !== undefined) operation.tags = [...description.tags];
+  if (description.operationId !== undefined) operation.operationId = description.operationId;
+  if (description.deprecated !== undefined) operation.deprecated = description.deprecated;
+
+  const parameters = pathParameters(paramNames, schemas.get('pathParams'), context, where);
+  for (const [source, location] of [
+    ['queryParams', 'query'],
+    ['headers', 'header'],
+  ] as const) {
+    const entry = schemas.get(source);
+    if (entry === undefined) continue;
+    const schema = context.schemas.convert(entry.schema, 'input', `${where} ${entry.name}`);
+    for (const [name, property, required] of objectProperties(schema)) {
+      if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
+      parameters.push({ name, in: location, required, schema: property });
+    }
+  }
+  if (parameters.length > 0) operation.parameters = parameters;
+
+  const body = requestBody(scoped, reached, schemas, context, where);
+  if (body !== undefined) operation.requestBody = { required: true, content: body };
+
+  const statuses: PipelineStatus[] = [];
+  const hooks = hooksFor(
+    scoped.authorizationHooks,
+    reach(bindings, [
+      ...reached,
+      ...scoped.authorizationHooks.filter((hook) => hook.global).map((hook) => hook.name),
+    ]),
+  );
+  const authorized = hooks.filter((hook) => hook.kind === 'authorized');
+  if (authorized.length > 0) {
+    statuses.push(401);
+    // Every hook must pass: one requirement naming them all (OpenAPI 3.1 §4.8.30).
+    operation.security = [
+      Object.fromEntries(authorized.map((hook) => [context.securityScheme(hook), []])),
+    ];
+  }
+  if (hooks.some((hook) => hook.kind === 'forbidden')) statuses.push(403);
+  if (exists) statuses.push(404);
+  if (route.renderers.size > 0 || context.appRenderers) statuses.push(406);
+  if (providers.length > 0) {
+    // RFC 9110 §13.1: 304 answers only GET and HEAD; 412 any method with If-Match or
+    // If-Unmodified-Since.
+    if (route.method === 'GET' || route.method === 'HEAD') statuses.push(304);
+    statuses.push(412);
+  }
+  if (body !== undefined) statuses.push(413, 415);
+  if (validated) statuses.push(422);
+
+  const declared = route.settings[DOCS_SETTING.returns] as
+    | ReadonlyMap<number, DocumentedResponse>
+    | undefined;
+  for (const declaration of declared?.values() ?? []) {
+    operation.responses[String(declaration.status)] = declaredResponse(declaration, context, where);
+  }
+  if (declared === undefined || ![...declared.keys()].some((status) => status < 400)) {
+    // OpenAPI 3.1 §4.8.16: at least one response; the handler's own is undeclared.
+    operation.responses['200'] ??= { description: reasonPhrase(200) };
+  }
+  for (const status of statuses.sort((a, b) => a - b)) {
+    operation.responses[String(status)] ??= context.pipelineResponse(status);
+  }
+  return operation;
+}
+
+function pathParameters(
+  names: readonly string[],
+  validated: { name: string; schema: StandardSchemaV1 } | undefined,
+  context: OperationContext,
+  where: string,
+): OpenApiParameter[] {
+  const properties = new Map<string, JsonSchema>();
+  if (validated !== undefined) {
+    const schema = context.schemas.convert(validated.schema, 'input', `${where} ${validated.name}`);
+    for (const [name, property] of objectProperties(schema)) properties.set(name, property);
+  }
+  // OpenAPI 3.1, Parameter Object, field `required`: true for every path parameter.
+  return names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: properties.get(name) ?? { type: 'string' },
+  }));
+}
+
+/** The request body's media types, from the body names and validators the route reaches. */
+function requestBody(
+  scoped: ScopedRoute,
+  reached: ReadonlySet<string>,
+  schemas: ReadonlyMap<ValidationSource, { name: string; schema: StandardSchemaV1 }>,
+  context: OperationContext,
+  where: string,
+): Record<string, { schema: JsonSchema }> | undefined {
+  const content: Record<string, { schema: JsonSchema }> = {};
+  for (const [source, mediaType] of [
+    ['jsonBody', JSON_MEDIA_TYPE],
+    ['formBody', FORM_MEDIA_TYPE],
+  ] as const) {
+    const entry = schemas.get(source);
+    if (entry !== undefined) {
+      content[mediaType] = {
+        schema: context.schemas.named(entry.schema, entry.name, `${where} ${entry.name}`),
+      };
+    } else if (reached.has(source)) content[mediaType] = { schema: {} };
+  }
+  if (reached.has('parsedBody')) {
+    for (const mediaType of scoped.compiled.accept.split(', ')) {
+      content[mediaType] ??= { schema: {} };
+    }
+  }
+  if (reached.has('body')) content['*/*'] ??= { schema: {} };
+  return Object.keys(content).length === 0 ? undefined : content;
+}
+
+function declaredResponse(
+  declaration: DocumentedResponse,
+  context: OperationContext,
+  where: string,
+): OpenApiResponse {
+  const description = declaration.description ?? reasonPhrase(declaration.status);
+  if (declaration.schema === undefined) return { description };
+  const schema = context.schemas.convert(
+    declaration.schema,
+    'output',
+    `${where} returns(${declaration.status})`,
+  );
+  return { description, content: { [declaration.mediaType]: { schema } } };
+}

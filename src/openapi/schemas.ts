@@ -1,0 +1,161 @@
+/**
+ * Validators to JSON Schema through Standard JSON Schema
+ * (https://standardschema.dev/json-schema): `schema['~standard'].jsonSchema.input()` /
+ * `.output()`, which zod 4 and arktype implement and valibot offers through
+ * `@valibot/to-json-schema`. No converter is bundled: a validator without it documents as `{}`.
+ */
+import type { StandardSchemaV1 } from '../app/inject/validation.js';
+import type { Logger } from '../app/logger.js';
+import type { JsonSchema } from './types.js';
+
+/** The Standard JSON Schema converter, as far as this module relies on it. */
+interface JsonSchemaConverter {
+  input?: (options: { target: string }) => JsonSchema;
+  output?: (options: { target: string }) => JsonSchema;
+}
+
+export type Direction = 'input' | 'output';
+
+// Once per validator for the life of the process: a document served on every request must not
+// repeat the same warning.
+const warned = new WeakSet<object>();
+
+/** Component names allowed by OpenAPI 3.1 §4.8.7 (`^[a-zA-Z0-9.\-_]+$`). */
+function componentName(name: string): string {
+  return name.replace(/[^A-Za-z0-9.\-_]/g, '_') || 'Schema';
+}
+
+/** Converts validators for one document; keeps the schemas it shares under `components`. */
+export class SchemaConverter {
+  readonly #logger: Logger;
+  /** `components.schemas`: named request schemas and the definitions hoisted out of schemas. */
+  readonly components: Record<string, JsonSchema> = {};
+  readonly #names = new Map<StandardSchemaV1, string>();
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  /**
+   * The JSON Schema of `schema` (`undefined`: no schema, documented as `{}`). Request schemas
+   * are the validators' input schemas, response schemas their output ones.
+   */
+  convert(schema: StandardSchemaV1 | undefined, direction: Direction, where: string): JsonSchema {
+    let rootKey: string | undefined;
+    const root = this.#hoist(this.#json(schema, direction, where), () => {
+      rootKey ??= this.#reserve('Schema');
+      return rootKey;
+    });
+    if (rootKey === undefined) return root;
+    setOwn(this.components, rootKey, root);
+    return { $ref: reference(rootKey) };
+  }
+
+  /**
+   * The input schema of a named validator, kept once under `components.schemas` and referenced
+   * (a name taken by another schema gets a numbered suffix).
+   */
+  named(schema: StandardSchemaV1, name: string, where: string): JsonSchema {
+    let key = this.#names.get(schema);
+    if (key === undefined) {
+      const reserved = this.#reserve(name);
+      key = reserved;
+      this.#names.set(schema, reserved);
+      const root = this.#hoist(this.#json(schema, 'input', where), () => reserved);
+      setOwn(this.components, reserved, root);
+    }
+    return { $ref: reference(key) };
+  }
+
+  #json(schema: StandardSchemaV1 | undefined, direction: Direction, where: string): JsonSchema {
+    if (schema === undefined) return {};
+    const converter = (schema['~standard'] as { jsonSchema?: JsonSchemaConverter }).jsonSchema;
+    const convert = converter?.[direction];
+    if (typeof convert !== 'function') {
+      this.#warn(schema, `${where}: the validator (${vendor(schema)}) has no Standard JSON Schema`);
+      return {};
+    }
+    try {
+      const { $schema: _dialect, ...rest } = convert.call(converter, { target: 'draft-2020-12' });
+      return rest;
+    } catch (error) {
+      this.#warn(schema, `${where}: ${vendor(schema)} cannot express it as JSON Schema`, error);
+      return {};
+    }
+  }
+
+  /** Takes a component name; `Error` is the built-in error body's. */
+  #reserve(name: string): string {
+    const base = componentName(name);
+    let key = base;
+    for (let n = 2; Object.hasOwn(this.components, key) || key === 'Error'; n++)
+      key = `${base}${n}`;
+    setOwn(this.components, key, {});
+    return key;
+  }
+
+  /**
+   * Moves a schema's `$defs` to `components.schemas`: embedded in the document, `#/$defs/...`
+   * and `#` would resolve against the document's root, not the schema's (JSON Schema 2020-12
+   * §8.2.1; OpenAPI 3.1 §4.8.24, Schema Object). A schema that refers to itself (`#`) becomes a component
+   * too, under the key `rootKey` gives.
+   */
+  #hoist(raw: JsonSchema, rootKey: () => string): JsonSchema {
+    const { $defs, ...root } = raw;
+    const definitions = (typeof $defs === 'object' && $defs !== null ? $defs : {}) as JsonSchema;
+    const keys = new Map<string, string>();
+    for (const name of Object.keys(definitions)) keys.set(name, this.#reserve(name));
+    const target = (ref: string): string => {
+      if (ref === '#') return reference(rootKey());
+      if (!ref.startsWith('#/$defs/')) return ref;
+      const [name = '', ...rest] = ref.slice('#/$defs/'.length).split('/');
+      const key = keys.get(decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~'));
+      return key === undefined ? ref : [reference(key), ...rest].join('/');
+    };
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (typeof node !== 'object' || node === null) return node;
+      const out: JsonSchema = {};
+      for (const [key, value] of Object.entries(node)) {
+        setOwn(
+          out,
+          key,
+          key === '$ref' && typeof value === 'string' ? target(value) : rewrite(value),
+        );
+      }
+      return out;
+    };
+    for (const [name, key] of keys) {
+      setOwn(this.components, key, rewrite(definitions[name]) as JsonSchema);
+    }
+    return rewrite(root) as JsonSchema;
+  }
+
+  #warn(schema: StandardSchemaV1, message: string, error?: unknown): void {
+    if (warned.has(schema)) return;
+    warned.add(schema);
+    const reason = error instanceof Error ? { error: error.message } : undefined;
+    this.#logger.warn(`OpenAPI: ${message}; documented as {}`, reason);
+  }
+}
+
+function reference(key: string): string {
+  return `#/components/schemas/${key}`;
+}
+
+/**
+ * Sets an own property whatever its name: schema property names are data, and `__proto__` must
+ * not reach a prototype.
+ */
+function setOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function vendor(schema: StandardSchemaV1): string {
+  return String(schema['~standard'].vendor);
+}

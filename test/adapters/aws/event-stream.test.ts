@@ -1,0 +1,41 @@
+/**
+ * The buffered Lambda handler cannot send an event stream (it never ends, and the result holds
+ * the whole body): it answers 500, logs one line naming `streamHandler`, and the producer never
+ * runs.
+ */
+import { expect, it } from 'vitest';
+import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
+import { RestApplication, sse } from '../../../src/index.js';
+import { captureLogger, lambdaContext, readV2Result, v2Event } from './fixtures.js';
+
+it('refuses an event stream with a 500 and one log line naming streamHandler', async () => {
+  const { logger, lines } = captureLogger();
+  const app = new RestApplication({ logger });
+  let started = false;
+  app.get('/events', () =>
+    sse(
+      (async function* () {
+        started = true;
+        yield 'never sent';
+      })(),
+    ),
+  );
+  app.get('/plain', () => ({ ok: true }));
+  const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+  const result = readV2Result(
+    await adapter.handleEvent(
+      v2Event({ method: 'GET', path: '/events', headers: { Accept: 'application/json' } }),
+      lambdaContext(),
+    ),
+  );
+  expect(result.status).toBe(500);
+  expect(JSON.parse(new TextDecoder().decode(result.body))).toMatchObject({ statusCode: 500 });
+  expect(started).toBe(false);
+  const errors = lines.filter((line) => line.level === 'error');
+  expect(errors).toHaveLength(1);
+  expect(errors[0]?.message).toContain('streamHandler');
+  const plain = readV2Result(
+    await adapter.handleEvent(v2Event({ method: 'GET', path: '/plain' }), lambdaContext()),
+  );
+  expect(plain.status).toBe(200);
+});

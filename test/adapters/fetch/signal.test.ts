@@ -1,0 +1,70 @@
+/**
+ * The Fetch adapter and the request's signal: the `signal` injectable follows the incoming
+ * WHATWG request's own signal, and a cancelled event stream stops its producer.
+ */
+import { describe, expect, it } from 'vitest';
+import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
+import { RestApplication, silentLogger, sse } from '../../../src/index.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('FetchAdapter signal', () => {
+  it("fires the injected signal when the incoming request's signal aborts", async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let seen: AbortSignal | undefined;
+    app.get(
+      '/slow',
+      ({ signal }) =>
+        new Promise((resolve) => {
+          seen = signal;
+          signal.addEventListener('abort', () => resolve('stopped'));
+        }),
+    );
+    const adapter = new FetchAdapter(app);
+    const client = new AbortController();
+    const answered = adapter.fetch(new Request('http://localhost/slow', { signal: client.signal }));
+    await sleep(10);
+    expect(seen?.aborted).toBe(false);
+    client.abort();
+    expect(seen?.aborted).toBe(true);
+    expect(await (await answered).text()).toBe('stopped');
+  });
+
+  it('gives an already aborted signal for a request aborted before the handler asked', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/check', ({ signal }) => ({ aborted: signal.aborted }));
+    const client = new AbortController();
+    client.abort();
+    const response = await new FetchAdapter(app).fetch(
+      new Request('http://localhost/check', { signal: client.signal }),
+    );
+    expect(await response.json()).toEqual({ aborted: true });
+  });
+
+  it('stops an event stream producer when the response stream is cancelled', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let finished = false;
+    app.get('/events', () =>
+      sse(
+        (async function* () {
+          try {
+            for (let i = 0; ; i++) {
+              yield { id: String(i), data: 'tick' };
+              await sleep(5);
+            }
+          } finally {
+            finished = true;
+          }
+        })(),
+      ),
+    );
+    const response = await new FetchAdapter(app).fetch(new Request('http://localhost/events'));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('id: 0\ndata: tick\n\n');
+    await reader.cancel();
+    await sleep(20);
+    expect(finished).toBe(true);
+  });
+});

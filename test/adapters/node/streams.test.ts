@@ -1,0 +1,177 @@
+/**
+ * Over real HTTP on 127.0.0.1: server-sent events arrive as they are produced, a client that
+ * goes away stops the producer and fires the request's signal, and `requestTimeout` answers 503.
+ */
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServeHandle } from '../../../src/adapters/node/index.js';
+import { RestApplication, sse } from '../../../src/index.js';
+import { memoryLogger, send, sleep, start } from './helpers.js';
+
+let handle: ServeHandle | undefined;
+
+afterEach(async () => {
+  await handle?.close();
+  handle = undefined;
+});
+
+/** Opens a request and hands back the response as soon as its headers arrive. */
+function open(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: ClientRequest; incoming: IncomingMessage }> {
+  return new Promise((resolve, reject) => {
+    const client = httpRequest({ host: '127.0.0.1', port, path, headers, agent: false });
+    client.on('response', (incoming) => resolve({ client, incoming }));
+    client.on('error', reject);
+    client.end();
+  });
+}
+
+/** The next chunk of `incoming`, as text. */
+function nextChunk(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve) =>
+    incoming.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+  );
+}
+
+async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+describe('server-sent events over HTTP', () => {
+  it('sends each event as it is produced', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    app.get('/events', ({ lastEventId }) =>
+      sse(
+        (async function* () {
+          yield { id: '1', data: `resumed after ${lastEventId}` };
+          await gate;
+          yield { id: '2', event: 'second', data: 'line one\nline two' };
+        })(),
+      ),
+    );
+    handle = await start(app);
+    const { incoming } = await open(handle.port, '/events', { 'Last-Event-ID': '0' });
+    expect(incoming.statusCode).toBe(200);
+    expect(incoming.headers['content-type']).toBe('text/event-stream');
+    expect(incoming.headers['cache-control']).toBe('no-cache');
+    // The first event is here while the producer still waits for the gate.
+    expect(await nextChunk(incoming)).toBe('id: 1\ndata: resumed after 0\n\n');
+    const ended = new Promise<string>((resolve) => {
+      let rest = '';
+      incoming.on('data', (chunk: Buffer) => {
+        rest += chunk.toString();
+      });
+      incoming.on('end', () => resolve(rest));
+    });
+    release?.();
+    expect(await ended).toBe('event: second\nid: 2\ndata: line one\ndata: line two\n\n');
+  });
+
+  it('stops the producer (its finally runs) when the client disconnects', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    let produced = 0;
+    let finished = false;
+    app.get('/events', () =>
+      sse(
+        (async function* () {
+          try {
+            for (;;) {
+              yield String(produced++);
+              await sleep(20);
+            }
+          } finally {
+            finished = true;
+          }
+        })(),
+        { keepAlive: 1_000 },
+      ),
+    );
+    handle = await start(app);
+    const { client, incoming } = await open(handle.port, '/events');
+    expect(await nextChunk(incoming)).toBe('data: 0\n\n');
+    client.destroy();
+    await until(() => finished);
+    const count = produced;
+    await sleep(100);
+    expect(produced).toBe(count);
+  });
+});
+
+describe('the request signal over HTTP', () => {
+  it('fires when the client goes away before the answer', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    let seen: AbortSignal | undefined;
+    let arrived: (() => void) | undefined;
+    const handlerRunning = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    app.get(
+      '/slow',
+      ({ signal }) =>
+        new Promise((resolve) => {
+          seen = signal;
+          arrived?.();
+          signal.addEventListener('abort', () => resolve('too late'));
+        }),
+    );
+    handle = await start(app);
+    const client = httpRequest({
+      host: '127.0.0.1',
+      port: handle.port,
+      path: '/slow',
+      agent: false,
+    });
+    client.on('error', () => undefined);
+    client.end();
+    await handlerRunning;
+    expect(seen?.aborted).toBe(false);
+    client.destroy();
+    await until(() => seen?.aborted === true);
+    expect((seen?.reason as DOMException | undefined)?.name).toBe('AbortError');
+  });
+
+  it('stays quiet for a request answered in full', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    let seen: AbortSignal | undefined;
+    app.get('/quick', async ({ signal }) => {
+      seen = signal;
+      return 'done';
+    });
+    handle = await start(app);
+    const response = await send(handle.port, { path: '/quick' });
+    expect(response.body.toString()).toBe('done');
+    await sleep(50);
+    expect(seen?.aborted).toBe(false);
+  });
+
+  it('answers 503 when requestTimeout expires, and the handler sees its signal fire', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger, requestTimeout: 50 });
+    let seen: AbortSignal | undefined;
+    app.get('/slow', async ({ signal }) => {
+      seen = signal;
+      await sleep(300);
+      return 'late';
+    });
+    app.get('/fast', async () => 'fast');
+    handle = await start(app);
+    const slow = await send(handle.port, {
+      path: '/slow',
+      headers: { Accept: 'application/json' },
+    });
+    expect(slow.status).toBe(503);
+    expect(JSON.parse(slow.body.toString())).toMatchObject({ statusCode: 503 });
+    expect(seen?.aborted).toBe(true);
+    expect((await send(handle.port, { path: '/fast' })).body.toString()).toBe('fast');
+  });
+});

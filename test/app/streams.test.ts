@@ -1,0 +1,254 @@
+/**
+ * Server-sent events and the request's signal, in process: the event-stream format (checked
+ * against a minimal parser written from the HTML standard), `lastEventId`, keep-alive comments,
+ * `requestTimeout` and the producer stopped when the signal fires.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatEvent } from '../../src/app/sse.js';
+import {
+  type Logger,
+  Request,
+  type Response,
+  RestApplication,
+  SetupError,
+  silentLogger,
+  sse,
+} from '../../src/index.js';
+
+interface ParsedEvent {
+  type: string;
+  data: string;
+  lastEventId: string;
+}
+
+/**
+ * The HTML standard's event-stream interpretation (html.spec.whatwg.org, "Server-sent events",
+ * "Interpreting an event stream"), reduced to what a round trip needs.
+ */
+function parseEventStream(text: string): { events: ParsedEvent[]; retry: number | undefined } {
+  const events: ParsedEvent[] = [];
+  let data = '';
+  let type = '';
+  let lastEventId = '';
+  let retry: number | undefined;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line === '') {
+      if (data !== '') {
+        events.push({ type: type || 'message', data: data.slice(0, -1), lastEventId });
+      }
+      data = '';
+      type = '';
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const name = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (name === 'data') data += `${value}\n`;
+    else if (name === 'event') type = value;
+    else if (name === 'id' && !value.includes('\0')) lastEventId = value;
+    else if (name === 'retry' && /^\d+$/.test(value)) retry = Number(value);
+  }
+  return { events, retry };
+}
+
+async function readAll(response: Response): Promise<string> {
+  let text = '';
+  for await (const chunk of response.body as AsyncIterable<string | Uint8Array>) {
+    text += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
+  }
+  return text;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the event-stream format', () => {
+  it('round-trips any data string, with any line breaks', () => {
+    const text = fc.stringMatching(/^[\s\S]*$/);
+    const withBreaks = fc
+      .array(fc.oneof(fc.string(), fc.constantFrom('\r\n', '\r', '\n', '\n\n', '\r\r\n')))
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(text, withBreaks), (data) => {
+        const parsed = parseEventStream(formatEvent(data)).events;
+        expect(parsed).toEqual([
+          { type: 'message', data: data.replace(/\r\n|\r/g, '\n'), lastEventId: '' },
+        ]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('round-trips event types, ids and retry times', () => {
+    const safe = fc.string().filter((s) => !/[\r\n\0]/.test(s));
+    fc.assert(
+      fc.property(safe, safe, fc.nat(), fc.string(), (event, id, retry, data) => {
+        const parsed = parseEventStream(formatEvent({ event, id, retry, data }));
+        expect(parsed.retry).toBe(retry);
+        expect(parsed.events).toEqual([
+          { type: event || 'message', data: data.replace(/\r\n|\r/g, '\n'), lastEventId: id },
+        ]);
+      }),
+    );
+  });
+
+  it('sends data that is not a string as JSON, and multi-line data as several lines', () => {
+    expect(formatEvent({ data: { a: 1 } })).toBe('data: {"a":1}\n\n');
+    expect(formatEvent('one\r\ntwo\rthree\nfour')).toBe(
+      'data: one\ndata: two\ndata: three\ndata: four\n\n',
+    );
+    expect(formatEvent({ id: '7', retry: 1500 })).toBe('id: 7\nretry: 1500\n\n');
+  });
+
+  it('refuses fields that would break the stream', () => {
+    expect(() => formatEvent({ id: 'a\nid: b', data: 'x' })).toThrow(TypeError);
+    expect(() => formatEvent({ id: 'a\0', data: 'x' })).toThrow(TypeError);
+    expect(() => formatEvent({ event: 'a\rb', data: 'x' })).toThrow(TypeError);
+    expect(() => formatEvent({ retry: 1.5, data: 'x' })).toThrow(TypeError);
+    expect(() => sse((async function* () {})(), { keepAlive: 0 })).toThrow(TypeError);
+  });
+});
+
+describe('sse()', () => {
+  it('answers text/event-stream, uncached, with the events as they come', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/events', ({ lastEventId }) =>
+      sse(
+        (async function* () {
+          yield { event: 'hello', id: '1', data: `after ${lastEventId}` };
+          yield 'plain';
+        })(),
+      ),
+    );
+    const response = await app.request('/events', { headers: { 'Last-Event-ID': '41' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.has('content-length')).toBe(false);
+    expect(await readAll(response)).toBe('event: hello\nid: 1\ndata: after 41\n\ndata: plain\n\n');
+  });
+
+  it('sends keep-alive comments while no event comes', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/events', () =>
+      sse(
+        (async function* () {
+          await sleep(120);
+          yield 'late';
+        })(),
+        { keepAlive: 30 },
+      ),
+    );
+    const text = await readAll(await app.request('/events'));
+    expect(text.endsWith('data: late\n\n')).toBe(true);
+    expect(text.split(': keep-alive\n\n').length - 1).toBeGreaterThanOrEqual(2);
+    expect(parseEventStream(text).events.map((event) => event.data)).toEqual(['late']);
+  });
+
+  it('stops the producer (its finally runs) when the consumer stops reading', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let finished = false;
+    app.get('/events', () =>
+      sse(
+        (async function* () {
+          try {
+            for (let i = 0; ; i++) yield String(i);
+          } finally {
+            finished = true;
+          }
+        })(),
+      ),
+    );
+    const response = await app.request('/events');
+    for await (const chunk of response.body as AsyncIterable<string>) {
+      expect(chunk).toBe('data: 0\n\n');
+      break;
+    }
+    await sleep(0);
+    expect(finished).toBe(true);
+  });
+});
+
+describe('requestTimeout and signal', () => {
+  it('answers 503 when the handler is too slow, fires its signal and ignores the late result', async () => {
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 40 });
+    let seen: AbortSignal | undefined;
+    let late = false;
+    app.get('/slow', async ({ signal }) => {
+      seen = signal;
+      await sleep(120);
+      late = true;
+      return { late };
+    });
+    const response = await app.request('/slow');
+    expect(response.statusCode).toBe(503);
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as DOMException | undefined)?.name).toBe('TimeoutError');
+    await sleep(150);
+    expect(late).toBe(true);
+  });
+
+  it('costs a synchronous answer nothing and leaves a fast one alone', async () => {
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 1000 });
+    app.get('/sync', () => 'now');
+    app.get('/fast', async ({ signal }) => (signal.aborted ? 'aborted' : 'fast'));
+    expect((await app.request('/sync')).body).toBe('now');
+    expect((await app.request('/fast')).body).toBe('fast');
+  });
+
+  it('cuts a stream short when the time runs out while it is sent', async () => {
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 60 });
+    let finished = false;
+    app.get('/events', async () =>
+      sse(
+        (async function* () {
+          try {
+            for (let i = 0; ; i++) {
+              yield String(i);
+              await sleep(10);
+            }
+          } finally {
+            finished = true;
+          }
+        })(),
+      ),
+    );
+    const text = await readAll(await app.request('/events'));
+    expect(text.startsWith('data: 0\n\n')).toBe(true);
+    await sleep(20);
+    expect(finished).toBe(true);
+  });
+
+  it('gives an injected signal that tells of a client that went away', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let gone: (() => void) | undefined;
+    let signal: AbortSignal | undefined;
+    app.get('/wait', ({ signal: injected }) => {
+      signal = injected;
+      return 'ok';
+    });
+    const request = new Request({
+      method: 'GET',
+      path: '/wait',
+      context: {
+        onClientGone: (_request, listener) => {
+          gone = listener;
+        },
+      },
+    });
+    await app.execute(request);
+    expect(signal?.aborted).toBe(false);
+    gone?.();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('refuses a requestTimeout that is not a positive number of ms', () => {
+    expect(() => new RestApplication({ requestTimeout: 0 })).toThrow(SetupError);
+    expect(
+      () =>
+        new RestApplication({ requestTimeout: '5s' as unknown as number, logger: {} as Logger }),
+    ).toThrow(SetupError);
+  });
+});

@@ -1,0 +1,184 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { type Logger, RestApplication, Router, silentLogger } from '../../src/index.js';
+import { openapi } from '../../src/openapi/index.js';
+
+const Note = z.object({ id: z.string(), text: z.string(), pinned: z.boolean().default(false) });
+const NewNote = z.object({ text: z.string().min(1), pinned: z.boolean().default(false) });
+const notes = new Map<string, z.output<typeof Note>>([
+  ['1', { id: '1', text: 'a', pinned: false }],
+]);
+
+function notesApp(logger: Logger = silentLogger) {
+  const app = new RestApplication({ logger })
+    .validates('newNote', NewNote)
+    .validates('listQuery', z.object({ limit: z.coerce.number().int().optional() }), {
+      source: 'queryParams',
+    })
+    .resourceExists('note', ({ pathParams }) => notes.get(pathParams.id ?? ''));
+  app
+    .get('/notes', ({ listQuery }) => [...notes.values()].slice(0, listQuery.limit))
+    .describe({ summary: 'List notes', tags: ['notes'], operationId: 'listNotes' })
+    .returns(200, z.array(Note));
+  app
+    .post('/notes', ({ newNote }) => [{ id: '2', ...newNote }, 201])
+    .returns(201, Note, { description: 'The new note' });
+  app.get('/internal', () => 'secret').describe({ hidden: true });
+  const admin = new Router(app).authorized('user', ({ headers }) => headers.get('authorization'));
+  admin
+    .get('/notes/{id}', ({ note }) => note)
+    .etag(({ note }) => note.id)
+    .returns(200, Note);
+  admin.delete('/notes/{id}', ({ note }) => {
+    notes.delete(note.id);
+    return null;
+  });
+  admin.get('/health', () => 'ok').public();
+  app.mount('/admin', admin);
+  return app;
+}
+
+describe('openapi()', () => {
+  const document = openapi(notesApp(), {
+    info: { title: 'Notes', version: '1.0.0' },
+    servers: [{ url: 'https://notes.example' }],
+  });
+
+  it('documents the mounted routes under their full paths, hidden ones left out', () => {
+    expect(document.openapi).toBe('3.1.1');
+    expect(document.servers).toEqual([{ url: 'https://notes.example' }]);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/admin/health',
+      '/admin/notes/{id}',
+      '/notes',
+    ]);
+    expect(Object.keys(document.paths['/admin/notes/{id}'] ?? {}).sort()).toEqual([
+      'delete',
+      'get',
+    ]);
+  });
+
+  it('takes parameters and request bodies from the validators (input schemas)', () => {
+    const list = document.paths['/notes']?.get;
+    expect(list).toMatchObject({
+      summary: 'List notes',
+      tags: ['notes'],
+      operationId: 'listNotes',
+    });
+    expect(list?.parameters).toEqual([
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ type: 'integer' }),
+      },
+    ]);
+    const create = document.paths['/notes']?.post;
+    expect(create?.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/newNote' } } },
+    });
+    // The input schema: `pinned` has a default, so the client may leave it out.
+    expect(document.components?.schemas?.newNote).toMatchObject({ required: ['text'] });
+    const get = document.paths['/admin/notes/{id}']?.get;
+    expect(get?.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+  });
+
+  it('takes response bodies from returns() (output schemas)', () => {
+    const created = document.paths['/notes']?.post?.responses['201'];
+    expect(created).toMatchObject({
+      description: 'The new note',
+      content: { 'application/json': { schema: { required: ['id', 'text', 'pinned'] } } },
+    });
+    expect(document.paths['/notes']?.get?.responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { type: 'array' } } },
+    });
+  });
+
+  it('lists the responses the pipeline gives each route', () => {
+    const statuses = (method: 'get' | 'post' | 'delete', path: string) =>
+      Object.keys(document.paths[path]?.[method]?.responses ?? {});
+    expect(statuses('get', '/notes')).toEqual(['200', '422']);
+    expect(statuses('post', '/notes')).toEqual(['201', '413', '415', '422']);
+    expect(statuses('get', '/admin/notes/{id}')).toEqual(['200', '304', '401', '404', '412']);
+    expect(statuses('delete', '/admin/notes/{id}')).toEqual(['200', '401', '404']);
+    expect(statuses('get', '/admin/health')).toEqual(['200']);
+    expect(document.paths['/admin/notes/{id}']?.get?.responses['404']).toEqual({
+      $ref: '#/components/responses/NotFound',
+    });
+  });
+
+  it('documents authorization hooks as security schemes, HTTP bearer by default', () => {
+    expect(document.components?.securitySchemes).toEqual({
+      user: { type: 'http', scheme: 'bearer' },
+    });
+    expect(document.paths['/admin/notes/{id}']?.get?.security).toEqual([{ user: [] }]);
+    expect(document.paths['/admin/health']?.get?.security).toBeUndefined();
+  });
+
+  it('takes the scheme given with { openapi }, and 403 for forbidden hooks', () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized('apiKey', ({ headers }) => headers.get('x-api-key'), {
+        openapi: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      })
+      .forbidden('readOnly', ({ apiKey }) => apiKey === 'read');
+    app.put('/settings', ({ readOnly, jsonBody }) => [readOnly, jsonBody]);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    expect(doc.components?.securitySchemes).toEqual({
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    });
+    const put = doc.paths['/settings']?.put;
+    expect(put?.security).toEqual([{ apiKey: [] }]);
+    expect(Object.keys(put?.responses ?? {})).toEqual(['200', '401', '403', '413', '415']);
+    expect(put?.requestBody?.content).toEqual({ 'application/json': { schema: {} } });
+  });
+
+  it('adds 406 where the route or the application registers renderers of its own', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/report', () => ({ a: 1 })).provides('text/csv', () => 'a\n1');
+    app.get('/plain', () => ({ a: 1 }));
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    expect(Object.keys(doc.paths['/report']?.get?.responses ?? {})).toEqual(['200', '406']);
+    expect(Object.keys(doc.paths['/plain']?.get?.responses ?? {})).toEqual(['200']);
+  });
+
+  it('documents a catch-all as a plain parameter', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/files/{path*}', ({ path }) => path);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    expect(doc.paths['/files/{path}']?.get?.parameters).toEqual([
+      { name: 'path', in: 'path', required: true, schema: { type: 'string' } },
+    ]);
+  });
+
+  it('documents a validator without Standard JSON Schema as {} and warns once', () => {
+    const warn = vi.fn();
+    const logger: Logger = { ...silentLogger, warn };
+    const opaque = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'custom',
+        validate: (value: unknown) => ({ value }),
+      },
+    };
+    const app = new RestApplication({ logger }).validates('thing', opaque);
+    app.post('/things', ({ thing }) => thing);
+    app.put('/things', ({ thing }) => thing);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    openapi(app, { info: { title: 't', version: '1' } });
+    expect(doc.components?.schemas?.thing).toEqual({});
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toMatch(/custom/);
+  });
+
+  it('refuses a status declared twice and an operationId used twice', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const route = app.get('/a', () => 1).returns(200);
+    expect(() => route.returns(200)).toThrow(/already declared/);
+    app.get('/b', () => 1).describe({ operationId: 'same' });
+    app.get('/c', () => 1).describe({ operationId: 'same' });
+    expect(() => openapi(app, { info: { title: 't', version: '1' } })).toThrow(/used twice/);
+  });
+});
