@@ -11,9 +11,8 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence, parseMediaType } from '../../http/media-type.js';
 import { parseQueryString } from '../../http/query.js';
 import { jsonBodyNow, type Request } from '../../request.js';
-import type { Getter } from './getters.js';
 import type { Injectable } from './handler-parameters.js';
-import type { RequestState } from './request-state.js';
+import type { Getter, RequestState } from './request-state.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';

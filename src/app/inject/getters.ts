@@ -17,7 +17,7 @@ import {
   readJsonBody,
 } from './body-parsers.js';
 import type { Injectable } from './handler-parameters.js';
-import { type RequestState, requestNonce } from './request-state.js';
+import { type Getter, type RequestState, requestNonce } from './request-state.js';
 import { requestSignal } from './signal.js';
 import { runStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
@@ -61,7 +61,7 @@ export interface InjectionHost {
   readonly wwwAuthenticate: string | undefined;
 }
 
-export type Getter = (state: RequestState) => unknown;
+export type { Getter } from './request-state.js';
 
 /** What a function may inject besides registered and built-in names, where it runs. */
 export interface Available {

@@ -18,6 +18,9 @@ export interface RequestState {
   abort: AbortController | undefined;
 }
 
+/** How one injected name gets its value for a request: now, or as a promise. */
+export type Getter = (state: RequestState) => unknown;
+
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null));
 
 /** A fresh state for `request`; `params` are the matched route's path parameters. */
