@@ -5,6 +5,9 @@
 # warm-up. System calls are not counted: this compares the JavaScript each request runs.
 # Usage: bash bench/instructions.sh [path]   (needs valgrind and `npm run build`)
 #        bash bench/instructions.sh POST     (POST /echo with the 1 KB JSON document)
+#        bash bench/instructions.sh notes-post | notes-get   (the realistic application,
+#          restmachine, Fastify and Hono, each beside raw node:http sending what it sent)
+# The Lambda handlers: bash bench/instructions/lambda.sh
 set -euo pipefail
 cd "$(dirname "$0")/instructions"
 path=${1:-/}
@@ -13,9 +16,18 @@ count() {
     node --single-threaded drive.mjs "$1" "$path" "$2" 2>&1 |
     awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
-for server in raw raw-five-headers fastify restmachine; do
+servers="raw raw-five-headers fastify restmachine restmachine-json"
+case "$path" in
+notes-*) servers="raw-restmachine-notes restmachine-notes raw-fastify-notes fastify-notes raw-hono-notes hono-notes" ;;
+esac
+for server in $servers; do
   small=$(count "$server" 5000)
   large=$(count "$server" 25000)
-  if [ "$path" = POST ]; then what="POST /echo"; else what="GET $path"; fi
+  case "$path" in
+  POST) what="POST /echo" ;;
+  notes-post) what="POST /notes" ;;
+  notes-get) what="GET /notes/1" ;;
+  *) what="GET $path" ;;
+  esac
   echo "$server $what: $(((large - small) / 20000)) instructions/request"
 done

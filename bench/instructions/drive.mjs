@@ -2,10 +2,14 @@
  * Serves exactly N requests to one server over 50 in-memory keep-alive connections (no sockets,
  * no system calls), then exits. Run under `valgrind --tool=cachegrind` by instructions.sh.
  * Usage: node drive.mjs <server> <path> <requests>
- * The path `POST` sends the benchmark's 1 KB JSON document to POST /echo instead of a GET.
+ * The path `POST` sends the benchmark's 1 KB JSON document to POST /echo instead of a GET;
+ * `notes-post` and `notes-get` send the realistic application's requests (notes-servers.mjs).
  */
 import { Duplex } from 'node:stream';
-import { ECHO_BODY, SERVERS } from './servers.mjs';
+import { NOTES_REQUESTS, NOTES_SERVERS } from './notes-servers.mjs';
+import { ECHO_BODY, SERVERS as SIMPLE_SERVERS } from './servers.mjs';
+
+const SERVERS = { ...SIMPLE_SERVERS, ...NOTES_SERVERS };
 
 const [, , name, path = '/', total = '20000'] = process.argv;
 const create = SERVERS[name];
@@ -14,9 +18,10 @@ if (create === undefined)
 const server = await create();
 const head = 'Host: 127.0.0.1\r\nUser-Agent: wrk\r\nAccept: */*\r\n';
 const request = Buffer.from(
-  path === 'POST'
-    ? `POST /echo HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`
-    : `GET ${path} HTTP/1.1\r\n${head}\r\n`,
+  NOTES_REQUESTS[path] ??
+    (path === 'POST'
+      ? `POST /echo HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`
+      : `GET ${path} HTTP/1.1\r\n${head}\r\n`),
 );
 const wanted = Number(total);
 let sent = 0;

@@ -1,7 +1,7 @@
 /**
  * The servers the instruction count compares, as `http.Server`s that never listen: raw
  * node:http with two headers, the same with the five headers restmachine sends, Fastify, and
- * restmachine from `dist/` (run `npm run build` first). Each answers GET / (JSON), the
+ * restmachine from `dist/` (run `npm run build` first), also with `renderers: 'json'`. Each answers GET / (JSON), the
  * parameterised GET behind 100 decoys (the raw ones answer any GET path alike) and POST /echo.
  */
 import { createServer } from 'node:http';
@@ -79,10 +79,10 @@ async function fastify() {
   return app.server;
 }
 
-async function restmachine() {
+async function restmachine(options = {}) {
   const { RestApplication } = await import('../../dist/index.js');
   const { NodeAdapter } = await import('../../dist/adapters/node/index.js');
-  const app = new RestApplication();
+  const app = new RestApplication(options);
   for (const template of decoys()) app.get(template, ({ pathParams }) => pathParams);
   app.get('/', () => DOCUMENT);
   app.get('/users/{id}/posts/{postId}', ({ id, postId }) => ({ id, postId }));
@@ -94,4 +94,11 @@ async function restmachine() {
   return server;
 }
 
-export const SERVERS = { raw, 'raw-five-headers': rawFiveHeaders, fastify, restmachine };
+export const SERVERS = {
+  raw,
+  'raw-five-headers': rawFiveHeaders,
+  fastify,
+  restmachine: () => restmachine(),
+  // Only JSON is rendered: no negotiation between renderers, no `Vary: Accept`.
+  'restmachine-json': () => restmachine({ renderers: 'json' }),
+};

@@ -5,7 +5,10 @@
  * the other: GET / (JSON), GET /users/{id}/posts/{postId} behind 100 parameterised decoy
  * routes, and POST /echo with a 1 KB JSON body.
  */
+
+import { execFileSync } from 'node:child_process';
 import { isDeepStrictEqual } from 'node:util';
+import { NOTE_BODY, ORIGIN, TOKEN } from '../instructions/notes-servers.mjs';
 import { bundle, missingSubject } from '../lib/build.js';
 import type { Section, SectionContext } from '../lib/context.js';
 import {
@@ -80,6 +83,53 @@ export const SCENARIOS: LoadScenario[] = [
   },
 ];
 
+const NOTES_CONTENDERS = ['restmachine', 'fastify', 'hono'];
+const NOTES_HEADERS = { Origin: ORIGIN, Authorization: `Bearer ${TOKEN}` };
+
+function noteCheck(status: number, body: Uint8Array, headers: Headers): string | undefined {
+  if (status !== 200 && status !== 201) return `status ${status}`;
+  if (headers.get('access-control-allow-origin') !== ORIGIN) return 'no CORS header';
+  const note = JSON.parse(new TextDecoder().decode(body)) as { id?: unknown };
+  return typeof note.id === 'string' ? undefined : 'no note in the body';
+}
+
+/** The realistic application (bench/instructions/notes-servers.mjs), restmachine, Fastify and Hono. */
+export const NOTES_SCENARIOS: LoadScenario[] = [
+  {
+    name: 'Notes: POST /notes (zod, CORS, bearer)',
+    request: {
+      method: 'POST',
+      path: '/notes',
+      body: NOTE_BODY,
+      headers: { ...NOTES_HEADERS, 'Content-Type': 'application/json' },
+    },
+    metric: 'req/s',
+    check: noteCheck,
+  },
+  {
+    name: 'Notes: GET /notes/{id} (ETag, CORS, bearer)',
+    request: { path: '/notes/1', headers: NOTES_HEADERS },
+    metric: 'req/s',
+    check: noteCheck,
+  },
+];
+
+async function notesContenders(context: SectionContext): Promise<ServerContender[]> {
+  // The notes servers load restmachine from dist/, as the instruction counts do.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'ignore' });
+  const script = await bundle('bench/http/servers/notes.ts', { name: 'http-notes' });
+  return NOTES_CONTENDERS.map((name) => ({
+    name,
+    start: () =>
+      startServer({
+        command: process.execPath,
+        args: [script, name],
+        core: context.pinning.serverCore,
+        readyLine: /READY (\d+)/,
+      }),
+  }));
+}
+
 const TARGETS: Target[] = [
   ...SCENARIOS.map(
     (scenario): Target => ({
@@ -137,6 +187,9 @@ async function run(context: SectionContext): Promise<SectionReport> {
   const list = await contenders(context);
   const result = await runLoadRounds(context, list, SCENARIOS);
   report.scenarios.push(...loadScenarios(result, list, SCENARIOS, 'restmachine'));
+  const notes = await notesContenders(context);
+  const notesResult = await runLoadRounds(context, notes, NOTES_SCENARIOS);
+  report.scenarios.push(...loadScenarios(notesResult, notes, NOTES_SCENARIOS, 'restmachine'));
   evaluateTargets(report, [...TARGETS, ...cpuTargets(TARGETS)]);
   return report;
 }

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Instructions per Lambda event, the Lambda section's contenders invoked in-process: each runs
+# under valgrind (cachegrind, no cache simulation) once for 2,000 and once for 12,000 calls
+# with the same event; the difference, divided by 10,000, leaves out start-up and warm-up.
+# Usage: bash bench/instructions/lambda.sh [event ...]   (events: rest-get rest-post http-get http-post)
+set -euo pipefail
+cd "$(dirname "$0")"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+node lambda-bundle.mjs "$dir"
+count() {
+  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+    node --single-threaded lambda-drive.mjs "$dir" "$1" "$2" "$3" 2>&1 |
+    awk '/I *refs/ { gsub(",", "", $4); print $4 }'
+}
+events=${*:-rest-get rest-post http-get http-post}
+for event in $events; do
+  for contender in floor restmachine hono; do
+    small=$(count "$contender" "$event" 2000)
+    large=$(count "$contender" "$event" 12000)
+    echo "$contender $event: $(((large - small) / 10000)) instructions/event"
+  done
+done

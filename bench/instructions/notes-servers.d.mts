@@ -1,0 +1,8 @@
+import type { Server } from 'node:http';
+
+export declare const ORIGIN: string;
+export declare const TOKEN: string;
+export declare const NOTE_BODY: string;
+export declare const NOTES_REQUESTS: Readonly<Record<'notes-post' | 'notes-get', string>>;
+export declare const NOTES_SERVERS: Readonly<Record<string, () => Promise<Server>>>;
+export declare function recordOne(server: Server, request: string): Promise<string>;

@@ -1,0 +1,245 @@
+/**
+ * Section 7, Instructions: the deterministic targets. Every contender runs under valgrind
+ * (cachegrind, no cache simulation) over in-memory connections (HTTP) or in-process calls
+ * (Lambda), once for a small and once for a large count; the difference divided by the
+ * difference in counts is the cost of one request, start-up and warm-up left out. The same
+ * numbers come out of `bash bench/instructions.sh` and `bash bench/instructions/lambda.sh`.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Section, SectionContext } from '../lib/context.js';
+import { evaluateTargets, newReport, type SectionReport, type Target } from '../lib/report.js';
+
+const run = promisify(execFile);
+const DIR = 'bench/instructions';
+const SMALL = 3_000;
+const LARGE = 13_000;
+
+interface Job {
+  scenario: string;
+  contender: string;
+  /** node's arguments after `--single-threaded`, the count last. */
+  args: (count: number) => string[];
+}
+
+async function instructions(args: string[]): Promise<number> {
+  const { stderr } = await run(
+    'valgrind',
+    [
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--cachegrind-out-file=/dev/null',
+      'node',
+      '--single-threaded',
+      ...args,
+    ],
+    { cwd: DIR, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const match = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  if (match === null) throw new Error(`no instruction count in valgrind's output: ${stderr}`);
+  return Number((match[1] as string).replaceAll(',', ''));
+}
+
+async function perRequest(job: Job): Promise<number> {
+  const small = await instructions(job.args(SMALL));
+  const large = await instructions(job.args(LARGE));
+  return Math.round((large - small) / (LARGE - SMALL));
+}
+
+const HTTP_SCENARIOS = {
+  'GET /': '/',
+  'GET /users/{id}/posts/{postId} (100 decoys)': '/users/123/posts/456',
+  'POST /echo (1 KB JSON)': 'POST',
+  'Notes: POST /notes (zod, CORS, bearer)': 'notes-post',
+  'Notes: GET /notes/{id} (ETag, CORS, bearer)': 'notes-get',
+  'Lambda REST 1.0 GET': 'rest-get',
+  'Lambda REST 1.0 POST (1 KB JSON)': 'rest-post',
+  'Lambda HTTP API 2.0 GET': 'http-get',
+  'Lambda HTTP API 2.0 POST (1 KB JSON)': 'http-post',
+} as const;
+type ScenarioName = keyof typeof HTTP_SCENARIOS;
+
+const SIMPLE = ['raw', 'raw-five-headers', 'fastify', 'restmachine', 'restmachine-json'];
+const NOTES = ['restmachine', 'fastify', 'hono'];
+const LAMBDA = ['floor', 'restmachine', 'hono'];
+
+function jobs(bundles: string): Job[] {
+  const out: Job[] = [];
+  for (const [scenario, what] of Object.entries(HTTP_SCENARIOS)) {
+    if (what.startsWith('notes-')) {
+      for (const name of NOTES) {
+        for (const server of [`${name}-notes`, `raw-${name}-notes`]) {
+          out.push({
+            scenario,
+            contender: server.replace('-notes', ''),
+            args: (n) => ['drive.mjs', server, what, String(n)],
+          });
+        }
+      }
+    } else if (what.includes('-get') || what.includes('-post')) {
+      for (const name of LAMBDA) {
+        out.push({
+          scenario,
+          contender: name,
+          args: (n) => ['lambda-drive.mjs', bundles, name, what, String(n)],
+        });
+      }
+    } else {
+      for (const name of SIMPLE) {
+        out.push({ scenario, contender: name, args: (n) => ['drive.mjs', name, what, String(n)] });
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs the jobs two at a time (valgrind is single-threaded; counts do not depend on load). */
+async function measureAll(
+  all: Job[],
+  log: (message: string) => void,
+): Promise<Map<string, number>> {
+  const results = new Map<string, number>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < all.length) {
+      const job = all[next++] as Job;
+      const value = await perRequest(job);
+      results.set(`${job.scenario}\u0000${job.contender}`, value);
+      log(`${job.scenario}, ${job.contender}: ${value} instructions`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
+}
+
+function hasValgrind(): boolean {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const OWN = 'own overhead';
+
+async function runSection(context: SectionContext): Promise<SectionReport> {
+  const report = newReport('instructions', 'Instructions per request', [
+    'fastify',
+    '@fastify/cors',
+    'hono',
+    '@hono/zod-validator',
+  ]);
+  report.method.push(
+    `valgrind cachegrind, no cache simulation; (instructions of ${LARGE.toLocaleString('en')} requests − instructions of ${SMALL.toLocaleString('en')}) / ${(LARGE - SMALL).toLocaleString('en')}. HTTP over 50 in-memory keep-alive connections (no sockets), Lambda handlers called in-process.`,
+    "Own overhead: a framework's instructions minus raw node:http sending the same headers (`raw-five-headers` for restmachine's five, `raw` for Fastify's two; the notes application's `raw-*` replays exactly what each framework sent).",
+    '`restmachine-json`: `new RestApplication({ renderers: "json" })`.',
+  );
+  if (!hasValgrind()) {
+    report.skipped.push('every scenario: valgrind is not installed');
+    return report;
+  }
+  context.log('building dist/ and the Lambda bundles');
+  execFileSync('node', ['scripts/build.mjs'], { stdio: 'ignore' });
+  const bundles = mkdtempSync(join(tmpdir(), 'restmachine-lambda-'));
+  try {
+    execFileSync('node', [`${DIR}/lambda-bundle.mjs`, bundles], { stdio: 'inherit' });
+    const all = jobs(bundles);
+    const results = await measureAll(all, context.log);
+    const value = (scenario: string, contender: string): number =>
+      results.get(`${scenario}\u0000${contender}`) ?? Number.NaN;
+    for (const scenario of Object.keys(HTTP_SCENARIOS) as ScenarioName[]) {
+      const contenders = [
+        ...new Set(all.filter((j) => j.scenario === scenario).map((j) => j.contender)),
+      ];
+      report.scenarios.push({
+        name: scenario,
+        unit: 'instructions',
+        higherIsBetter: false,
+        subject: 'restmachine',
+        measurements: contenders.map((contender) => ({
+          contender,
+          samples: [value(scenario, contender)],
+        })),
+      });
+    }
+    const targets: Target[] = [];
+    for (const scenario of Object.keys(HTTP_SCENARIOS).slice(0, 3)) {
+      const name = `${scenario}: ${OWN}`;
+      const own = (framework: string, raw: string): number =>
+        value(scenario, framework) - value(scenario, raw);
+      report.scenarios.push({
+        name,
+        unit: 'instructions',
+        higherIsBetter: false,
+        subject: 'restmachine',
+        measurements: [
+          { contender: 'restmachine', samples: [own('restmachine', 'raw-five-headers')] },
+          { contender: 'restmachine-json', samples: [own('restmachine-json', 'raw-five-headers')] },
+          { contender: 'fastify', samples: [own('fastify', 'raw')] },
+        ],
+      });
+      targets.push({
+        label: `${scenario}: own overhead at most Fastify's`,
+        scenario: name,
+        peer: 'fastify',
+        comparator: 'at-most',
+        bound: 1,
+      });
+    }
+    for (const scenario of Object.keys(HTTP_SCENARIOS).slice(3, 5)) {
+      const name = `${scenario}: ${OWN}`;
+      report.scenarios.push({
+        name,
+        unit: 'instructions',
+        higherIsBetter: false,
+        subject: 'restmachine',
+        measurements: NOTES.map((framework) => ({
+          contender: framework,
+          samples: [value(scenario, framework) - value(scenario, `raw-${framework}`)],
+        })),
+      });
+      for (const peer of ['fastify', 'hono']) {
+        targets.push({
+          label: `${scenario}: own overhead at most 0.9× ${peer}'s`,
+          scenario: name,
+          peer,
+          comparator: 'at-most',
+          bound: 0.9,
+        });
+      }
+    }
+    for (const scenario of Object.keys(HTTP_SCENARIOS).slice(5)) {
+      const get = scenario.includes('GET');
+      targets.push(
+        {
+          label: `${scenario}: at most ${get ? 3 : 1.5}× the floor`,
+          scenario,
+          peer: 'floor',
+          comparator: 'at-most',
+          bound: get ? 3 : 1.5,
+        },
+        {
+          label: `${scenario}: at most 0.2× Hono`,
+          scenario,
+          peer: 'hono',
+          comparator: 'at-most',
+          bound: 0.2,
+        },
+      );
+    }
+    evaluateTargets(report, targets);
+  } finally {
+    rmSync(bundles, { recursive: true, force: true });
+  }
+  return report;
+}
+
+export const section: Section = {
+  name: 'instructions',
+  title: 'Instructions',
+  run: runSection,
+};
