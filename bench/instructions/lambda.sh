@@ -1,7 +1,7 @@
 #!/bin/bash
 # Instructions per Lambda event, the Lambda section's contenders invoked in-process: each runs
-# under valgrind (cachegrind, no cache simulation) once for 2,000 and once for 12,000 calls
-# with the same event; the difference, divided by 10,000, leaves out start-up and warm-up.
+# under valgrind (cachegrind, no cache simulation) once for 5,000 and once for 25,000 calls
+# with the same event; the difference, divided by 20,000, leaves out start-up and warm-up.
 # Usage: bash bench/instructions/lambda.sh [event ...]   (events: rest-get rest-post http-get http-post)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,8 +16,8 @@ count() {
 events=${*:-rest-get rest-post http-get http-post}
 for event in $events; do
   for contender in floor restmachine hono; do
-    small=$(count "$contender" "$event" 2000)
-    large=$(count "$contender" "$event" 12000)
-    echo "$contender $event: $(((large - small) / 10000)) instructions/event"
+    small=$(count "$contender" "$event" 5000)
+    large=$(count "$contender" "$event" 25000)
+    echo "$contender $event: $(((large - small) / 20000)) instructions/event"
   done
 done

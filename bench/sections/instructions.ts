@@ -15,8 +15,8 @@ import { evaluateTargets, newReport, type SectionReport, type Target } from '../
 
 const run = promisify(execFile);
 const DIR = 'bench/instructions';
-const SMALL = 3_000;
-const LARGE = 13_000;
+const SMALL = 5_000;
+const LARGE = 25_000;
 
 interface Job {
   scenario: string;
