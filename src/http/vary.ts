@@ -5,18 +5,43 @@ import type { MultiValueHeaders } from './headers.js';
 
 /**
  * Adds `name` to `Vary` unless it is already listed (in any case, on any field line) or `Vary`
- * is `*`, which already says the response varies on everything.
+ * is `*`, which already says the response varies on everything. A single existing field line
+ * is extended (`Vary: Accept, Origin`), which RFC 9110 §5.3 makes equivalent to two lines and
+ * which Node writes and validates once.
  *
  * @example
  * addVary(response.headers, 'Origin');
  */
 export function addVary(headers: MultiValueHeaders, name: string): void {
-  const lower = name.toLowerCase();
-  for (const line of headers.getAll('vary')) {
-    for (const member of line.split(',')) {
-      const token = member.trim().toLowerCase();
-      if (token === '*' || token === lower) return;
+  const lines = headers.getAll('vary');
+  for (const line of lines) if (listsMember(line, name)) return;
+  if (lines.length === 1) headers.set('Vary', `${lines[0]}, ${name}`);
+  else headers.add('Vary', name);
+}
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/**
+ * Whether the comma-separated `line` lists `name` (case-insensitively) or `*`. It scans the
+ * line in place: this runs for every response of a route with CORS or negotiation.
+ */
+function listsMember(line: string, name: string): boolean {
+  let start = 0;
+  while (start <= line.length) {
+    let end = line.indexOf(',', start);
+    if (end === -1) end = line.length;
+    let first = start;
+    let last = end;
+    while (first < last && isWhitespace(line.charCodeAt(first))) first++;
+    while (last > first && isWhitespace(line.charCodeAt(last - 1))) last--;
+    const length = last - first;
+    if (length === 1 && line.charCodeAt(first) === 0x2a /* * */) return true;
+    if (length === name.length && line.slice(first, last).toLowerCase() === name.toLowerCase()) {
+      return true;
     }
+    start = end + 1;
   }
-  headers.add('Vary', name);
+  return false;
 }

@@ -45,6 +45,24 @@ describe('Vary', () => {
     expect(headers.getAll('vary')).toEqual(['Accept', 'accept-encoding, Origin', 'Authorization']);
   });
 
+  it('extends a single field line instead of adding another', () => {
+    const headers = new MultiValueHeaders({ Vary: 'Accept' });
+    addVary(headers, 'Authorization');
+    addVary(headers, 'Origin');
+    addVary(headers, 'ORIGIN');
+    expect(headers.getAll('vary')).toEqual(['Accept, Authorization, Origin']);
+  });
+
+  it('finds members between any spaces and tabs, and * anywhere', () => {
+    const headers = new MultiValueHeaders({ Vary: ' Accept ,\tOrigin\t, *' });
+    addVary(headers, 'Cookie');
+    expect(headers.getAll('vary')).toEqual([' Accept ,\tOrigin\t, *']);
+    const listed = new MultiValueHeaders({ Vary: 'Accept,Origin' });
+    addVary(listed, 'origin');
+    addVary(listed, 'accept');
+    expect(listed.getAll('vary')).toEqual(['Accept,Origin']);
+  });
+
   it('adds nothing to Vary: *', () => {
     const headers = new MultiValueHeaders({ Vary: '*' });
     addVary(headers, 'Origin');
