@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createConsoleLogger, type Logger, RestApplication } from '../../src/index.js';
+import { openapiRouter } from '../../src/openapi/index.js';
 import { StaticRouter } from '../../src/static/index.js';
 import { API_V1, bookmarksRouter } from './routes.js';
 import { BookmarkChanges, ListQuery, NewBookmark } from './schemas.js';
@@ -50,15 +51,26 @@ export type BookmarksApp = ReturnType<typeof registerServices>;
 /** Builds the bookmarks application; nothing runs until startup. */
 export function createApp(options: BookmarksOptions = {}): BookmarksApp {
   const app = registerServices(options);
-  app.get('/api', () => ({
-    name: 'Bookmarks API',
-    links: {
-      bookmarks: `${API_V1}/bookmarks`,
-      bookmark: `${API_V1}/bookmarks/{id}`,
-      tags: `${API_V1}/tags`,
-    },
-  }));
+  app
+    .get('/api', () => ({
+      name: 'Bookmarks API',
+      links: {
+        bookmarks: `${API_V1}/bookmarks`,
+        bookmark: `${API_V1}/bookmarks/{id}`,
+        tags: `${API_V1}/tags`,
+      },
+    }))
+    .describe({ summary: 'Where the API starts', tags: ['index'], operationId: 'apiIndex' });
   app.mount(API_V1, bookmarksRouter(app));
+  // The OpenAPI document at /openapi.json and its reference page at /docs (Swagger UI, served
+  // from the installed swagger-ui-dist): public, and not in the document themselves.
+  app.mount(
+    '/',
+    openapiRouter(app, {
+      info: { title: 'Bookmarks API', version: '1.0.0', description: 'Bookmarks with tags.' },
+      tags: [{ name: 'bookmarks', description: 'Saved links' }],
+    }),
+  );
   // The front-end (public/index.html, app.css, app.js) for every path the API does not take.
   if (options.frontEnd ?? true) {
     app.mount('/', new StaticRouter(fileURLToPath(new URL('./public', import.meta.url))));

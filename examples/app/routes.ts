@@ -2,9 +2,11 @@
  * Version 1 of the bookmarks API, mounted at /api/v1. A new version would be another router
  * mounted at /api/v2, sharing the same store and validators.
  */
+import * as z from 'zod';
 import { HttpError, Response, Router } from '../../src/index.js';
 import type { BookmarksApp } from './app.js';
 import { bookmarkHtml, bookmarksHtml, bookmarksText, bookmarkText } from './render.js';
+import { StoredBookmark } from './schemas.js';
 import type { Bookmark } from './store.js';
 
 export const API_V1 = '/api/v1';
@@ -24,12 +26,16 @@ export function bookmarksRouter(app: BookmarksApp) {
 
   v1.get('/bookmarks', ({ store, listQuery }) => store.list(listQuery))
     .provides('text/html', ({ result }) => bookmarksHtml(result as Bookmark[]))
-    .provides('text/plain', ({ result }) => bookmarksText(result as Bookmark[]));
+    .provides('text/plain', ({ result }) => bookmarksText(result as Bookmark[]))
+    .describe({ summary: 'List bookmarks', tags: ['bookmarks'], operationId: 'listBookmarks' })
+    .returns(200, z.array(StoredBookmark));
 
   v1.post('/bookmarks', async ({ store, newBookmark }) => {
     const bookmark = await store.add(newBookmark);
     return [bookmark, 201, { Location: `${API_V1}/bookmarks/${bookmark.id}` }];
-  });
+  })
+    .describe({ summary: 'Add a bookmark', tags: ['bookmarks'], operationId: 'addBookmark' })
+    .returns(201, StoredBookmark, { description: 'The new bookmark' });
 
   // `bookmark` is a resourceExists dependency (a SELECT by id): an unknown id is a 404 before
   // these run. The entity tag is the row's version column: a GET with a matching
@@ -39,14 +45,19 @@ export function bookmarksRouter(app: BookmarksApp) {
     .etag(({ bookmark }) => `v${bookmark.version}`)
     .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
     .provides('text/html', ({ result }) => bookmarkHtml(result as Bookmark))
-    .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark));
+    .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark))
+    .describe({ summary: 'Get a bookmark', tags: ['bookmarks'], operationId: 'getBookmark' })
+    .returns(200, StoredBookmark);
 
   v1.patch('/bookmarks/{id}', async ({ store, bookmark, changes, headers }) => {
     const expected = expectedVersion(headers, bookmark);
     const updated = await store.update(bookmark.id, changes, expected);
     if (updated === undefined) throw new HttpError(expected === undefined ? 404 : 412);
     return new Response(200, updated, { etag: `v${updated.version}` });
-  }).etag(({ bookmark }) => `v${bookmark.version}`);
+  })
+    .etag(({ bookmark }) => `v${bookmark.version}`)
+    .describe({ summary: 'Change a bookmark', tags: ['bookmarks'], operationId: 'changeBookmark' })
+    .returns(200, StoredBookmark);
 
   v1.delete('/bookmarks/{id}', async ({ store, bookmark, headers }) => {
     const expected = expectedVersion(headers, bookmark);
@@ -54,9 +65,14 @@ export function bookmarksRouter(app: BookmarksApp) {
       throw new HttpError(expected === undefined ? 404 : 412);
     }
     return null;
-  }).etag(({ bookmark }) => `v${bookmark.version}`);
+  })
+    .etag(({ bookmark }) => `v${bookmark.version}`)
+    .describe({ summary: 'Delete a bookmark', tags: ['bookmarks'], operationId: 'deleteBookmark' })
+    .returns(204);
 
-  v1.get('/tags', ({ store }) => store.tags());
+  v1.get('/tags', ({ store }) => store.tags())
+    .describe({ summary: 'Every tag in use', tags: ['bookmarks'], operationId: 'listTags' })
+    .returns(200, z.array(z.object({ tag: z.string(), count: z.number().int() })));
 
   return v1;
 }
