@@ -3,6 +3,7 @@
  * application's OpenAPI document and an API reference page (Swagger UI, served from the
  * installed `swagger-ui-dist`, never from a CDN). Its own routes are not in the document.
  */
+import type { Route } from '../app/routing/route.js';
 import { Router } from '../app/routing/router.js';
 import { normalizePrefix } from '../app/routing/template.js';
 import { SetupError } from '../errors.js';
@@ -53,7 +54,7 @@ export function openapiRouter(app: DocumentedApplication, options: OpenApiRouter
     }
     return new Response(200, cached.json, { contentType: 'application/json' });
   });
-  const routes = [documentRoute];
+  const routes: Route[] = [documentRoute];
 
   if (docsOption !== false) {
     const docsPath = routePath(docsOption ?? '/docs', 'docs');
