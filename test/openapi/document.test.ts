@@ -83,6 +83,9 @@ describe('openapi()', () => {
     const get = document.paths['/admin/notes/{id}']?.get;
     expect(get?.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      // Its ETag provider: the precondition headers (RFC 9110 §13.1).
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+      expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
     ]);
   });
 
