@@ -73,7 +73,10 @@ export function createApp(options: BookmarksOptions = {}): BookmarksApp {
   );
   // The front-end (public/index.html, app.css, app.js) for every path the API does not take.
   if (options.frontEnd ?? true) {
-    app.mount('/', new StaticRouter(fileURLToPath(new URL('./public', import.meta.url))));
+    const frontEnd = new StaticRouter(fileURLToPath(new URL('./public', import.meta.url)));
+    // Pages and assets, not API operations: left out of the OpenAPI document.
+    for (const route of frontEnd.routes) route.describe({ hidden: true });
+    app.mount('/', frontEnd);
   }
   app.onShutdown(async ({ log, store }) => {
     const bookmarks = await store.size();

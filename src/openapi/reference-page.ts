@@ -36,6 +36,7 @@ export const INIT_SCRIPT = `"use strict";
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout",
+    validatorUrl: null,
   });
 })();
 `;
