@@ -185,3 +185,20 @@ describe('openapi()', () => {
     expect(() => openapi(app, { info: { title: 't', version: '1' } })).toThrow(/used twice/);
   });
 });
+
+describe('documents built again', () => {
+  it('are equal, and changing one changes neither the next nor the validators', () => {
+    const Shared = z.object({ name: z.string() });
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/a', () => ({ name: 'a' })).returns(200, Shared);
+    app.get('/b', () => ({ name: 'b' })).returns(200, Shared);
+    const info = { title: 'T', version: '1' };
+    const first = openapi(app, { info });
+    const schema = (document: typeof first) =>
+      (document.paths['/a']?.get?.responses['200'] as { content: Record<string, unknown> }).content;
+    (schema(first)['application/json'] as { schema: { extra?: boolean } }).schema.extra = true;
+    const second = openapi(app, { info });
+    expect(JSON.stringify(schema(second))).not.toContain('extra');
+    expect(second.paths['/b']).toEqual(openapi(app, { info }).paths['/b']);
+  });
+});
