@@ -62,13 +62,14 @@ export function createApp(options: BookmarksOptions = {}): BookmarksApp {
     }))
     .describe({ summary: 'Where the API starts', tags: ['index'], operationId: 'apiIndex' });
   app.mount(API_V1, bookmarksRouter(app));
-  // The OpenAPI document at /openapi.json and its reference page at /docs (Swagger UI, served
-  // from the installed swagger-ui-dist): public, and not in the document themselves.
+  // The OpenAPI document at /openapi.json and, with the front-end, its reference page at /docs
+  // (Swagger UI, served from the installed swagger-ui-dist): public, and not in the document.
   app.mount(
     '/',
     openapiRouter(app, {
       info: { title: 'Bookmarks API', version: '1.0.0', description: 'Bookmarks with tags.' },
       tags: [{ name: 'bookmarks', description: 'Saved links' }],
+      docs: (options.frontEnd ?? true) ? '/docs' : false,
     }),
   );
   // The front-end (public/index.html, app.css, app.js) for every path the API does not take.
