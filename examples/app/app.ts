@@ -24,11 +24,16 @@ export interface BookmarksOptions {
   /** Serve the front-end in public/ at `/` (default true; the Lambda entry serves the API only). */
   frontEnd?: boolean;
   logger?: Logger;
+  /** Check every answer against its `returns()` declaration (development; off by default). */
+  validateResponses?: boolean;
 }
 
 function registerServices(options: BookmarksOptions) {
   return (
-    new RestApplication({ logger: options.logger ?? createConsoleLogger() })
+    new RestApplication({
+      logger: options.logger ?? createConsoleLogger(),
+      validateResponses: options.validateResponses ?? false,
+    })
       // A startup dependency: the database is opened (and migrated) once before the server
       // listens, shared by every request, and closed by the shutdown handler below.
       .onStartup('store', () =>

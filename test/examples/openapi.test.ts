@@ -16,7 +16,9 @@ import { type Browser, chromium } from 'playwright-core';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { createApp } from '../../examples/app/app.js';
+import { API_V1, type BookmarksApi } from '../../examples/app/routes.js';
 import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
+import { createClient } from '../../src/client/index.js';
 import { silentLogger } from '../../src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +35,8 @@ let server: ServeHandle;
 let project: string;
 
 beforeAll(async () => {
-  server = await serve(createApp({ logger: silentLogger }), {
+  // validateResponses: every answer below is also checked against its returns() declaration.
+  server = await serve(createApp({ logger: silentLogger, validateResponses: true }), {
     port: 0,
     host: '127.0.0.1',
     handleSignals: false,
@@ -164,6 +167,42 @@ describe('openapi-typescript and openapi-fetch against the running example', () 
       gone: 404,
     });
   }, 60_000);
+});
+
+describe('restmachine’s own typed client against the running example', () => {
+  it('calls the routes withRoutes() registered, typed from them', async () => {
+    const client = createClient<BookmarksApi>({ baseUrl: `${server.url}${API_V1}` });
+    const created = await client.post('/bookmarks', {
+      json: { url: 'https://restmachine.example/', title: 'restmachine', tags: ['typed'] },
+    });
+    expect(created.status).toBe(201);
+    if (created.status !== 201) return;
+    const id = created.data.id;
+    expect(created.headers.get('location')).toBe(`${API_V1}/bookmarks/${id}`);
+    const listed = await client.get('/bookmarks', { query: { tag: 'typed' } });
+    expect(listed.status === 200 && listed.data.map((bookmark) => bookmark.title)).toEqual([
+      'restmachine',
+    ]);
+    const changed = await client.patch('/bookmarks/{id}', {
+      params: { id },
+      json: { title: 'restmachine, typed' },
+      headers: { 'if-match': '"v1"' },
+    });
+    expect(changed.status === 200 && changed.data.version).toBe(2);
+    const stale = await client.delete('/bookmarks/{id}', {
+      params: { id },
+      headers: { 'if-match': '"v1"' },
+    });
+    expect(stale.status).toBe(412);
+    const invalid = await client.post('/bookmarks', {
+      // @ts-expect-error: the validator's input type wants a title
+      json: { url: 'https://restmachine.example/' },
+    });
+    expect(invalid.status).toBe(422);
+    expect((await client.delete('/bookmarks/{id}', { params: { id } })).status).toBe(204);
+    const gone = await client.get('/bookmarks/{id}', { params: { id } });
+    expect(gone.status).toBe(404);
+  });
 });
 
 describe('the API reference page in headless Chromium', () => {
