@@ -5,10 +5,11 @@
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RestApplication, SetupError, silentLogger } from '../../src/index.js';
 import { openapiRouter } from '../../src/openapi/index.js';
-import { relativeUrl } from '../../src/openapi/reference-page.js';
+import { referencePage, relativeUrl } from '../../src/openapi/reference-page.js';
 
 const info = { title: 'Notes <API>', version: '2.0.0' };
 
@@ -134,5 +135,41 @@ describe('relativeUrl', () => {
       const resolved = new URL(relativeUrl(page, target, slash), pageUrl).pathname;
       expect(resolved, `${page} -> ${target}`).toBe(`/mount${target}`);
     }
+  });
+});
+
+describe('the reference page', () => {
+  const segment = fc.stringMatching(/^[a-z0-9._-]{1,8}$/).filter((text) => !/^\.+$/.test(text));
+  const template = fc
+    .array(segment, { minLength: 1, maxLength: 4 })
+    .map((parts) => `/${parts.join('/')}`);
+
+  it('links resolve to their targets from any page, mount prefix and trailing slash (property)', () => {
+    fc.assert(
+      fc.property(template, template, template, fc.boolean(), (mount, page, target, slash) => {
+        const pageUrl = `http://host${mount}${page}${slash ? '/' : ''}`;
+        const resolved = new URL(relativeUrl(page, target, slash), pageUrl).pathname;
+        expect(resolved).toBe(`${mount}${target}`);
+      }),
+    );
+  });
+
+  it('escapes whatever the title and links hold (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (title, link) => {
+        const html = referencePage({
+          title,
+          document: link,
+          style: link,
+          script: link,
+          init: link,
+        });
+        const markup = html.replace(
+          /<\/?(?:!doctype|html|head|meta|title|link|body|div|script)\b[^<>]*>/g,
+          '',
+        );
+        expect(markup).not.toMatch(/[<>]/);
+      }),
+    );
   });
 });
