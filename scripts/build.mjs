@@ -14,6 +14,7 @@ const entryPoints = [
   'src/static/index.ts',
   'src/config/index.ts',
   'src/openapi/index.ts',
+  'src/client/index.ts',
   'src/config/cli.ts',
 ];
 

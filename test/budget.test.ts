@@ -39,11 +39,11 @@ describe('core bundle', () => {
     expect(code).not.toMatch(/\bimport\s*"node:/);
   });
 
-  it('contains nothing from the adapters, the static router, the configuration loader or the OpenAPI generator', () => {
+  it('contains nothing from the adapters, the static router, the configuration loader, the OpenAPI generator or the typed client', () => {
     const inputs = Object.keys(result.metafile?.inputs ?? {});
     expect(inputs.length).toBeGreaterThan(10);
     for (const input of inputs) {
-      expect(input).not.toMatch(/src\/(adapters|static|config|openapi)\//);
+      expect(input).not.toMatch(/src\/(adapters|static|config|openapi|client)\//);
     }
   });
 });

@@ -11,6 +11,7 @@ export const SECTION_NAMES = [
   'lambda',
   'static',
   'config',
+  'openapi',
   'instructions',
 ] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];

@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createConsoleLogger, type Logger, RestApplication } from '../../src/index.js';
+import { openapiRouter } from '../../src/openapi/index.js';
 import { StaticRouter } from '../../src/static/index.js';
 import { API_V1, bookmarksRouter } from './routes.js';
 import { BookmarkChanges, ListQuery, NewBookmark } from './schemas.js';
@@ -23,11 +24,16 @@ export interface BookmarksOptions {
   /** Serve the front-end in public/ at `/` (default true; the Lambda entry serves the API only). */
   frontEnd?: boolean;
   logger?: Logger;
+  /** Check every answer against its `returns()` declaration (development; off by default). */
+  validateResponses?: boolean;
 }
 
 function registerServices(options: BookmarksOptions) {
   return (
-    new RestApplication({ logger: options.logger ?? createConsoleLogger() })
+    new RestApplication({
+      logger: options.logger ?? createConsoleLogger(),
+      validateResponses: options.validateResponses ?? false,
+    })
       // A startup dependency: the database is opened (and migrated) once before the server
       // listens, shared by every request, and closed by the shutdown handler below.
       .onStartup('store', () =>
@@ -50,18 +56,33 @@ export type BookmarksApp = ReturnType<typeof registerServices>;
 /** Builds the bookmarks application; nothing runs until startup. */
 export function createApp(options: BookmarksOptions = {}): BookmarksApp {
   const app = registerServices(options);
-  app.get('/api', () => ({
-    name: 'Bookmarks API',
-    links: {
-      bookmarks: `${API_V1}/bookmarks`,
-      bookmark: `${API_V1}/bookmarks/{id}`,
-      tags: `${API_V1}/tags`,
-    },
-  }));
+  app
+    .get('/api', () => ({
+      name: 'Bookmarks API',
+      links: {
+        bookmarks: `${API_V1}/bookmarks`,
+        bookmark: `${API_V1}/bookmarks/{id}`,
+        tags: `${API_V1}/tags`,
+      },
+    }))
+    .describe({ summary: 'Where the API starts', tags: ['index'], operationId: 'apiIndex' });
   app.mount(API_V1, bookmarksRouter(app));
+  // The OpenAPI document at /openapi.json and, with the front-end, its reference page at /docs
+  // (Swagger UI, served from the installed swagger-ui-dist): public, and not in the document.
+  app.mount(
+    '/',
+    openapiRouter(app, {
+      info: { title: 'Bookmarks API', version: '1.0.0', description: 'Bookmarks with tags.' },
+      tags: [{ name: 'bookmarks', description: 'Saved links' }],
+      docs: (options.frontEnd ?? true) ? '/docs' : false,
+    }),
+  );
   // The front-end (public/index.html, app.css, app.js) for every path the API does not take.
   if (options.frontEnd ?? true) {
-    app.mount('/', new StaticRouter(fileURLToPath(new URL('./public', import.meta.url))));
+    const frontEnd = new StaticRouter(fileURLToPath(new URL('./public', import.meta.url)));
+    // Pages and assets, not API operations: left out of the OpenAPI document.
+    for (const route of frontEnd.routes) route.describe({ hidden: true });
+    app.mount('/', frontEnd);
   }
   app.onShutdown(async ({ log, store }) => {
     const bookmarks = await store.size();

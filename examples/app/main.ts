@@ -17,6 +17,8 @@ try {
     databaseUrl: process.env.DATABASE_URL,
     dataDir: process.env.BOOKMARKS_DATA_DIR,
     seedFile: process.env.BOOKMARKS_SEED,
+    // While developing, every answer is checked against the route's returns() declaration.
+    validateResponses: process.env.NODE_ENV === 'development',
   });
   const server = await serve(app, { handleSignals: false });
   let stopping: number | undefined;

@@ -2,9 +2,11 @@
  * Version 1 of the bookmarks API, mounted at /api/v1. A new version would be another router
  * mounted at /api/v2, sharing the same store and validators.
  */
+import * as z from 'zod';
 import { HttpError, Response, Router } from '../../src/index.js';
 import type { BookmarksApp } from './app.js';
 import { bookmarkHtml, bookmarksHtml, bookmarksText, bookmarkText } from './render.js';
+import { StoredBookmark } from './schemas.js';
 import type { Bookmark } from './store.js';
 
 export const API_V1 = '/api/v1';
@@ -18,45 +20,83 @@ function expectedVersion(headers: { has(name: string): boolean }, bookmark: Book
   return headers.has('if-match') ? bookmark.version : undefined;
 }
 
+/**
+ * The router, registered with `withRoutes()` so that its type carries its routes: a typed client
+ * (`restmachine/client`) reads them, `uses()` naming the validators each request body or query
+ * goes through. `BookmarksApi` is that type.
+ */
 export function bookmarksRouter(app: BookmarksApp) {
   // Written for `app`, so handlers are typed with every name it registered.
-  const v1 = new Router(app);
+  return new Router(app).withRoutes((v1) => [
+    v1
+      .get('/bookmarks', ({ store, listQuery }) => store.list(listQuery))
+      .uses('listQuery')
+      .provides('text/html', ({ result }) => bookmarksHtml(result as Bookmark[]))
+      .provides('text/plain', ({ result }) => bookmarksText(result as Bookmark[]))
+      .describe({ summary: 'List bookmarks', tags: ['bookmarks'], operationId: 'listBookmarks' })
+      .returns(200, z.array(StoredBookmark)),
 
-  v1.get('/bookmarks', ({ store, listQuery }) => store.list(listQuery))
-    .provides('text/html', ({ result }) => bookmarksHtml(result as Bookmark[]))
-    .provides('text/plain', ({ result }) => bookmarksText(result as Bookmark[]));
+    v1
+      .post('/bookmarks', async ({ store, newBookmark }) => {
+        const bookmark = await store.add(newBookmark);
+        return [bookmark, 201, { Location: `${API_V1}/bookmarks/${bookmark.id}` }];
+      })
+      .uses('newBookmark')
+      .describe({ summary: 'Add a bookmark', tags: ['bookmarks'], operationId: 'addBookmark' })
+      .returns(201, StoredBookmark, { description: 'The new bookmark' }),
 
-  v1.post('/bookmarks', async ({ store, newBookmark }) => {
-    const bookmark = await store.add(newBookmark);
-    return [bookmark, 201, { Location: `${API_V1}/bookmarks/${bookmark.id}` }];
-  });
+    // `bookmark` is a resourceExists dependency (a SELECT by id): an unknown id is a 404 before
+    // these run. The entity tag is the row's version column: a GET with a matching
+    // If-None-Match is a 304 without running the handler, and a PATCH or DELETE with a stale
+    // If-Match is a 412 before anything changes (optimistic concurrency).
+    v1
+      .get('/bookmarks/{id}', ({ bookmark }) => bookmark)
+      .etag(({ bookmark }) => `v${bookmark.version}`)
+      .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
+      .provides('text/html', ({ result }) => bookmarkHtml(result as Bookmark))
+      .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark))
+      .describe({ summary: 'Get a bookmark', tags: ['bookmarks'], operationId: 'getBookmark' })
+      .returns(200, StoredBookmark)
+      .returns(404),
 
-  // `bookmark` is a resourceExists dependency (a SELECT by id): an unknown id is a 404 before
-  // these run. The entity tag is the row's version column: a GET with a matching
-  // If-None-Match is a 304 without running the handler, and a PATCH or DELETE with a stale
-  // If-Match is a 412 before anything changes (optimistic concurrency).
-  v1.get('/bookmarks/{id}', ({ bookmark }) => bookmark)
-    .etag(({ bookmark }) => `v${bookmark.version}`)
-    .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
-    .provides('text/html', ({ result }) => bookmarkHtml(result as Bookmark))
-    .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark));
+    v1
+      .patch('/bookmarks/{id}', async ({ store, bookmark, changes, headers }) => {
+        const expected = expectedVersion(headers, bookmark);
+        const updated = await store.update(bookmark.id, changes, expected);
+        if (updated === undefined) throw new HttpError(expected === undefined ? 404 : 412);
+        return new Response(200, updated, { etag: `v${updated.version}` });
+      })
+      .uses('changes')
+      .etag(({ bookmark }) => `v${bookmark.version}`)
+      .describe({
+        summary: 'Change a bookmark',
+        tags: ['bookmarks'],
+        operationId: 'changeBookmark',
+      })
+      .returns(200, StoredBookmark),
 
-  v1.patch('/bookmarks/{id}', async ({ store, bookmark, changes, headers }) => {
-    const expected = expectedVersion(headers, bookmark);
-    const updated = await store.update(bookmark.id, changes, expected);
-    if (updated === undefined) throw new HttpError(expected === undefined ? 404 : 412);
-    return new Response(200, updated, { etag: `v${updated.version}` });
-  }).etag(({ bookmark }) => `v${bookmark.version}`);
+    v1
+      .delete('/bookmarks/{id}', async ({ store, bookmark, headers }) => {
+        const expected = expectedVersion(headers, bookmark);
+        if (!(await store.remove(bookmark.id, expected))) {
+          throw new HttpError(expected === undefined ? 404 : 412);
+        }
+        return null;
+      })
+      .etag(({ bookmark }) => `v${bookmark.version}`)
+      .describe({
+        summary: 'Delete a bookmark',
+        tags: ['bookmarks'],
+        operationId: 'deleteBookmark',
+      })
+      .returns(204),
 
-  v1.delete('/bookmarks/{id}', async ({ store, bookmark, headers }) => {
-    const expected = expectedVersion(headers, bookmark);
-    if (!(await store.remove(bookmark.id, expected))) {
-      throw new HttpError(expected === undefined ? 404 : 412);
-    }
-    return null;
-  }).etag(({ bookmark }) => `v${bookmark.version}`);
-
-  v1.get('/tags', ({ store }) => store.tags());
-
-  return v1;
+    v1
+      .get('/tags', ({ store }) => store.tags())
+      .describe({ summary: 'Every tag in use', tags: ['bookmarks'], operationId: 'listTags' })
+      .returns(200, z.array(z.object({ tag: z.string(), count: z.number().int() }))),
+  ]);
 }
+
+/** Version 1 of the API as a typed client sees it: `createClient<BookmarksApi>(...)`. */
+export type BookmarksApi = ReturnType<typeof bookmarksRouter>;

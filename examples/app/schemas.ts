@@ -28,3 +28,14 @@ export const ListQuery = z.object({
   tag: Tag.optional(),
   q: z.string().max(100).optional(),
 });
+
+/** A bookmark as the API sends it (documented with `returns()`, checked in development). */
+export const StoredBookmark = z.object({
+  id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  version: z.number().int(),
+});

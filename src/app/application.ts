@@ -29,6 +29,7 @@ import { builtinErrorResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
 import { checkScope } from './routing/registration.js';
+import type { ValidatedBy } from './routing/route-types.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import { isThenable } from './thenable.js';
@@ -128,6 +129,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly accessLog: boolean;
   /** `requestTimeout`: ms before a pending answer becomes a 503 (docs/streams.md). */
   readonly requestTimeout: number | undefined;
+  /** `validateResponses`: results checked against `returns()` (docs/openapi.md). */
+  readonly validateResponses: boolean;
 
   readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
@@ -151,6 +154,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     this.authorizationRequired = authorization === 'required';
     this.accessLog = options.accessLog === true;
     this.requestTimeout = requestTimeoutOption(options.requestTimeout);
+    this.validateResponses = options.validateResponses === true;
   }
 
   get root(): Router<Registry> {
@@ -166,11 +170,15 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * app.validates('bookmark', z.object({ url: z.string().url() }));
    * app.post('/bookmarks', ({ bookmark }) => [store.add(bookmark), 201]);
    */
-  validates<Name extends string, V extends StandardSchemaV1 | ValidatorFunction<Deps, unknown>>(
+  validates<
+    Name extends string,
+    V extends StandardSchemaV1 | ValidatorFunction<Deps, unknown>,
+    Source extends ValidationSource = 'jsonBody',
+  >(
     name: Name,
     validator: V,
-    options?: { source?: ValidationSource; scope?: Scope },
-  ): RestApplication<With<Deps, Name, ValidatorOutput<V>>> {
+    options?: { source?: Source; scope?: Scope },
+  ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> {
     const scope = checkScope(options?.scope);
     if (isStandardSchema(validator)) {
       const source = options?.source ?? 'jsonBody';

@@ -184,6 +184,12 @@ export interface ApplicationOptions {
    * answer is 503. A stream body being sent is cut short (docs/streams.md). No limit by default.
    */
   requestTimeout?: number;
+  /**
+   * Development aid: checks each handler result against the schema `returns()` declares for its
+   * status, before rendering; a mismatch answers 500 (the issues in the body in `debug` mode,
+   * in the log always). Off by default, and then costs nothing (docs/openapi.md).
+   */
+  validateResponses?: boolean;
 }
 
 /** A dependency provider: takes the injection object, returns the value (or a promise). */

@@ -16,7 +16,7 @@ import {
   pipelineResponse,
 } from './responses.js';
 import { SchemaConverter } from './schemas.js';
-import type { OpenApiDocument, OpenApiOptions, OpenApiResponse } from './types.js';
+import type { OpenApiDocument, OpenApiOptions, OpenApiResponse, OpenApiTag } from './types.js';
 
 /** What `openapi()` reads from an application (a `RestApplication`). */
 export interface DocumentedApplication {
@@ -89,6 +89,8 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
 
   const document: OpenApiDocument = { openapi: '3.1.1', info: options.info, paths };
   if (options.servers !== undefined) document.servers = [...options.servers];
+  const tags = documentTags(options.tags ?? [], paths);
+  if (tags.length > 0) document.tags = tags;
   const components: NonNullable<OpenApiDocument['components']> = {};
   const usesError = Object.keys(responses).some((key) => key !== 'NotModified');
   if (usesError || Object.keys(schemas.components).length > 0) {
@@ -98,4 +100,22 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
   if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
   if (Object.keys(components).length > 0) document.components = components;
   return document;
+}
+
+/**
+ * The document's `tags` (OpenAPI 3.1 §4.8.1): the described ones first, in their order, then
+ * every other tag an operation names, in the order the operations name them.
+ */
+function documentTags(
+  described: readonly OpenApiTag[],
+  paths: OpenApiDocument['paths'],
+): OpenApiTag[] {
+  const tags = new Map<string, OpenApiTag>();
+  for (const tag of described) tags.set(tag.name, { ...tag });
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      for (const name of operation.tags ?? []) if (!tags.has(name)) tags.set(name, { name });
+    }
+  }
+  return [...tags.values()];
 }

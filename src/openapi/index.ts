@@ -7,6 +7,8 @@
 export type { SecurityScheme } from '../app/features/authorization.js';
 export type { ReturnsOptions, RouteDescription } from '../app/routing/route-docs.js';
 export { type DocumentedApplication, openapi } from './document.js';
+export { type OpenApiRouterOptions, openapiRouter } from './router.js';
+export type { ModuleResolver } from './swagger-ui.js';
 export type {
   JsonSchema,
   OpenApiDocument,
@@ -16,4 +18,5 @@ export type {
   OpenApiParameter,
   OpenApiResponse,
   OpenApiServer,
+  OpenApiTag,
 } from './types.js';

@@ -15,6 +15,7 @@ import {
 } from '../app/routing/route-docs.js';
 import type { ScopedRoute } from '../app/routing/routing-table.js';
 import { reasonPhrase } from '../http/status.js';
+import { conditionalParameters } from './conditional-parameters.js';
 import type { PipelineStatus } from './responses.js';
 import type { SchemaConverter } from './schemas.js';
 import type { JsonSchema, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
@@ -66,9 +67,9 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   const { route, template, paramNames } = compiled;
   const where = `${route.method} ${template}`;
   const description = (route.settings[DOCS_SETTING.describe] ?? {}) as RouteDescription;
-  const providers = ['etag', 'lastModified'].flatMap(
-    (key) => (route.settings[key] as Injectable | undefined)?.names ?? [],
-  );
+  const etag = route.settings.etag as Injectable | undefined;
+  const lastModified = route.settings.lastModified as Injectable | undefined;
+  const providers = [...(etag?.names ?? []), ...(lastModified?.names ?? [])];
   const reached = reach(bindings, [...route.handler.names, ...providers]);
   const schemas = new Map<ValidationSource, { name: string; schema: StandardSchemaV1 }>();
   let validated = false;
@@ -102,6 +103,11 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
       parameters.push({ name, in: location, required, schema: property });
     }
   }
+  const declared = new Set(parameters.map((p) => `${p.in}:${p.name.toLowerCase()}`));
+  for (const parameter of conditionalParameters(route.method, !!etag, !!lastModified)) {
+    // OpenAPI 3.1 §4.8.10: a parameter is unique by name and location.
+    if (!declared.has(`header:${parameter.name.toLowerCase()}`)) parameters.push(parameter);
+  }
   if (parameters.length > 0) operation.parameters = parameters;
 
   const body = requestBody(scoped, reached, schemas, context, where);
@@ -126,7 +132,7 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   if (hooks.some((hook) => hook.kind === 'forbidden')) statuses.push(403);
   if (exists) statuses.push(404);
   if (route.renderers.size > 0 || context.appRenderers) statuses.push(406);
-  if (providers.length > 0) {
+  if (etag !== undefined || lastModified !== undefined) {
     // RFC 9110 §13.1: 304 answers only GET and HEAD; 412 any method with If-Match or
     // If-Unmodified-Since.
     if (route.method === 'GET' || route.method === 'HEAD') statuses.push(304);
@@ -135,13 +141,13 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   if (body !== undefined) statuses.push(413, 415);
   if (validated) statuses.push(422);
 
-  const declared = route.settings[DOCS_SETTING.returns] as
+  const returned = route.settings[DOCS_SETTING.returns] as
     | ReadonlyMap<number, DocumentedResponse>
     | undefined;
-  for (const declaration of declared?.values() ?? []) {
+  for (const declaration of returned?.values() ?? []) {
     operation.responses[String(declaration.status)] = declaredResponse(declaration, context, where);
   }
-  if (declared === undefined || ![...declared.keys()].some((status) => status < 400)) {
+  if (returned === undefined || ![...returned.keys()].some((status) => status < 400)) {
     // OpenAPI 3.1 §4.8.16: at least one response; the handler's own is undeclared.
     operation.responses['200'] ??= { description: reasonPhrase(200) };
   }

@@ -20,6 +20,11 @@ export type Direction = 'input' | 'output';
 // repeat the same warning.
 const warned = new WeakSet<object>();
 
+// A validator's JSON Schema, by direction, for the life of the validator: converting is the
+// costly part of a document (a zod schema takes tens of microseconds), and the same validators
+// are documented again after every registration. Never mutated: hoisting copies.
+const converted = new WeakMap<object, Partial<Record<Direction, JsonSchema>>>();
+
 /** Component names allowed by OpenAPI 3.1 §4.8.7 (`^[a-zA-Z0-9.\-_]+$`). */
 function componentName(name: string): string {
   return name.replace(/[^A-Za-z0-9.\-_]/g, '_') || 'Schema';
@@ -31,6 +36,8 @@ export class SchemaConverter {
   /** `components.schemas`: named request schemas and the definitions hoisted out of schemas. */
   readonly components: Record<string, JsonSchema> = {};
   readonly #names = new Map<StandardSchemaV1, string>();
+  /** `convert()` results of this document: a validator used by many routes is hoisted once. */
+  readonly #documented = new Map<StandardSchemaV1, Partial<Record<Direction, JsonSchema>>>();
 
   constructor(logger: Logger) {
     this.#logger = logger;
@@ -41,6 +48,15 @@ export class SchemaConverter {
    * are the validators' input schemas, response schemas their output ones.
    */
   convert(schema: StandardSchemaV1 | undefined, direction: Direction, where: string): JsonSchema {
+    if (schema === undefined) return {};
+    const documented = this.#documented.get(schema)?.[direction];
+    if (documented !== undefined) return documented;
+    const result = this.#convert(schema, direction, where);
+    this.#documented.set(schema, { ...this.#documented.get(schema), [direction]: result });
+    return result;
+  }
+
+  #convert(schema: StandardSchemaV1, direction: Direction, where: string): JsonSchema {
     let rootKey: string | undefined;
     const root = this.#hoist(this.#json(schema, direction, where), () => {
       rootKey ??= this.#reserve('Schema');
@@ -67,8 +83,15 @@ export class SchemaConverter {
     return { $ref: reference(key) };
   }
 
-  #json(schema: StandardSchemaV1 | undefined, direction: Direction, where: string): JsonSchema {
-    if (schema === undefined) return {};
+  #json(schema: StandardSchemaV1, direction: Direction, where: string): JsonSchema {
+    const known = converted.get(schema)?.[direction];
+    if (known !== undefined) return known;
+    const json = this.#fresh(schema, direction, where);
+    converted.set(schema, { ...converted.get(schema), [direction]: json });
+    return json;
+  }
+
+  #fresh(schema: StandardSchemaV1, direction: Direction, where: string): JsonSchema {
     const converter = (schema['~standard'] as { jsonSchema?: JsonSchemaConverter }).jsonSchema;
     const convert = converter?.[direction];
     if (typeof convert !== 'function') {

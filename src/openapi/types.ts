@@ -24,10 +24,22 @@ export interface OpenApiServer {
   variables?: Record<string, { default: string; enum?: string[]; description?: string }>;
 }
 
+/** The Tag Object (OpenAPI 3.1 §4.8.22). */
+export interface OpenApiTag {
+  name: string;
+  description?: string;
+  externalDocs?: { url: string; description?: string };
+}
+
 /** Options of `openapi()`. */
 export interface OpenApiOptions {
   info: OpenApiInfo;
   servers?: readonly OpenApiServer[];
+  /**
+   * Descriptions of the tags routes name in `describe({ tags })`, in the order they are listed;
+   * the document lists every tag a route names, these first.
+   */
+  tags?: readonly OpenApiTag[];
 }
 
 /** A Parameter Object (OpenAPI 3.1 §4.8.12). */
@@ -35,6 +47,7 @@ export interface OpenApiParameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required?: boolean;
+  description?: string;
   schema: JsonSchema;
 }
 
@@ -61,6 +74,7 @@ export interface OpenApiDocument {
   openapi: '3.1.1';
   info: OpenApiInfo;
   servers?: OpenApiServer[];
+  tags?: OpenApiTag[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components?: {
     schemas?: Record<string, JsonSchema>;

@@ -83,6 +83,9 @@ describe('openapi()', () => {
     const get = document.paths['/admin/notes/{id}']?.get;
     expect(get?.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      // Its ETag provider: the precondition headers (RFC 9110 §13.1).
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+      expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
     ]);
   });
 
@@ -180,5 +183,26 @@ describe('openapi()', () => {
     app.get('/b', () => 1).describe({ operationId: 'same' });
     app.get('/c', () => 1).describe({ operationId: 'same' });
     expect(() => openapi(app, { info: { title: 't', version: '1' } })).toThrow(/used twice/);
+  });
+});
+
+describe('documents built again', () => {
+  it('are equal, and changing one changes neither the next nor the validators', () => {
+    const Shared = z.object({ name: z.string() });
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/a', () => ({ name: 'a' })).returns(200, Shared);
+    app.get('/b', () => ({ name: 'b' })).returns(200, Shared);
+    const info = { title: 'T', version: '1' };
+    const first = openapi(app, { info });
+    type Declared = { content: Record<string, { schema: { extra?: boolean } }> };
+    const schema = (document: typeof first) =>
+      (document.paths['/a']?.get?.responses['200'] as Declared | undefined)?.content[
+        'application/json'
+      ];
+    const changed = schema(first);
+    if (changed !== undefined) changed.schema.extra = true;
+    const second = openapi(app, { info });
+    expect(JSON.stringify(schema(second))).not.toContain('extra');
+    expect(second.paths['/b']).toEqual(openapi(app, { info }).paths['/b']);
   });
 });

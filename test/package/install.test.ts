@@ -38,7 +38,8 @@ import { CloudGatewayAdapter, type APIGatewayProxyEventV2 } from 'restmachine/aw
 import { Config, Schema } from 'restmachine/config';
 import { FetchAdapter } from 'restmachine/fetch';
 import { serve } from 'restmachine/node';
-import { type OpenApiDocument, openapi } from 'restmachine/openapi';
+import { createClient } from 'restmachine/client';
+import { type OpenApiDocument, openapi, openapiRouter } from 'restmachine/openapi';
 import { StaticRouter, type StaticRouterOptions } from 'restmachine/static';
 
 const app = new RestApplication({ logger: silentLogger })
@@ -93,6 +94,17 @@ const settings = Config.fromYaml('port: \${env:PORT,default=8080}\\n', { env: {}
 console.log('config', JSON.stringify(settings));
 const document: OpenApiDocument = openapi(app, { info: { title: 'Consumer', version: '1' } });
 console.log('openapi', document.openapi, Object.keys(document.paths).join(' '));
+try {
+  openapiRouter(app, { info: { title: 'Consumer', version: '1' } });
+} catch (error) {
+  console.log('reference page', (error as Error).message.includes('npm install swagger-ui-dist'));
+}
+const typed = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+  r.get('/typed/{id}', ({ id }) => ({ id })),
+]);
+const typedClient = createClient<typeof typed>({ app: typed });
+const answer = await typedClient.get('/typed/{id}', { params: { id: '7' } });
+if (answer.status === 200) console.log('client', answer.status, answer.data.id);
 rmSync(site, { recursive: true, force: true });
 `;
 
@@ -219,6 +231,8 @@ describe('the packed tarball', () => {
       'aws 200 {"message":"hello lambda"}',
       'config {"port":8080}',
       'openapi 3.1.1 /hello/{name} /echo /site/{path}',
+      'reference page true',
+      'client 200 7',
       '',
     ]);
   }, 120_000);

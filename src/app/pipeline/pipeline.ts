@@ -344,5 +344,15 @@ function runHandler(exchange: RoutedExchange, context: object): Response | Promi
 }
 
 function respondToHandler(exchange: RoutedExchange, result: unknown): Response | Promise<Response> {
+  // `validateResponses` (development): routes without it have no check to skip.
+  const check = exchange.route.resultCheck;
+  if (check !== undefined) {
+    const checked = check(result, exchange.request.requestId);
+    if (checked !== undefined) return checked.then(() => respondChecked(exchange, result));
+  }
+  return respondChecked(exchange, result);
+}
+
+function respondChecked(exchange: RoutedExchange, result: unknown): Response | Promise<Response> {
   return respond(exchange, result, exchange.route, exchange.renderer as CompiledRenderer);
 }

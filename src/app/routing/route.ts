@@ -24,14 +24,32 @@ import {
   type ReturnsOptions,
   type RouteDescription,
 } from './route-docs.js';
+import type {
+  InputsOf,
+  NewRoute,
+  RouteEntry,
+  RouteShape,
+  ValidatorNames,
+  WithInputs,
+  WithReturn,
+} from './route-types.js';
 
 /** A route-level provider: takes the handler's injection object, returns a value or a promise. */
 export type RouteProvider<Deps extends Registry, Path extends string, T> = (
   context: HandlerContext<Deps, Path>,
 ) => T | Promise<T>;
 
-/** A route object: returned by every registration call, with route-level options. */
-export class Route<Deps extends Registry = Registry, Path extends string = string> {
+/**
+ * A route object: returned by every registration call, with route-level options. `Shape` is what
+ * a typed client reads from it (route-types.ts): types only.
+ */
+export class Route<
+  Deps extends Registry = Registry,
+  Path extends string = string,
+  Shape extends RouteShape = NewRoute<HTTPMethod, unknown>,
+> {
+  /** The route's template and shape, for typed clients; never set at run time. */
+  declare readonly '~route'?: RouteEntry<Path, Shape>;
   readonly method: HTTPMethod;
   readonly path: string;
   readonly handler: Injectable;
@@ -224,7 +242,11 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
    * @example
    * app.get('/notes/{id}', ({ note }) => note).returns(200, Note, { description: 'The note' });
    */
-  returns(status: number, schema?: StandardSchemaV1, options?: ReturnsOptions): this {
+  returns<Status extends number, Schema extends StandardSchemaV1 | undefined = undefined>(
+    status: Status,
+    schema?: Schema,
+    options?: ReturnsOptions,
+  ): Route<Deps, Path, WithReturn<Shape, Status, Schema>> {
     const declared = this.settings[DOCS_SETTING.returns] as
       | Map<number, DocumentedResponse>
       | undefined;
@@ -239,6 +261,23 @@ export class Route<Deps extends Registry = Registry, Path extends string = strin
     responses.set(status, response);
     this.settings[DOCS_SETTING.returns] = responses;
     this.#changed();
-    return this;
+    return this as never;
+  }
+
+  /**
+   * Names the validators (`validates()` with a Standard Schema) whose input the route takes, so
+   * a typed client (`restmachine/client`) knows its JSON body, query, headers and path
+   * parameters. Startup refuses a name the handler does not reach.
+   *
+   * @example
+   * app.withRoutes((r) => [r.post('/notes', ({ newNote }) => add(newNote)).uses('newNote')]);
+   */
+  uses<Names extends ValidatorNames<Deps>>(
+    ...names: Names[]
+  ): Route<Deps, Path, WithInputs<Shape, InputsOf<Deps, Names>>> {
+    const used = (this.settings.uses as string[] | undefined) ?? [];
+    this.settings.uses = [...used, ...names];
+    this.#changed();
+    return this as never;
   }
 }

@@ -31,6 +31,14 @@ import type {
 } from '../types.js';
 import { addBinding, checkScope, errorHandlerStatus } from './registration.js';
 import { Route } from './route.js';
+import type {
+  CarriesRoutes,
+  MethodOf,
+  MountedRoutes,
+  NewRoute,
+  RouteMap,
+  TypedRoute,
+} from './route-types.js';
 import { normalizePrefix, validateTemplate } from './template.js';
 
 /** A router mounted under a prefix. */
@@ -275,14 +283,14 @@ export class Router<Deps extends Registry = {}> {
   }
 
   /** Registers `handler` for `method` at `path`. */
-  route<Path extends string, R>(
-    method: MethodInput,
+  route<Path extends string, R, Method extends MethodInput = MethodInput>(
+    method: Method,
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<MethodOf<Method>, R>> {
     const canonical: HTTPMethod = normalizeMethod(method);
     validateTemplate(path);
-    const route = new Route<Deps, Path>(
+    const route = new Route<Deps, Path, NewRoute<MethodOf<Method>, R>>(
       canonical,
       path,
       describeInjectable(handler, `Handler of ${canonical} ${path}`),
@@ -296,49 +304,49 @@ export class Router<Deps extends Registry = {}> {
   get<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'GET', R>> {
     return this.route('GET', path, handler);
   }
 
   post<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'POST', R>> {
     return this.route('POST', path, handler);
   }
 
   put<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'PUT', R>> {
     return this.route('PUT', path, handler);
   }
 
   patch<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'PATCH', R>> {
     return this.route('PATCH', path, handler);
   }
 
   delete<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'DELETE', R>> {
     return this.route('DELETE', path, handler);
   }
 
   head<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'HEAD', R>> {
     return this.route('HEAD', path, handler);
   }
 
   options<Path extends string, R>(
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
-  ): Route<Deps, Path> {
+  ): Route<Deps, Path, NewRoute<'OPTIONS', R>> {
     return this.route('OPTIONS', path, handler);
   }
 
@@ -384,7 +392,29 @@ export class Router<Deps extends Registry = {}> {
     return this;
   }
 
-  /** Mounts `router` under `prefix`; later changes to `router` still count. */
+  /**
+   * Registers the routes `build` makes, as separate statements would, and returns this router
+   * typed with them: the form typed clients read (docs/openapi.md, "Typed clients").
+   *
+   * @example
+   * const api = app.withRoutes((r) => [r.get('/notes/{id}', ({ note }) => note).returns(200, Note)]);
+   * const client = createClient<typeof api>({ app: api });
+   */
+  withRoutes<const Routes extends readonly TypedRoute[]>(
+    build: (router: this) => Routes,
+  ): this & CarriesRoutes<RouteMap<Routes>> {
+    build(this);
+    return this;
+  }
+
+  /**
+   * Mounts `router` under `prefix`; later changes to `router` still count. A router whose type
+   * carries its routes (`routes()`) adds them, prefixed, to the type returned.
+   */
+  mount<Prefix extends string, Mounted extends Router<Registry>>(
+    prefix: Prefix,
+    router: Mounted,
+  ): this & MountedRoutes<Prefix, Mounted>;
   mount(prefix: string, router: Router<Registry>): this {
     if (!(router instanceof Router)) {
       throw new SetupError('INVALID_ROUTE', 'mount() needs a Router');

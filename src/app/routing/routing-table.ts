@@ -14,6 +14,7 @@ import {
   type CompiledRenderer,
   rendererMediaType,
 } from '../features/renderers.js';
+import { compileResultCheck, type ResultCheck } from '../features/response-validation.js';
 import {
   compileDefaultHeaders,
   compileRouteFeatures,
@@ -37,6 +38,7 @@ import {
   isPublic,
   routerScope,
 } from './scope.js';
+import { checkUses } from './uses.js';
 
 export type { CompiledErrorHandler } from './scope.js';
 
@@ -68,6 +70,8 @@ export interface CompiledRoute {
   hooks: RouteHooks | undefined;
   /** The media types the route reads, for the `Accept` of its 415 answers. */
   accept: string;
+  /** `validateResponses`: checks the handler's result against `returns()`; usually none. */
+  resultCheck: ResultCheck | undefined;
 }
 
 /** A compiled route with what its scope registered: what `restmachine/openapi` reads. */
@@ -108,6 +112,9 @@ export interface TableSource extends InjectionHost, FeaturesSource {
   readonly accessLog: boolean;
   /** `renderers: 'json'`: HTML and text only where a route or the application provides them. */
   readonly jsonOnly: boolean;
+  /** `validateResponses`: handler results are checked against `returns()` (development). */
+  readonly validateResponses?: boolean;
+  readonly debug?: boolean;
 }
 
 interface FlatRoute {
@@ -290,6 +297,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         parsers: bodies.parsers,
       });
       const reached = compiler.reach(route.handler.names);
+      checkUses(route.settings, reached, compiler.bindings, label);
       const existsGetters: Getter[] = [];
       for (const name of reached) {
         if (compiler.bindings.get(name)?.kind === 'exists') {
@@ -326,6 +334,12 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         errorHandlers: scope.errorHandlers,
         hooks: compileRouteHooks(scope, route, label, params, appHooks.onResponse),
         accept: bodies.accept,
+        resultCheck: source.validateResponses
+          ? compileResultCheck(route.settings, label, {
+              logger: source.logger,
+              debug: source.debug === true,
+            })
+          : undefined,
       };
       if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
@@ -356,6 +370,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
             ? undefined
             : { onRequest: undefined, onResponse: appHooks.onResponse },
         accept: '*/*',
+        resultCheck: undefined,
       };
     }
     scoped.push({

@@ -1,0 +1,91 @@
+/**
+ * `openapiRouter(app, options)`: a public Router, meant to be mounted at `/`, that serves the
+ * application's OpenAPI document and an API reference page (Swagger UI, served from the
+ * installed `swagger-ui-dist`, never from a CDN). Its own routes are not in the document.
+ */
+import type { Route } from '../app/routing/route.js';
+import { Router } from '../app/routing/router.js';
+import { normalizePrefix } from '../app/routing/template.js';
+import { SetupError } from '../errors.js';
+import type { Request } from '../request.js';
+import { Response } from '../response.js';
+import { StaticRouter } from '../static/index.js';
+import { type DocumentedApplication, openapi } from './document.js';
+import { INIT_SCRIPT, referencePage, relativeUrl } from './reference-page.js';
+import { locateSwaggerUi, type ModuleResolver, SWAGGER_UI_FILES } from './swagger-ui.js';
+import type { OpenApiOptions } from './types.js';
+
+/** Options of `openapiRouter()`: those of `openapi()`, and where the router serves. */
+export interface OpenApiRouterOptions extends OpenApiOptions {
+  /** Where the document is served (default `/openapi.json`). */
+  path?: string;
+  /** Where the API reference page is served (default `/docs`); `false` for none. */
+  docs?: string | false;
+  /** Where `swagger-ui-dist` is looked for (tests); the application's install by default. */
+  resolver?: ModuleResolver;
+}
+
+function routePath(value: string, option: string): string {
+  const path = normalizePrefix(value);
+  if (path === '') {
+    throw new SetupError('INVALID_OPTION', `openapiRouter(): ${option} cannot be the root`);
+  }
+  return path;
+}
+
+/**
+ * A router serving the document of `app` at `path` and the reference page at `docs`. The
+ * document is built on the first request after a registration and kept until the next one.
+ *
+ * @example
+ * import { openapiRouter } from 'restmachine/openapi';
+ * app.mount('/', openapiRouter(app, { info: { title: 'Notes', version: '1.0.0' } }));
+ * // GET /openapi.json: the document; GET /docs: the API reference page
+ */
+export function openapiRouter(app: DocumentedApplication, options: OpenApiRouterOptions): Router {
+  const { path: documentOption, docs: docsOption, resolver, ...documentOptions } = options;
+  const documentPath = routePath(documentOption ?? '/openapi.json', 'path');
+  const router = new Router();
+  let cached: { table: unknown; json: string } | undefined;
+  const documentRoute = router.get(documentPath, () => {
+    const table = app.routingTable();
+    if (cached?.table !== table) {
+      cached = { table, json: JSON.stringify(openapi(app, documentOptions)) };
+    }
+    return new Response(200, cached.json, { contentType: 'application/json' });
+  });
+  const routes: Route[] = [documentRoute];
+
+  if (docsOption !== false) {
+    const docsPath = routePath(docsOption ?? '/docs', 'docs');
+    if (docsPath === documentPath) {
+      throw new SetupError('INVALID_OPTION', 'openapiRouter(): path and docs must differ');
+    }
+    const assets = new StaticRouter(locateSwaggerUi(resolver));
+    router.mount(`${docsPath}/assets`, assets);
+    routes.push(...assets.routes);
+    const title = `${options.info.title} ${options.info.version}`;
+    const page = ({ request }: { request: Request }) => {
+      const slash = request.path.endsWith('/');
+      const link = (target: string) => relativeUrl(docsPath, target, slash);
+      const html = referencePage({
+        title,
+        document: link(documentPath),
+        style: link(`${docsPath}/assets/${SWAGGER_UI_FILES.style}`),
+        script: link(`${docsPath}/assets/${SWAGGER_UI_FILES.script}`),
+        init: link(`${docsPath}/init.js`),
+      });
+      return new Response(200, html, { contentType: 'text/html; charset=utf-8' });
+    };
+    const init = () =>
+      new Response(200, INIT_SCRIPT, { contentType: 'text/javascript; charset=utf-8' });
+    routes.push(router.get(docsPath, page), router.get(`${docsPath}/init.js`, init));
+  }
+
+  for (const route of routes) {
+    route.describe({ hidden: true });
+    // Each answers in its own media type: no renderer to negotiate, so no 406.
+    route.settings.negotiation = false;
+  }
+  return router.public();
+}

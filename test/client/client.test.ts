@@ -1,0 +1,207 @@
+/**
+ * createClient() against a real application, in-process and over real HTTP on 127.0.0.1: the
+ * same calls, the same answers. Path parameters are encoded as one segment whatever they hold.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
+import { fillTemplate } from '../../src/client/client.js';
+import { createClient } from '../../src/client/index.js';
+import { HttpError, RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
+
+const Note = z.object({ id: z.string(), text: z.string(), pinned: z.boolean() });
+type NoteValue = z.output<typeof Note>;
+
+function notesApi() {
+  const notes = new Map<string, NoteValue>([['1', { id: '1', text: 'first', pinned: false }]]);
+  const app = new RestApplication({ logger: silentLogger })
+    .validates('newNote', z.object({ text: z.string().min(1), pinned: z.boolean().default(false) }))
+    .validates('page', z.object({ tag: z.array(z.string()).or(z.string()).optional() }), {
+      source: 'queryParams',
+    })
+    .validates('form', z.object({ email: z.email() }), { source: 'formBody' })
+    .resourceExists('note', ({ pathParams }) => notes.get(pathParams.id ?? ''));
+  const files = new Router().withRoutes((r) => [r.get('/{path*}', ({ path }) => ({ path }))]);
+  return app
+    .withRoutes((r) => [
+      r
+        .get('/notes/{id}', ({ note }) => note)
+        .returns(200, Note)
+        .returns(404),
+      r
+        .post('/notes', ({ newNote }) => {
+          const note = { id: String(notes.size + 1), ...newNote };
+          notes.set(note.id, note);
+          return [note, 201] as const;
+        })
+        .uses('newNote'),
+      r.get('/search', ({ queryParamsAll, page }) => ({ all: queryParamsAll, page })).uses('page'),
+      r.put('/echo/{name}', ({ name, headers, jsonBody }) => ({
+        name,
+        trace: headers.get('x-trace'),
+        auth: headers.get('authorization'),
+        jsonBody,
+      })),
+      r.patch('/subscribe', ({ form }) => form).uses('form'),
+      r.delete('/notes/{id}', ({ id }) => {
+        notes.delete(id);
+      }),
+      r.get('/teapot', () => {
+        throw new HttpError(418, 'I am a teapot');
+      }),
+      r.get('/text', () => 'plain words').provides('text/plain', ({ result }) => String(result)),
+    ])
+    .mount('/files', files);
+}
+
+type Api = ReturnType<typeof notesApi>;
+
+let server: ServeHandle;
+const served = notesApi();
+beforeAll(async () => {
+  server = await serve(served, { port: 0, host: '127.0.0.1', handleSignals: false });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const ways = [
+  [
+    'in-process',
+    () => createClient<Api>({ app: notesApi(), headers: { authorization: 'Bearer t' } }),
+  ],
+  [
+    'over HTTP',
+    () => createClient<Api>({ baseUrl: `${server.url}/`, headers: { authorization: 'Bearer t' } }),
+  ],
+] as const;
+
+describe.each(ways)('createClient %s', (_way, make) => {
+  it('GET with a path parameter: the declared body, typed by status', async () => {
+    const client = make();
+    const found = await client.get('/notes/{id}', { params: { id: '1' } });
+    expect(found.status).toBe(200);
+    if (found.status === 200) expect(found.data.text).toBe('first');
+    expect(found.headers.get('content-type')).toBe('application/json');
+    const missing = await client.get('/notes/{id}', { params: { id: '404' } });
+    expect(missing.status).toBe(404);
+    expect(missing.data).toMatchObject({ statusCode: 404 });
+  });
+
+  it('POST sends json; a tuple result gives its status; 422 does not throw', async () => {
+    const client = make();
+    const created = await client.post('/notes', { json: { text: 'second' } });
+    expect(created.status).toBe(201);
+    if (created.status === 201)
+      expect(created.data).toMatchObject({ text: 'second', pinned: false });
+    // @ts-expect-error: the validator's input type refuses it; the server does too
+    const invalid = await client.post('/notes', { json: { text: '', pinned: 'no' } });
+    expect(invalid.status).toBe(422);
+  });
+
+  it('query values, repeated keys as arrays', async () => {
+    const client = make();
+    const found = await client.get('/search', { query: { tag: ['a', 'b c'] } });
+    expect(found.status).toBe(200);
+    // The validator sees `queryParams` (the first value of each key), `queryParamsAll` all of them.
+    expect(found.data).toEqual({ all: { tag: ['a', 'b c'] }, page: { tag: 'a' } });
+  });
+
+  it('headers: the client’s defaults and the call’s; json for a route that names no validator', async () => {
+    const client = make();
+    const echoed = await client.put('/echo/{name}', {
+      params: { name: 'a/b?c' },
+      headers: { 'x-trace': 't1' },
+      json: [1, 2],
+    });
+    expect(echoed.data).toEqual({ name: 'a/b?c', trace: 't1', auth: 'Bearer t', jsonBody: [1, 2] });
+  });
+
+  it('form bodies, DELETE answered 204 without data, text, bytes-free errors', async () => {
+    const client = make();
+    const subscribed = await client.patch('/subscribe', { form: { email: 'a@example.com' } });
+    expect(subscribed.data).toEqual({ email: 'a@example.com' });
+    const removed = await client.delete('/notes/{id}', { params: { id: 1 } });
+    expect(removed).toMatchObject({ status: 204, data: undefined });
+    const teapot = await client.get('/teapot');
+    expect(teapot.status).toBe(418);
+    expect(teapot.data).toMatchObject({ error: 'I am a teapot' });
+    const text = await client.get('/text', { headers: { accept: 'text/plain' } });
+    expect(text.data).toBe('plain words');
+  });
+
+  it('a mounted router’s routes, prefixed; a catch-all keeps its slashes', async () => {
+    const client = make();
+    const file = await client.get('/files/{path*}', { params: { path: 'a b/c.txt' } });
+    expect(file.data).toEqual({ path: 'a b/c.txt' });
+  });
+});
+
+describe('createClient failures', () => {
+  it('rejects only when the network fails', async () => {
+    const client = createClient<Api>({ baseUrl: 'http://127.0.0.1:9' });
+    await expect(client.get('/teapot')).rejects.toThrow();
+  });
+
+  it('a missing path parameter is a TypeError before anything is sent', () => {
+    expect(() => fillTemplate('/notes/{id}', {})).toThrow(TypeError);
+  });
+});
+
+describe('fillTemplate', () => {
+  it('keeps any parameter value inside its one segment (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        const path = fillTemplate('/a/{id}/b', { id: value });
+        const segments = path.split('/');
+        expect(segments).toHaveLength(4);
+        expect(path).not.toMatch(/[?#]/);
+        expect(decodeURIComponent(segments[2] as string)).toBe(value);
+      }),
+    );
+  });
+
+  it('a catch-all value adds segments but never a query or a fragment (property)', () => {
+    const part = fc.string().filter((text) => !text.includes('/'));
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+        const path = fillTemplate('/files/{rest*}', { rest: parts.join('/') });
+        expect(path).not.toMatch(/[?#]/);
+        expect(path.split('/').slice(2).map(decodeURIComponent)).toEqual(parts);
+      }),
+    );
+  });
+});
+
+describe('route.uses()', () => {
+  it('is a startup error when the handler does not reach the validator', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates('newNote', Note);
+    app.withRoutes((r) => [r.post('/notes', () => null).uses('newNote')]);
+    await expect(app.startup()).rejects.toThrow(/uses\("newNote"\), but neither the handler/);
+  });
+
+  it('is a startup error for a name that is no Standard Schema validator', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates('checked', () => 1);
+    // @ts-expect-error: only Standard Schema validators describe a request
+    app.post('/x', ({ checked }) => checked).uses('checked');
+    const error = await app.startup().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SetupError);
+    expect((error as SetupError).message).toMatch(
+      /names no validator registered with a Standard Schema/,
+    );
+  });
+
+  it('passes through providers that inject the validator', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('newNote', Note)
+      .dependency('saved', ({ newNote }) => newNote.id);
+    const api = app.withRoutes((r) => [
+      r.post('/notes', ({ saved }) => ({ saved })).uses('newNote'),
+    ]);
+    await api.startup();
+    const client = createClient<typeof api>({ app: api });
+    const answer = await client.post('/notes', { json: { id: '9', text: 't', pinned: true } });
+    expect(answer).toMatchObject({ status: 200, data: { saved: '9' } });
+  });
+});

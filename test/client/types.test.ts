@@ -1,0 +1,71 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import * as z from 'zod';
+import { createClient } from '../../src/client/index.js';
+import { RestApplication, Router } from '../../src/index.js';
+
+const Note = z.object({ id: z.string(), text: z.string(), created: z.date() });
+const NewNote = z.object({ text: z.string().min(1), pinned: z.boolean().default(false) });
+const Page = z.object({ limit: z.coerce.number().int().optional(), tag: z.string().optional() });
+
+function build() {
+  const app = new RestApplication()
+    .validates('newNote', NewNote)
+    .validates('page', Page, { source: 'queryParams' })
+    .resourceExists('note', ({ pathParams }) =>
+      pathParams.id === '1' ? { id: '1', text: 'a', created: new Date(0) } : undefined,
+    );
+  return app.withRoutes((r) => [
+    r.get('/notes', ({ page }) => [{ id: '1', text: String(page.limit), created: new Date(0) }]),
+    r
+      .get('/notes/{id}', ({ note }) => note)
+      .returns(200, Note)
+      .returns(404),
+    r.post('/notes', ({ newNote }) => [{ id: '2', ...newNote }, 201] as const).uses('newNote'),
+    r.get('/search', ({ page }) => page).uses('page'),
+    r.delete('/notes/{id}', () => undefined),
+  ]);
+}
+
+describe('client types', () => {
+  // Compiled, never run: the calls below are checked by the type checker (tsc covers test/).
+  const calls = () => {
+    const api = build();
+    const client = createClient<typeof api>({ app: api });
+    const one = client.get('/notes/{id}', { params: { id: '1' } });
+    type One = Awaited<typeof one>;
+    expectTypeOf<Extract<One, { status: 200 }>['data']>().toEqualTypeOf<{
+      id: string;
+      text: string;
+      created: string;
+    }>();
+    const created = client.post('/notes', { json: { text: 'x' } });
+    type Created = Awaited<typeof created>;
+    expectTypeOf<Extract<Created, { status: 201 }>['data']>().toEqualTypeOf<{
+      id: '2';
+      text: string;
+      pinned: boolean;
+    }>();
+    // @ts-expect-error: unknown route
+    client.get('/nope');
+    // @ts-expect-error: wrong param name
+    client.get('/notes/{id}', { params: { ident: '1' } });
+    // @ts-expect-error: params are required
+    client.get('/notes/{id}');
+    // @ts-expect-error: json must match
+    client.post('/notes', { json: { text: 1 } });
+    client.get('/search', { query: { limit: 3 } });
+    const removed = client.delete('/notes/{id}', { params: { id: 1 } });
+    type Removed = Awaited<typeof removed>;
+    expectTypeOf<Extract<Removed, { status: 204 }>['data']>().toEqualTypeOf<undefined>();
+    const v1 = new Router().withRoutes((r) => [r.get('/ping', () => 'pong')]);
+    const mounted = new RestApplication().mount('/api/v1/', v1);
+    const c2 = createClient<typeof mounted>({ app: mounted });
+    c2.get('/api/v1/ping');
+    type Ping = Awaited<ReturnType<typeof c2.get<'/api/v1/ping'>>>;
+    expectTypeOf<Extract<Ping, { status: 200 }>['data']>().toEqualTypeOf<string>();
+  };
+
+  it('are checked by the type checker', () => {
+    expectTypeOf(calls).toBeFunction();
+  });
+});

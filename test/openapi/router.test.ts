@@ -1,0 +1,175 @@
+/**
+ * openapiRouter(): the document and the API reference page, served by the application itself
+ * (Swagger UI from the installed swagger-ui-dist), public, and absent from the document.
+ */
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RestApplication, SetupError, silentLogger } from '../../src/index.js';
+import { openapiRouter } from '../../src/openapi/index.js';
+import { referencePage, relativeUrl } from '../../src/openapi/reference-page.js';
+
+const info = { title: 'Notes <API>', version: '2.0.0' };
+
+function notesApp() {
+  const app = new RestApplication({ logger: silentLogger, authorization: 'required' }).authorized(
+    'user',
+    ({ headers }) => headers.get('authorization'),
+    { global: true },
+  );
+  app.get('/notes', () => []).describe({ tags: ['notes'] });
+  return app;
+}
+
+function text(body: unknown): string {
+  return typeof body === 'string' ? body : new TextDecoder().decode(body as Uint8Array);
+}
+
+/** The page's links, resolved as a browser would against the page's URL. */
+function links(html: string, pageUrl: string): string[] {
+  return [...html.matchAll(/(?:href|src|data-url)="([^"]+)"/g)].map(
+    (match) => new URL(match[1] as string, pageUrl).pathname,
+  );
+}
+
+describe('openapiRouter', () => {
+  it('serves the document without its own routes, and the page with its assets, unguarded', async () => {
+    const app = notesApp();
+    app.mount('/', openapiRouter(app, { info }));
+    await app.startup();
+    const document = await app.request('/openapi.json');
+    expect(document.statusCode).toBe(200);
+    expect(document.headers.get('content-type')).toBe('application/json');
+    const parsed = JSON.parse(text(document.body));
+    expect(Object.keys(parsed.paths)).toEqual(['/notes']);
+    expect(parsed.tags).toEqual([{ name: 'notes' }]);
+    // A browser's Accept does not turn the document into HTML, nor into a 406.
+    const asked = await app.request('/openapi.json', { headers: { accept: 'text/html' } });
+    expect(asked.headers.get('content-type')).toBe('application/json');
+
+    const page = await app.request('/docs');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = text(page.body);
+    expect(html).toContain('<title>Notes &#60;API&#62; 2.0.0</title>');
+    expect(html).not.toMatch(/https?:\/\//);
+    const urls = links(html, 'http://host/docs');
+    expect(urls).toEqual([
+      '/docs/assets/swagger-ui.css',
+      '/openapi.json',
+      '/docs/assets/swagger-ui-bundle.js',
+      '/docs/init.js',
+    ]);
+    for (const url of urls) expect((await app.request(url)).statusCode, url).toBe(200);
+    const script = await app.request('/docs/assets/swagger-ui-bundle.js');
+    expect(script.headers.get('content-type')).toMatch(/^(?:text|application)\/javascript/);
+    expect(text((await app.request('/docs/init.js')).body)).toContain('SwaggerUIBundle(');
+    // The API itself is still guarded.
+    expect((await app.request('/notes')).statusCode).toBe(401);
+  });
+
+  it('keeps its links right under a mount prefix, with or without a trailing slash', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/ping', () => 'pong');
+    app.mount('/api', openapiRouter(app, { info, path: '/spec/openapi.json', docs: '/reference' }));
+    for (const pageUrl of ['http://host/api/reference', 'http://host/api/reference/']) {
+      const page = await app.request(new URL(pageUrl).pathname);
+      const urls = links(text(page.body), pageUrl);
+      expect(urls).toContain('/api/spec/openapi.json');
+      for (const url of urls) expect((await app.request(url)).statusCode, url).toBe(200);
+    }
+    const document = JSON.parse(text((await app.request('/api/spec/openapi.json')).body));
+    expect(Object.keys(document.paths)).toEqual(['/ping']);
+  });
+
+  it('builds the document again after a registration', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.mount('/', openapiRouter(app, { info }));
+    app.get('/a', () => 1);
+    const first = JSON.parse(text((await app.request('/openapi.json')).body));
+    app.get('/b', () => 1);
+    const second = JSON.parse(text((await app.request('/openapi.json')).body));
+    expect(Object.keys(first.paths)).toEqual(['/a']);
+    expect(Object.keys(second.paths)).toEqual(['/a', '/b']);
+  });
+
+  it('serves the document only with docs: false', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.mount('/', openapiRouter(app, { info, docs: false }));
+    expect((await app.request('/openapi.json')).statusCode).toBe(200);
+    expect((await app.request('/docs')).statusCode).toBe(404);
+  });
+
+  it('is a SetupError naming the package and its install command when swagger-ui-dist is missing', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const nowhere = createRequire(join(tmpdir(), 'no-such-project', 'index.js'));
+    const attempt = () => openapiRouter(app, { info, resolver: nowhere });
+    expect(attempt).toThrow(SetupError);
+    expect(attempt).toThrow(/"swagger-ui-dist".*npm install swagger-ui-dist/);
+    // The document alone needs no peer.
+    expect(() => openapiRouter(app, { info, docs: false, resolver: nowhere })).not.toThrow();
+  });
+
+  it('refuses the root and a page at the document path', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => openapiRouter(app, { info, path: '/' })).toThrow(SetupError);
+    expect(() => openapiRouter(app, { info, docs: '/openapi.json' })).toThrow(/must differ/);
+  });
+});
+
+describe('relativeUrl', () => {
+  it('resolves from the page to the target as a browser would', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['/docs', '/openapi.json', false],
+      ['/docs', '/openapi.json', true],
+      ['/a/b/docs', '/a/openapi.json', false],
+      ['/a/b/docs', '/a/openapi.json', true],
+      ['/docs', '/docs/assets/x.css', false],
+      ['/docs', '/docs/assets/x.css', true],
+      ['/x/docs', '/y/z/openapi.json', false],
+    ];
+    for (const [page, target, slash] of cases) {
+      const pageUrl = `http://host/mount${page}${slash ? '/' : ''}`;
+      const resolved = new URL(relativeUrl(page, target, slash), pageUrl).pathname;
+      expect(resolved, `${page} -> ${target}`).toBe(`/mount${target}`);
+    }
+  });
+});
+
+describe('the reference page', () => {
+  const segment = fc.stringMatching(/^[a-z0-9._-]{1,8}$/).filter((text) => !/^\.+$/.test(text));
+  const template = fc
+    .array(segment, { minLength: 1, maxLength: 4 })
+    .map((parts) => `/${parts.join('/')}`);
+
+  it('links resolve to their targets from any page, mount prefix and trailing slash (property)', () => {
+    fc.assert(
+      fc.property(template, template, template, fc.boolean(), (mount, page, target, slash) => {
+        const pageUrl = `http://host${mount}${page}${slash ? '/' : ''}`;
+        const resolved = new URL(relativeUrl(page, target, slash), pageUrl).pathname;
+        expect(resolved).toBe(`${mount}${target}`);
+      }),
+    );
+  });
+
+  it('escapes whatever the title and links hold (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (title, link) => {
+        const html = referencePage({
+          title,
+          document: link,
+          style: link,
+          script: link,
+          init: link,
+        });
+        const markup = html.replace(
+          /<\/?(?:!doctype|html|head|meta|title|link|body|div|script)\b[^<>]*>/g,
+          '',
+        );
+        expect(markup).not.toMatch(/[<>]/);
+      }),
+    );
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * `validateResponses: true`: handler results checked against `returns()` before rendering; a
+ * mismatch is a 500 with its issues in debug mode, logged always. Off, no route has a check.
+ */
+
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { Response, RestApplication, silentLogger } from '../../src/index.js';
+
+const Note = z.object({ id: z.string(), text: z.string() });
+
+function notesApp(
+  options: { debug?: boolean; validateResponses?: boolean },
+  logged: unknown[] = [],
+) {
+  const app = new RestApplication({
+    ...options,
+    logger: { ...silentLogger, error: (message, fields) => logged.push({ message, fields }) },
+  });
+  app.get('/good', () => ({ id: '1', text: 'a' })).returns(200, Note);
+  app.get('/bad', () => ({ id: 1 })).returns(200, Note);
+  app.get('/async-bad', async () => ({ id: '1' })).returns(200, Note);
+  app.post('/created', () => [{ id: '1' }, 201]).returns(201, Note);
+  app.get('/undeclared', () => ['x', 202]).returns(200, Note);
+  app.get('/response', () => new Response(200, { id: 2 })).returns(200, Note);
+  app.get('/bytes', () => new Uint8Array([1])).returns(200, Note);
+  app.get('/errors-only', () => ({ anything: true })).returns(404);
+  app.get('/no-schema', () => 'text').returns(200);
+  app.get('/valibot', () => ({ n: 'x' })).returns(200, v.object({ n: v.number() }));
+  app.get('/plain', () => ({ whatever: 1 }));
+  return app;
+}
+
+describe('validateResponses', () => {
+  it('answers a result that matches as usual', async () => {
+    const response = await notesApp({ validateResponses: true }).request('/good');
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('answers 500 with the issues in debug mode, and logs them', async () => {
+    const logged: unknown[] = [];
+    const app = notesApp({ validateResponses: true, debug: true }, logged);
+    const response = await app.request('/bad');
+    expect(response.statusCode).toBe(500);
+    const body = JSON.parse(response.body as string);
+    expect(body.error).toBe('The response does not match its declaration');
+    expect(body.details.status).toBe(200);
+    expect(body.details.issues.map((issue: { path: string }) => issue.path)).toEqual([
+      'id',
+      'text',
+    ]);
+    expect(logged).toHaveLength(1);
+    expect(String((logged[0] as { message: string }).message)).toMatch(
+      /Route GET \/bad: the response does not match returns\(200\)/,
+    );
+  });
+
+  it('without debug, a 500 without details; the log still has them', async () => {
+    const logged: unknown[] = [];
+    const response = await notesApp({ validateResponses: true }, logged).request('/bad');
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body as string)).not.toHaveProperty('details');
+    expect((logged[0] as { fields: { issues: unknown[] } }).fields.issues).toHaveLength(2);
+  });
+
+  it('checks tuples by their status, Response objects by their body, async handlers too', async () => {
+    const app = notesApp({ validateResponses: true, debug: true });
+    for (const path of ['/async-bad', '/response', '/valibot']) {
+      expect((await app.request(path)).statusCode, path).toBe(500);
+    }
+    expect((await app.request('/created', { method: 'POST' })).statusCode).toBe(500);
+  });
+
+  it('refuses a status the route does not declare when it declares a successful one', async () => {
+    const app = notesApp({ validateResponses: true, debug: true });
+    const response = await app.request('/undeclared');
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body as string).details.message).toBe('status 202 is not declared');
+  });
+
+  it('leaves alone what it cannot check: bytes, no schema, undeclared success, no returns()', async () => {
+    const app = notesApp({ validateResponses: true, debug: true });
+    for (const path of ['/bytes', '/errors-only', '/no-schema', '/plain']) {
+      expect((await app.request(path)).statusCode, path).toBe(200);
+    }
+  });
+
+  it('is off by default: no route carries a check, and a wrong result goes out', async () => {
+    const app = notesApp({});
+    expect((await app.request('/bad')).statusCode).toBe(200);
+    expect(
+      app.routingTable().scoped.every((route) => route.compiled.resultCheck === undefined),
+    ).toBe(true);
+    const on = notesApp({ validateResponses: true });
+    const checked = on.routingTable().scoped.filter((route) => route.compiled.resultCheck);
+    // Every route that declares responses: all but /plain.
+    expect(checked).toHaveLength(10);
+  });
+});
