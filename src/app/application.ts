@@ -44,6 +44,7 @@ import type {
   ValidatorOutput,
   With,
 } from './types.js';
+import { type MultipartLimits, multipartLimits } from './uploads/limits.js';
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (
@@ -128,6 +129,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly accessLog: boolean;
   /** `requestTimeout`: ms before a pending answer becomes a 503 (docs/streams.md). */
   readonly requestTimeout: number | undefined;
+  /** `multipart`: the limits of uploads (docs/uploads.md). */
+  readonly multipart: MultipartLimits;
 
   readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
@@ -151,6 +154,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     this.authorizationRequired = authorization === 'required';
     this.accessLog = options.accessLog === true;
     this.requestTimeout = requestTimeoutOption(options.requestTimeout);
+    this.multipart = multipartLimits(options.multipart, 'multipart');
   }
 
   get root(): Router<Registry> {

@@ -23,6 +23,7 @@ import {
 import type { Binding, Getter, GetterCompiler, InjectionHost } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
+import type { MultipartLimits } from '../uploads/limits.js';
 import { RouteMatcher } from './path-matcher.js';
 import { duplicateRouteMessage } from './registration-site.js';
 import type { Route } from './route.js';
@@ -68,6 +69,8 @@ export interface CompiledRoute {
   hooks: RouteHooks | undefined;
   /** The media types the route reads, for the `Accept` of its 415 answers. */
   accept: string;
+  /** The multipart limits of a route that takes uploads (docs/uploads.md). */
+  uploads: MultipartLimits | undefined;
 }
 
 /** A compiled route with what its scope registered: what `restmachine/openapi` reads. */
@@ -288,6 +291,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         params,
         extras: NONE,
         parsers: bodies.parsers,
+        multipart: bodies.ownUploads,
       });
       const reached = compiler.reach(route.handler.names);
       const existsGetters: Getter[] = [];
@@ -326,6 +330,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         errorHandlers: scope.errorHandlers,
         hooks: compileRouteHooks(scope, route, label, params, appHooks.onResponse),
         accept: bodies.accept,
+        uploads: bodies.uploads,
       };
       if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
@@ -356,6 +361,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
             ? undefined
             : { onRequest: undefined, onResponse: appHooks.onResponse },
         accept: '*/*',
+        uploads: undefined,
       };
     }
     scoped.push({
