@@ -32,6 +32,8 @@ export class TempStore {
   #readers = 0;
   #released = false;
   #removed: Promise<void> | undefined;
+  /** Set by a release that waits for streams being opened. */
+  #afterReaders: (() => void) | undefined;
 
   constructor(tmpDir: string | undefined) {
     this.#tmpDir = tmpDir;
@@ -70,13 +72,19 @@ export class TempStore {
 
   closeReader(): void {
     this.#readers--;
-    if (this.#released && this.#readers === 0) this.#remove();
+    if (this.#released && this.#readers === 0) this.#afterReaders?.();
   }
 
-  /** The request is over: the files go as soon as no stream reads them. */
+  /**
+   * The request is over: the files go as soon as no stream is being opened on them. Resolves
+   * once they are gone.
+   */
   release(): Promise<void> {
     this.#released = true;
-    return this.#readers === 0 ? this.#remove() : Promise.resolve();
+    if (this.#readers === 0) return this.#remove();
+    return new Promise<void>((resolve) => {
+      this.#afterReaders = resolve;
+    }).then(() => this.#remove());
   }
 
   /** Resolves once the directory is gone (for tests and the collector's own failures). */
