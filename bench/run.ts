@@ -25,6 +25,7 @@ const LOADERS: Record<SectionName, () => Promise<{ section: Section }>> = {
   lambda: () => import('./sections/lambda.js'),
   static: () => import('./sections/static.js'),
   config: () => import('./sections/config.js'),
+  uploads: () => import('./sections/uploads.js'),
 };
 
 function minutes(ms: number): string {

@@ -3,21 +3,25 @@
  * no system calls), then exits. Run under `valgrind --tool=cachegrind` by instructions.sh.
  * Usage: node drive.mjs <server> <path> <requests>
  * The path `POST` sends the benchmark's 1 KB JSON document to POST /echo instead of a GET.
+ * A fourth argument names another servers module; its `REQUEST`, when it exports one, is the
+ * request sent (upload-servers.mjs: a 1 MB multipart upload).
  */
 import { Duplex } from 'node:stream';
-import { ECHO_BODY, SERVERS } from './servers.mjs';
 
-const [, , name, path = '/', total = '20000'] = process.argv;
+const [, , name, path = '/', total = '20000', serversModule = './servers.mjs'] = process.argv;
+const { ECHO_BODY, REQUEST, SERVERS } = await import(serversModule);
 const create = SERVERS[name];
 if (create === undefined)
   throw new Error(`unknown server ${name}: ${Object.keys(SERVERS).join(', ')}`);
 const server = await create();
 const head = 'Host: 127.0.0.1\r\nUser-Agent: wrk\r\nAccept: */*\r\n';
-const request = Buffer.from(
-  path === 'POST'
-    ? `POST /echo HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`
-    : `GET ${path} HTTP/1.1\r\n${head}\r\n`,
-);
+const request =
+  REQUEST ??
+  Buffer.from(
+    path === 'POST'
+      ? `POST /echo HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`
+      : `GET ${path} HTTP/1.1\r\n${head}\r\n`,
+  );
 const wanted = Number(total);
 let sent = 0;
 let done = 0;
