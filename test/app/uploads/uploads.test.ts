@@ -83,6 +83,24 @@ describe('formBody and files', () => {
     });
   });
 
+  it('reads field names and filenames in UTF-8, as a FormData client sends them', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/up', ({ formBody, files }) => ({ formBody, names: files.map((f) => f.filename) }));
+    const form = new FormData();
+    form.append('prénom', 'Zoë');
+    form.append('file', new Blob(['x']), 'Café ☕.txt');
+    const wire = new globalThis.Response(form);
+    const response = await app.execute(
+      new Request({
+        method: 'POST',
+        path: '/up',
+        headers: { 'content-type': wire.headers.get('content-type') as string },
+        body: new Uint8Array(await wire.arrayBuffer()),
+      }),
+    );
+    expect(json(response)).toEqual({ formBody: { prénom: 'Zoë' }, names: ['Café ☕.txt'] });
+  });
+
   it('keeps binary content exact, through bytes() and stream()', async () => {
     const app = new RestApplication({ logger: silentLogger });
     const content = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) % 256);
@@ -477,5 +495,45 @@ describe('temporary files', () => {
     const chunks: Uint8Array[] = [];
     for await (const chunk of response.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
     expect(Buffer.concat(chunks).equals(Buffer.alloc(200_000, 0x62))).toBe(true);
+  });
+
+  it('an aborted request (requestTimeout) stops parsing and removes what was spilled', async () => {
+    const app = new RestApplication({
+      logger: silentLogger,
+      requestTimeout: 300,
+      multipart: { spillThreshold: 1024, tmpDir },
+    });
+    let handled = false;
+    app.post('/up', ({ files }) => {
+      handled = true;
+      return files.length;
+    });
+    const { body, contentType } = multipartBody(parts(50_000));
+    // The client sends most of the file, then nothing more: the body never ends.
+    const stalled = (async function* () {
+      yield body.slice(0, 40_000);
+      await new Promise(() => undefined);
+    })();
+    const answer = app.execute(
+      new Request({
+        method: 'POST',
+        path: '/up',
+        headers: { 'content-type': contentType },
+        body: stalled,
+      }),
+    );
+    let spilled = false;
+    for (let i = 0; i < 25 && !spilled; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      spilled = leftOnDisk().length > 0;
+    }
+    expect(spilled).toBe(true);
+    const response = await answer;
+    expect(response.statusCode).toBe(503);
+    expect(handled).toBe(false);
+    for (let i = 0; i < 100 && leftOnDisk().length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(leftOnDisk()).toEqual([]);
   });
 });
