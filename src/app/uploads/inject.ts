@@ -14,9 +14,6 @@ import { isThenable } from '../thenable.js';
 import { isMultipart, MULTIPART_MEDIA_TYPE, type MultipartLimits } from './limits.js';
 import type { MultipartPart, UploadedFile } from './types.js';
 
-/** The names that read a multipart body. */
-export const UPLOAD_NAMES: ReadonlySet<string> = new Set(['files', 'parts']);
-
 // The key of a request's upload in its state's cache: no injectable name has a space.
 const UPLOAD_KEY = ' upload';
 
