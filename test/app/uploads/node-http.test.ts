@@ -151,6 +151,19 @@ beforeAll(async () => {
     .multipart({ fileSize: MiB, tmpDir });
   app.post('/slow', async ({ files }) => ({ size: files[0]?.size }));
   app.get('/health', () => ({ ok: true }));
+  app.post('/hash-parts', async ({ parts }) => {
+    const seen: unknown[] = [];
+    for await (const part of parts) {
+      const hash = createHash('sha256');
+      let size = 0;
+      for await (const chunk of part) {
+        hash.update(chunk);
+        size += chunk.length;
+      }
+      seen.push({ field: part.field, size, sha256: hash.digest('hex') });
+    }
+    return seen;
+  });
   app.post('/form', async ({ formBody, files }) => ({
     formBody,
     files: await Promise.all(
@@ -218,6 +231,22 @@ describe('uploads over HTTP', () => {
     expect(growth).toBeLessThan(40);
     expect(leftOnDisk()).toEqual([]);
   }, 60_000);
+
+  it('streams 20 MiB through parts without a temporary file', async () => {
+    const size = 20 * MiB;
+    const { stdout } = await run(process.execPath, [
+      CLIENT,
+      `${server.url}/hash-parts`,
+      String(size),
+    ]);
+    const result = JSON.parse(stdout) as { status: number; body: string };
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.body)).toEqual([
+      { field: 'note', size: 7, sha256: createHash('sha256').update('big one').digest('hex') },
+      { field: 'video', size, sha256: expectedDigest(size) },
+    ]);
+    expect(leftOnDisk()).toEqual([]);
+  }, 30_000);
 
   it('answers 413 mid-upload, closes the connection without reading the rest, and stays healthy', async () => {
     const size = 20 * MiB;
