@@ -237,9 +237,12 @@ function dispatchRoute(
   }
   // A route's own bodyLimit() replaces the application's, for this check and for reading; the
   // multipart limits of a route that takes uploads replace both for a multipart body.
-  const uploads = entry.value.uploads;
+  const uploads =
+    entry.value.uploads !== undefined && isMultipart(request.headers.get('content-type'))
+      ? entry.value.uploads
+      : undefined;
   const limit =
-    uploads !== undefined && isMultipart(request.headers.get('content-type'))
+    uploads !== undefined
       ? multipartTotal(uploads)
       : ((entry.value.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit);
   if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
