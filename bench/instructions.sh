@@ -13,12 +13,16 @@ cd "$(dirname "$0")/instructions"
 path=${1:-/}
 count() {
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-    node --single-threaded drive.mjs "$1" "$path" "$2" 2>&1 |
+    node --single-threaded drive.mjs "$1" "$path" "$2" $module 2>&1 |
     awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
 servers="raw raw-five-headers fastify restmachine restmachine-json"
+module=
 case "$path" in
-notes-*) servers="raw-restmachine-notes restmachine-notes raw-fastify-notes fastify-notes raw-hono-notes hono-notes" ;;
+notes-*)
+  servers="raw-restmachine-notes restmachine-notes raw-fastify-notes fastify-notes raw-hono-notes hono-notes"
+  module=./notes-servers.mjs
+  ;;
 esac
 for server in $servers; do
   small=$(count "$server" 5000)

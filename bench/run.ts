@@ -27,6 +27,7 @@ const LOADERS: Record<SectionName, () => Promise<{ section: Section }>> = {
   config: () => import('./sections/config.js'),
   openapi: () => import('./sections/openapi.js'),
   instructions: () => import('./sections/instructions.js'),
+  uploads: () => import('./sections/uploads.js'),
 };
 
 function minutes(ms: number): string {

@@ -2,6 +2,7 @@
  * Deterministic budgets: the core's bundle stays small and free of Node built-ins and of the
  * other subpaths, so it bundles for Workers and keeps Lambda cold starts short.
  */
+import { relative } from 'node:path';
 import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
@@ -17,6 +18,8 @@ import { describe, expect, it } from 'vitest';
 const CORE_BUDGET = 96 * 1024;
 
 describe('core bundle', () => {
+  // Split like the published build, so what the core loads only by dynamic import() (the
+  // multipart parser) lands in chunks of its own; the budget counts what importing it loads.
   const result = buildSync({
     entryPoints: ['src/index.ts'],
     bundle: true,
@@ -25,9 +28,30 @@ describe('core bundle', () => {
     platform: 'neutral',
     write: false,
     metafile: true,
-    external: ['node:*'],
+    splitting: true,
+    outdir: 'budget',
+    external: ['node:*', '@fastify/busboy'],
   });
-  const code = result.outputFiles[0]?.text ?? '';
+  const outputs = result.metafile?.outputs ?? {};
+  const loaded = new Set<string>();
+  const visit = (path: string): void => {
+    if (loaded.has(path)) return;
+    loaded.add(path);
+    for (const imported of outputs[path]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    }
+  };
+  for (const [path, output] of Object.entries(outputs)) {
+    if (output.entryPoint === 'src/index.ts') visit(path);
+  }
+  const code = result.outputFiles
+    .filter((file) => loaded.has(relative(process.cwd(), file.path)))
+    .map((file) => file.text)
+    .join('\n');
+  const loadedInputs = [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
+  const lazyInputs = Object.keys(outputs)
+    .filter((path) => !loaded.has(path))
+    .flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
 
   it(`is under ${CORE_BUDGET / 1024} KiB minified`, () => {
     expect(code.length).toBeGreaterThan(1000);
@@ -40,10 +64,23 @@ describe('core bundle', () => {
   });
 
   it('contains nothing from the adapters, the static router, the configuration loader, the OpenAPI generator or the typed client', () => {
-    const inputs = Object.keys(result.metafile?.inputs ?? {});
+    const inputs = loadedInputs;
     expect(inputs.length).toBeGreaterThan(10);
     for (const input of inputs) {
       expect(input).not.toMatch(/src\/(adapters|static|config|openapi|client)\//);
     }
+  });
+
+  it('loads the multipart parser and @fastify/busboy only by dynamic import(), when an upload is read', () => {
+    const parser = /src\/app\/uploads\/(parse|collect|parts|spill|uploaded-file)\.ts$/;
+    expect(loadedInputs.filter((input) => parser.test(input))).toEqual([]);
+    expect(code).not.toContain('@fastify/busboy');
+    // They are there, in the chunks the upload names import on first use.
+    expect(lazyInputs.filter((input) => parser.test(input)).length).toBe(5);
+    const lazyCode = result.outputFiles
+      .filter((file) => !loaded.has(relative(process.cwd(), file.path)))
+      .map((file) => file.text)
+      .join('\n');
+    expect(lazyCode).toContain('@fastify/busboy');
   });
 });

@@ -1,28 +1,32 @@
 /**
  * Serves exactly N requests to one server over 50 in-memory keep-alive connections (no sockets,
  * no system calls), then exits. Run under `valgrind --tool=cachegrind` by instructions.sh.
- * Usage: node drive.mjs <server> <path> <requests>
- * The path `POST` sends the benchmark's 1 KB JSON document to POST /echo instead of a GET;
- * `notes-post` and `notes-get` send the realistic application's requests (notes-servers.mjs).
+ * Usage: node drive.mjs <server> <path> <requests> [servers module]
+ * The path `POST` sends the benchmark's 1 KB JSON document to POST /echo instead of a GET.
+ * Another servers module (the fourth argument) exports its `SERVERS` and may export the request
+ * to send: `REQUEST` (the whole request, upload-servers.mjs), `REQUESTS` (one per path name,
+ * notes-servers.mjs) or `HEADERS` (lines added to the GET, compress-servers.mjs). It is loaded
+ * only when named, so the three scenarios run exactly as they always did.
  */
 import { Duplex } from 'node:stream';
-import { NOTES_REQUESTS, NOTES_SERVERS } from './notes-servers.mjs';
 import { ECHO_BODY, SERVERS as SIMPLE_SERVERS } from './servers.mjs';
 
-const SERVERS = { ...SIMPLE_SERVERS, ...NOTES_SERVERS };
-
-const [, , name, path = '/', total = '20000'] = process.argv;
+const [, , name, path = '/', total = '20000', serversModule] = process.argv;
+const servers = serversModule === undefined ? {} : await import(serversModule);
+const SERVERS = servers.SERVERS ?? SIMPLE_SERVERS;
 const create = SERVERS[name];
 if (create === undefined)
   throw new Error(`unknown server ${name}: ${Object.keys(SERVERS).join(', ')}`);
 const server = await create();
-const head = 'Host: 127.0.0.1\r\nUser-Agent: wrk\r\nAccept: */*\r\n';
-const request = Buffer.from(
-  NOTES_REQUESTS[path] ??
-    (path === 'POST'
-      ? `POST /echo HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`
-      : `GET ${path} HTTP/1.1\r\n${head}\r\n`),
-);
+const head = `Host: 127.0.0.1\r\nUser-Agent: wrk\r\nAccept: */*\r\n${servers.HEADERS ?? ''}`;
+const request =
+  servers.REQUEST ??
+  Buffer.from(
+    servers.REQUESTS?.[path] ??
+      (path === 'POST'
+        ? `POST /echo HTTP/1.1\r\n${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(ECHO_BODY)}\r\n\r\n${ECHO_BODY}`
+        : `GET ${path} HTTP/1.1\r\n${head}\r\n`),
+  );
 const wanted = Number(total);
 let sent = 0;
 let done = 0;

@@ -241,3 +241,7 @@ export const NOTES_SERVERS = {
   'raw-fastify-notes': rawLike(fastifyNotes),
   'raw-hono-notes': rawLike(honoNotes),
 };
+
+/** For drive.mjs: the servers and requests of this module. */
+export const SERVERS = NOTES_SERVERS;
+export const REQUESTS = NOTES_REQUESTS;

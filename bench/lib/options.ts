@@ -13,6 +13,7 @@ export const SECTION_NAMES = [
   'config',
   'openapi',
   'instructions',
+  'uploads',
 ] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
@@ -24,6 +25,8 @@ const ALIASES: Readonly<Record<string, SectionName>> = {
   files: 'static',
   configuration: 'config',
   valgrind: 'instructions',
+  upload: 'uploads',
+  multipart: 'uploads',
 };
 
 export interface BenchOptions {

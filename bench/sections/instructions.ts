@@ -75,7 +75,7 @@ function jobs(bundles: string): Job[] {
           out.push({
             scenario,
             contender: server.replace('-notes', ''),
-            args: (n) => ['drive.mjs', server, what, String(n)],
+            args: (n) => ['drive.mjs', server, what, String(n), './notes-servers.mjs'],
           });
         }
       }

@@ -45,6 +45,7 @@ import type {
   ValidatorOutput,
   With,
 } from './types.js';
+import { type MultipartLimits, multipartLimits } from './uploads/limits.js';
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (
@@ -131,6 +132,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly requestTimeout: number | undefined;
   /** `validateResponses`: results checked against `returns()` (docs/openapi.md). */
   readonly validateResponses: boolean;
+  /** `multipart`: the limits of uploads (docs/uploads.md). */
+  readonly multipart: MultipartLimits;
 
   readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
@@ -155,6 +158,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     this.accessLog = options.accessLog === true;
     this.requestTimeout = requestTimeoutOption(options.requestTimeout);
     this.validateResponses = options.validateResponses === true;
+    this.multipart = multipartLimits(options.multipart, 'multipart');
   }
 
   get root(): Router<Registry> {

@@ -7,6 +7,8 @@ import type { MetricsRecorder, Request, RequestBody } from '../request.js';
 import type { Response } from '../response.js';
 import type { StandardSchemaV1 } from './inject/validation.js';
 import type { AnyLogger, Logger } from './logger.js';
+import type { MultipartOptions } from './uploads/limits.js';
+import type { MultipartPart, UploadedFile } from './uploads/types.js';
 
 /** The parameter names in a route template: `'/users/{id}/files/{path*}'` gives `'id' | 'path'`. */
 export type PathParamNames<Path extends string> =
@@ -39,8 +41,15 @@ export interface BuiltinInjectables {
   body: string;
   /** The body parsed as JSON (`application/json` or any `+json` type). */
   jsonBody: unknown;
-  /** The body parsed as `application/x-www-form-urlencoded`, first value per key. */
+  /**
+   * The form's text fields, first value per name: an `application/x-www-form-urlencoded` body,
+   * or the text fields of a `multipart/form-data` one (docs/uploads.md).
+   */
   formBody: Record<string, string>;
+  /** The files of a `multipart/form-data` body, in arrival order, read before the handler runs. */
+  files: UploadedFile[];
+  /** The parts of a `multipart/form-data` body as they arrive; nothing is buffered. */
+  parts: AsyncIterable<MultipartPart>;
   /** The value of the `accepts()` parser for the request's Content-Type (415 when none fits). */
   parsedBody: unknown;
   cookies: Record<string, string>;
@@ -98,7 +107,7 @@ export type ErrorHandler<Deps extends Registry> = (
 ) => HandlerResult | Promise<HandlerResult>;
 
 /** Names a hook may not inject: hooks run before the body is read (docs/hooks-and-scope.md). */
-type BodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody';
+type BodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody' | 'files' | 'parts';
 
 /**
  * The injection object of an `onRequest` hook: request-level names and registered names. A
@@ -190,6 +199,12 @@ export interface ApplicationOptions {
    * in the log always). Off by default, and then costs nothing (docs/openapi.md).
    */
   validateResponses?: boolean;
+  /**
+   * The limits of `multipart/form-data` bodies, which replace `bodyLimit` for them: `fileSize`
+   * (10 MiB), `files` (10), `fields` (100), `parts` (110), `fieldSize` (1 MiB),
+   * `spillThreshold` (1 MiB) and `tmpDir` (docs/uploads.md).
+   */
+  multipart?: MultipartOptions;
 }
 
 /** A dependency provider: takes the injection object, returns the value (or a promise). */

@@ -9,6 +9,7 @@ import { optionsCases } from './cases/options.js';
 import { scopeCases } from './cases/scope.js';
 import { semanticsCases } from './cases/semantics.js';
 import { streamsCases } from './cases/streams.js';
+import { uploadsCases } from './cases/uploads.js';
 import type { Driver, DriverFactory } from './driver.js';
 
 /** What a cases module gets: the driver (open once per area) and a way to honour skips. */
@@ -31,6 +32,7 @@ const MODULES: CasesModule[] = [
   optionsCases,
   bodiesCases,
   streamsCases,
+  uploadsCases,
 ];
 
 export function conformanceSuite(factory: DriverFactory): void {

@@ -38,7 +38,14 @@ export interface HookLists {
   readonly onResponse: readonly Injectable[];
 }
 
-const BODY_NAMES: ReadonlySet<string> = new Set(['body', 'jsonBody', 'formBody', 'parsedBody']);
+const BODY_NAMES: ReadonlySet<string> = new Set([
+  'body',
+  'jsonBody',
+  'formBody',
+  'parsedBody',
+  'files',
+  'parts',
+]);
 const RESPONSE_EXTRAS: ReadonlySet<string> = new Set(['response', 'elapsedMs']);
 const NONE: ReadonlySet<string> = new Set();
 

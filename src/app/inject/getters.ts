@@ -10,12 +10,9 @@ import { DataRecord } from '../../http/data-record.js';
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
 import { isThenable } from '../thenable.js';
-import {
-  type CompiledParser,
-  parsedBodyGetter,
-  readFormBody,
-  readJsonBody,
-} from './body-parsers.js';
+import { readFiles, readFormOrUpload, readParts } from '../uploads/inject.js';
+import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from '../uploads/limits.js';
+import { type CompiledParser, parsedBodyGetter, readJsonBody } from './body-parsers.js';
 import type { Injectable } from './handler-parameters.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
 import { requestSignal } from './signal.js';
@@ -59,6 +56,8 @@ export interface InjectionHost {
   readonly startupValues: ReadonlyMap<string, unknown>;
   /** The challenge of an `authorized()` hook's 401 that gives none of its own. */
   readonly wwwAuthenticate: string | undefined;
+  /** The application's `multipart` limits (docs/uploads.md). */
+  readonly multipart?: MultipartLimits;
 }
 
 export type { Getter } from './request-state.js';
@@ -69,6 +68,8 @@ export interface Available {
   extras: ReadonlySet<string>;
   /** The route's `accepts()` parsers, for `parsedBody` (none: every body is 415). */
   parsers?: readonly CompiledParser[] | undefined;
+  /** The route's own `multipart()` limits, over the application's. */
+  multipart?: MultipartLimits | undefined;
 }
 
 const NOOP_METRICS: MetricsRecorder = {
@@ -99,8 +100,6 @@ export function builtinGetter(name: string, host: InjectionHost): Getter | undef
       return (s) => s.request.text();
     case 'jsonBody':
       return (s) => readJsonBody(s.request);
-    case 'formBody':
-      return (s) => readFormBody(s.request);
     case 'cookies':
       return (s) => s.request.cookies;
     case 'requestId':
@@ -136,6 +135,8 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'body',
   'jsonBody',
   'formBody',
+  'files',
+  'parts',
   'parsedBody',
   'cookies',
   'requestId',
@@ -234,12 +235,16 @@ function notFoundWhenEmpty(value: unknown): unknown {
   return isThenable(value) ? Promise.resolve(value).then(check) : check(value);
 }
 
-function schemaSource(source: ValidationSource, state: RequestState): unknown {
+function schemaSource(
+  source: ValidationSource,
+  state: RequestState,
+  limits: MultipartLimits,
+): unknown {
   switch (source) {
     case 'jsonBody':
       return readJsonBody(state.request);
     case 'formBody':
-      return readFormBody(state.request);
+      return readFormOrUpload(state, limits);
     case 'queryParams':
       return state.request.queryParams;
     case 'pathParams':
@@ -268,6 +273,11 @@ export class GetterCompiler {
   constructor(host: InjectionHost, bindings: ReadonlyMap<string, Binding> = host.bindings) {
     this.#host = host;
     this.#bindings = bindings;
+  }
+
+  /** The application's `multipart` limits, under a route's own. */
+  get multipart(): MultipartLimits {
+    return this.#host.multipart ?? DEFAULT_MULTIPART_LIMITS;
   }
 
   /** The names this scope sees and how they are produced. */
@@ -338,15 +348,23 @@ export class GetterCompiler {
     if (available.extras.has(name)) return (s) => s.extra?.[name];
     if (available.params.has(name)) return (s) => s.params[name];
     // A route's parsers make its getters its own: a shared one may have been compiled without.
-    const existing = available.parsers ? undefined : this.#getters.get(name);
+    const own = available.parsers !== undefined || available.multipart !== undefined;
+    const existing = own ? undefined : this.#getters.get(name);
     if (existing !== undefined) return existing;
     const host = this.#host;
     const binding = this.#bindings.get(name);
     let getter: Getter;
+    const limits = available.multipart ?? host.multipart ?? DEFAULT_MULTIPART_LIMITS;
     if (binding === undefined && name === 'parsedBody') {
       getter = parsedBodyGetter(available.parsers ?? [], (parser, s) =>
         invoke(parser.injectable.fn, buildContext(parser.injectable.names, parser.getters, s)),
       );
+    } else if (binding === undefined && name === 'formBody') {
+      getter = (s) => readFormOrUpload(s, limits);
+    } else if (binding === undefined && name === 'files') {
+      getter = (s) => readFiles(s, limits);
+    } else if (binding === undefined && name === 'parts') {
+      getter = (s) => readParts(s, limits);
     } else if (binding === undefined) {
       getter = builtinGetter(name, host) ?? ((s) => s.params[name]);
     } else if (binding.kind === 'startup') {
@@ -356,7 +374,7 @@ export class GetterCompiler {
       if (binding.kind === 'schema') {
         const { schema, source } = binding;
         produce = (s) => {
-          const value = schemaSource(source, s);
+          const value = schemaSource(source, s, limits);
           return isThenable(value)
             ? Promise.resolve(value).then((resolved) => runStandardSchema(schema, resolved))
             : runStandardSchema(schema, value);
@@ -382,7 +400,7 @@ export class GetterCompiler {
             };
     }
     // Getters that depend on which names are path parameters or extras are not shared.
-    if (available.params.size === 0 && available.extras.size === 0 && !available.parsers) {
+    if (available.params.size === 0 && available.extras.size === 0 && !own) {
       this.#getters.set(name, getter);
     }
     return getter;

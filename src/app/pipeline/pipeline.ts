@@ -29,6 +29,8 @@ import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
 import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
 import { EventStream } from '../sse.js';
 import { isThenable } from '../thenable.js';
+import { releaseUploadsAfter } from '../uploads/inject.js';
+import { isMultipart, multipartTotal } from '../uploads/limits.js';
 import { guardStream, withDeadline } from './deadline.js';
 import { answerError } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
@@ -233,8 +235,16 @@ function dispatchRoute(
     }
     throw new HttpError(405, undefined, undefined, { Allow: allow });
   }
-  // A route's own bodyLimit() replaces the application's, for this check and for reading.
-  const limit = (entry.value.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit;
+  // A route's own bodyLimit() replaces the application's, for this check and for reading; the
+  // multipart limits of a route that takes uploads replace both for a multipart body.
+  const uploads =
+    entry.value.uploads !== undefined && isMultipart(request.headers.get('content-type'))
+      ? entry.value.uploads
+      : undefined;
+  const limit =
+    uploads !== undefined
+      ? multipartTotal(uploads)
+      : ((entry.value.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit);
   if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
   const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
   if (declared !== undefined && Number(declared) > limit) {
@@ -250,10 +260,14 @@ function dispatchRoute(
   const routed = exchange as RoutedExchange;
   routed.route = route;
   routed.state = state;
-  if (hooks?.onRequest === undefined) return checkAuthorization(routed);
-  return afterOnRequest(routed, runOnRequest(hooks.onRequest, state), () =>
-    checkAuthorization(routed),
-  );
+  const answer =
+    hooks?.onRequest === undefined
+      ? checkAuthorization(routed)
+      : afterOnRequest(routed, runOnRequest(hooks.onRequest, state), () =>
+          checkAuthorization(routed),
+        );
+  // An upload is dropped (temporary files removed) once the route answered, whichever way.
+  return uploads === undefined ? answer : releaseUploadsAfter(state, answer);
 }
 
 /** A preflight runs the hooks of the route it asks about, never its authorization. */

@@ -2,6 +2,7 @@
  * What a route's body names take, compiled once per routing table: the parsers `parsedBody`
  * chooses from and the `Accept` of its 415 answers (RFC 9110 §15.5.16).
  */
+import { SetupError } from '../../errors.js';
 import {
   type BodyParser,
   type CompiledParser,
@@ -10,6 +11,7 @@ import {
 } from '../inject/body-parsers.js';
 import type { GetterCompiler } from '../inject/getters.js';
 import type { Registry } from '../types.js';
+import { MULTIPART_MEDIA_TYPE, type MultipartLimits, multipartLimits } from '../uploads/limits.js';
 import type { Route } from './route.js';
 import type { Router } from './router.js';
 
@@ -18,6 +20,10 @@ export interface RouteBodies {
   parsers: readonly CompiledParser[] | undefined;
   /** The media types the route reads, for `Accept` (and `Accept-Patch`); `*\/*` for any. */
   accept: string;
+  /** The multipart limits of a route that takes uploads (docs/uploads.md). */
+  uploads: MultipartLimits | undefined;
+  /** The same, when the route set limits of its own (its getters are then its own). */
+  ownUploads: MultipartLimits | undefined;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -48,6 +54,17 @@ export function compileRouteBodies(
   const types: string[] = [];
   if (reads('jsonBody')) types.push(JSON_MEDIA_TYPE);
   if (reads('formBody')) types.push(FORM_MEDIA_TYPE);
+  const streamed = reads('parts');
+  if (streamed && (reads('files') || reads('formBody'))) {
+    throw new SetupError(
+      'INVALID_HANDLER',
+      `${label}: "parts" streams the body, so the route cannot also read "files" or "formBody"`,
+    );
+  }
+  const takesUploads = streamed || reads('files') || reads('formBody');
+  if (takesUploads) types.push(MULTIPART_MEDIA_TYPE);
+  const own = route.settings.multipart;
+  const uploads = takesUploads ? multipartLimits(own, label, compiler.multipart) : undefined;
   let parsers: CompiledParser[] | undefined;
   if (reached.has('parsedBody')) {
     parsers = [];
@@ -61,5 +78,10 @@ export function compileRouteBodies(
       }
     }
   }
-  return { parsers, accept: types.length === 0 ? '*/*' : types.join(', ') };
+  return {
+    parsers,
+    accept: types.length === 0 ? '*/*' : types.join(', '),
+    uploads,
+    ownUploads: own === undefined ? undefined : uploads,
+  };
 }

@@ -16,6 +16,7 @@ import type {
   Registry,
   Renderer,
 } from '../types.js';
+import { type MultipartOptions, multipartLimits } from '../uploads/limits.js';
 import { RegistrationSite } from './registration-site.js';
 import {
   DOCS_SETTING,
@@ -217,6 +218,21 @@ export class Route<
       );
     }
     this.settings.bodyLimit = bytes;
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * This route's `multipart/form-data` limits, over the application's `multipart` option (the
+   * limits not given keep the application's). For multipart bodies they replace `bodyLimit`.
+   *
+   * @example
+   * app.post('/videos', ({ files }) => store(files)).multipart({ fileSize: 500 * 1024 * 1024, files: 1 });
+   */
+  multipart(limits: MultipartOptions): this {
+    // Checked now, so a misspelt limit fails at registration; laid over the application's later.
+    multipartLimits(limits, `multipart() of ${this.method} ${this.path}`);
+    this.settings.multipart = limits;
     this.#changed();
     return this;
   }

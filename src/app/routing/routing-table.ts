@@ -24,6 +24,7 @@ import {
 import type { Binding, Getter, GetterCompiler, InjectionHost } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
+import type { MultipartLimits } from '../uploads/limits.js';
 import { RouteMatcher } from './path-matcher.js';
 import { duplicateRouteMessage } from './registration-site.js';
 import type { Route } from './route.js';
@@ -72,6 +73,8 @@ export interface CompiledRoute {
   accept: string;
   /** `validateResponses`: checks the handler's result against `returns()`; usually none. */
   resultCheck: ResultCheck | undefined;
+  /** The multipart limits of a route that takes uploads (docs/uploads.md). */
+  uploads: MultipartLimits | undefined;
 }
 
 /** A compiled route with what its scope registered: what `restmachine/openapi` reads. */
@@ -295,6 +298,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         params,
         extras: NONE,
         parsers: bodies.parsers,
+        multipart: bodies.ownUploads,
       });
       const reached = compiler.reach(route.handler.names);
       checkUses(route.settings, reached, compiler.bindings, label);
@@ -340,6 +344,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
               debug: source.debug === true,
             })
           : undefined,
+        uploads: bodies.uploads,
       };
       if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
@@ -371,6 +376,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
             : { onRequest: undefined, onResponse: appHooks.onResponse },
         accept: '*/*',
         resultCheck: undefined,
+        uploads: undefined,
       };
     }
     scoped.push({

@@ -114,8 +114,8 @@ describe('accepts() and parsedBody', () => {
     };
     expect(await accept('/csv')).toBe('text/csv');
     expect(await accept('/both')).toBe('application/json, text/csv');
-    expect(await accept('/form')).toBe('application/x-www-form-urlencoded');
-    expect(await accept('/note')).toBe('application/x-www-form-urlencoded');
+    expect(await accept('/form')).toBe('application/x-www-form-urlencoded, multipart/form-data');
+    expect(await accept('/note')).toBe('application/x-www-form-urlencoded, multipart/form-data');
     expect(await accept('/none')).toBe('*/*');
     expect(await accept('/own')).toBe('image/png');
     const missing = await app.request('/csv', { method: 'POST', body: 'x' });

@@ -1,0 +1,124 @@
+/**
+ * `formBody` and `files` of a multipart request: every part read before the handler runs, text
+ * fields into a record that inherits nothing (first value per name, as for urlencoded forms),
+ * files into memory or, past the spill threshold, a temporary file. A failure (a limit, a
+ * broken body, an abort) releases whatever was already kept.
+ */
+import { HttpError } from '../../errors.js';
+import { concatBytes } from '../../http/bytes.js';
+import { DataRecord } from '../../http/data-record.js';
+import type { Request } from '../../request.js';
+import type { MultipartLimits } from './limits.js';
+import { PartSource, type RawPart } from './parse.js';
+import { TempStore } from './spill.js';
+import { StoredFile } from './uploaded-file.js';
+
+/** What a multipart body gave, and how to let go of it. */
+export interface CollectedUpload {
+  fields: Record<string, string>;
+  files: StoredFile[];
+}
+
+/** One request's collected upload: the result once read, and its release. */
+export interface UploadCollection {
+  result: Promise<CollectedUpload>;
+  /** Stops reading (with `reason` when it was not asked for) and drops what was kept. */
+  release(reason?: unknown): Promise<void>;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A text field's value: UTF-8 (RFC 7578 §5.1.2), invalid bytes a 400. */
+export function decodeField(bytes: Uint8Array, field: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new HttpError(400, `Field ${JSON.stringify(field)} is not valid UTF-8`);
+  }
+}
+
+async function readAll(source: PartSource, part: RawPart): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of source.content(part)) {
+    chunks.push(chunk);
+    total += chunk.length;
+  }
+  return concatBytes(chunks, total);
+}
+
+async function storeFile(
+  source: PartSource,
+  part: RawPart,
+  store: TempStore,
+  threshold: number,
+): Promise<StoredFile> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let disk: Awaited<ReturnType<TempStore['create']>>;
+  try {
+    for await (const chunk of source.content(part)) {
+      size += chunk.length;
+      if (disk !== undefined) {
+        await disk.handle.write(chunk);
+        continue;
+      }
+      chunks.push(chunk);
+      if (size > threshold) {
+        disk = await store.create();
+        if (disk !== undefined) {
+          for (const held of chunks) await disk.handle.write(held);
+          chunks.length = 0;
+        }
+      }
+    }
+  } finally {
+    await disk?.handle.close();
+  }
+  const filename = part.filename as string;
+  return disk === undefined
+    ? new StoredFile(part.field, filename, part.contentType, size, {
+        kind: 'memory',
+        bytes: concatBytes(chunks, size),
+      })
+    : new StoredFile(part.field, filename, part.contentType, size, {
+        kind: 'disk',
+        path: disk.path,
+        store,
+      });
+}
+
+/** Starts reading the multipart body of `request` whole. */
+export function collectUpload(
+  request: Request,
+  contentType: string,
+  limits: MultipartLimits,
+): UploadCollection {
+  const store = new TempStore(limits.tmpDir);
+  const files: StoredFile[] = [];
+  let source: PartSource | undefined;
+  const read = async (): Promise<CollectedUpload> => {
+    source = new PartSource(request, contentType, limits);
+    const fields = new DataRecord<string>();
+    for (let part = await source.next(); part !== undefined; part = await source.next()) {
+      if (part.filename === undefined) {
+        const value = decodeField(await readAll(source, part), part.field);
+        if (!Object.hasOwn(fields, part.field)) fields[part.field] = value;
+      } else {
+        files.push(await storeFile(source, part, store, limits.spillThreshold));
+      }
+    }
+    return { fields, files };
+  };
+  const release = (reason?: unknown): Promise<void> => {
+    if (reason !== undefined) source?.fail(reason);
+    else source?.close();
+    for (const file of files) file.release();
+    return store.release();
+  };
+  const result = read().catch(async (error: unknown) => {
+    await release(error);
+    throw error;
+  });
+  return { result, release };
+}

@@ -1,0 +1,136 @@
+/**
+ * The upload names (docs/uploads.md): `formBody` of a multipart request, `files` and `parts`.
+ * This is the core's side: it recognises a multipart body, loads the parser by dynamic
+ * `import()` the first time one is read, keeps one upload per request, and releases it when
+ * the request is over (the pipeline calls `releaseUploadsAfter` for routes that take uploads).
+ */
+import { HttpError } from '../../errors.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { mediaTypeEssence } from '../../http/media-type.js';
+import { FORM_MEDIA_TYPE, readFormBody } from '../inject/body-parsers.js';
+import type { RequestState } from '../inject/request-state.js';
+import { requestSignal } from '../inject/signal.js';
+import { isThenable } from '../thenable.js';
+import { isMultipart, MULTIPART_MEDIA_TYPE, type MultipartLimits } from './limits.js';
+import type { MultipartPart, UploadedFile } from './types.js';
+
+// The key of a request's upload in its state's cache: no injectable name has a space.
+const UPLOAD_KEY = ' upload';
+
+/** A request's upload, collected or streamed, until it is released. */
+interface Upload {
+  value: Promise<unknown>;
+  mode: 'collected' | 'streamed';
+  release(reason?: unknown): Promise<void>;
+}
+
+type Opened = { value: Promise<unknown> | unknown; release(reason?: unknown): Promise<void> };
+
+function openUpload(
+  state: RequestState,
+  mode: Upload['mode'],
+  open: (contentType: string) => Promise<Opened>,
+): Promise<unknown> {
+  state.cache ??= new Map();
+  const existing = state.cache.get(UPLOAD_KEY) as Upload | undefined;
+  if (existing !== undefined) {
+    if (existing.mode === mode) return existing.value;
+    return Promise.reject(new Error('A request body is read either as parts or as files'));
+  }
+  const contentType = state.request.headers.get('content-type') as string;
+  let opened: Opened | undefined;
+  let releasedWith: { reason: unknown } | undefined;
+  const upload: Upload = {
+    mode,
+    value: open(contentType).then((result) => {
+      opened = result;
+      if (releasedWith !== undefined) void result.release(releasedWith.reason);
+      return result.value;
+    }),
+    release(reason) {
+      if (releasedWith !== undefined) return Promise.resolve();
+      releasedWith = { reason };
+      return opened?.release(reason) ?? Promise.resolve();
+    },
+  };
+  state.cache.set(UPLOAD_KEY, upload);
+  // An aborted request (client gone, requestTimeout) stops reading and drops what it kept.
+  const signal = requestSignal(state);
+  const abort = () => void upload.release(signal.reason ?? new Error('aborted'));
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return upload.value;
+}
+
+function collected(state: RequestState, limits: MultipartLimits) {
+  return openUpload(state, 'collected', async (contentType) => {
+    const { collectUpload } = await import('./collect.js');
+    const collection = collectUpload(state.request, contentType, limits);
+    return { value: collection.result, release: collection.release };
+  }) as Promise<{ fields: Record<string, string>; files: UploadedFile[] }>;
+}
+
+function contentType(state: RequestState): string | undefined {
+  return MultiValueHeaders.getLower(state.request.headers, 'content-type');
+}
+
+function unsupported(type: string | undefined): HttpError {
+  return new HttpError(
+    415,
+    type === undefined
+      ? `Request body needs Content-Type: ${MULTIPART_MEDIA_TYPE}`
+      : `Unsupported Content-Type ${JSON.stringify(type)}; expected ${MULTIPART_MEDIA_TYPE}`,
+  );
+}
+
+/** `formBody`: the text fields of a multipart body, else the urlencoded form. */
+export function readFormOrUpload(
+  state: RequestState,
+  limits: MultipartLimits,
+): Promise<Record<string, string>> {
+  if (!isMultipart(contentType(state))) return readFormBody(state.request);
+  return collected(state, limits).then((upload) => upload.fields);
+}
+
+/** `files`: the files of a multipart body; an urlencoded form has none. */
+export function readFiles(state: RequestState, limits: MultipartLimits): Promise<UploadedFile[]> {
+  const type = contentType(state);
+  if (isMultipart(type)) return collected(state, limits).then((upload) => upload.files);
+  if (type !== undefined && mediaTypeEssence(type) === FORM_MEDIA_TYPE) return Promise.resolve([]);
+  return Promise.reject(unsupported(type));
+}
+
+/** `parts`: the parts of a multipart body as they arrive. */
+export function readParts(
+  state: RequestState,
+  limits: MultipartLimits,
+): Promise<AsyncIterable<MultipartPart>> {
+  const type = contentType(state);
+  if (!isMultipart(type)) return Promise.reject(unsupported(type));
+  return openUpload(state, 'streamed', async (contentType) => {
+    const { streamParts } = await import('./parts.js');
+    const upload = streamParts(state.request, contentType, limits);
+    return { value: upload.parts, release: upload.release };
+  }) as Promise<AsyncIterable<MultipartPart>>;
+}
+
+/** Drops the request's upload, if it has one: temporary files removed, the body left unread. */
+export function releaseUploads(state: RequestState): Promise<void> | undefined {
+  const upload = state.cache?.get(UPLOAD_KEY) as Upload | undefined;
+  return upload?.release();
+}
+
+/**
+ * `answer` (the route's answer, or a promise of it), releasing the request's upload once it is
+ * settled, whichever way; the answer goes out once the temporary files are removed.
+ */
+export function releaseUploadsAfter<T>(
+  state: RequestState,
+  answer: T | Promise<T>,
+): T | Promise<T> {
+  if (!isThenable(answer)) {
+    const released = releaseUploads(state);
+    return released === undefined ? answer : released.then(() => answer);
+  }
+  return Promise.resolve(answer).finally(() => releaseUploads(state));
+}

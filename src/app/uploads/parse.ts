@@ -1,0 +1,318 @@
+/**
+ * The streaming side of uploads: a `multipart/form-data` body fed chunk by chunk to
+ * `@fastify/busboy` (the maintained fork of busboy; docs/uploads.md says why), its parts handed
+ * out one at a time, with every limit checked as bytes arrive. This module and the parser are
+ * loaded by dynamic `import()` only when a multipart body is read, so the core's import path
+ * carries neither.
+ *
+ * Flow: a pump reads the request body and writes it to the parser; the parser announces each
+ * part with a stream of its content; whoever reads the parts (the collector of `files`, or a
+ * handler's `parts` loop) reads those streams. Nothing is read ahead of the reader: the parser
+ * holds a write until the current part's stream is read, and the pump holds the body until the
+ * parser takes the write, so a slow reader slows the client (TCP backpressure), never memory.
+ */
+import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
+import { HttpError } from '../../errors.js';
+import type { Request, RequestBody } from '../../request.js';
+import { type MultipartLimits, multipartTotal, PART_OVERHEAD } from './limits.js';
+
+/** A limit of `MultipartLimits` (or `size`, the whole body's bound) that a body crossed. */
+export type CrossedLimit = 'fileSize' | 'files' | 'fields' | 'parts' | 'fieldSize' | 'size';
+
+/** The 413 of a crossed limit, naming the field (and file) where it happened. */
+export function limitCrossed(
+  limit: CrossedLimit,
+  value: number,
+  field: string | undefined,
+  filename?: string,
+): HttpError {
+  const where =
+    field === undefined
+      ? ''
+      : filename === undefined
+        ? ` at field ${JSON.stringify(field)}`
+        : ` at file ${JSON.stringify(filename)} of field ${JSON.stringify(field)}`;
+  const unit = limit === 'fileSize' || limit === 'fieldSize' || limit === 'size' ? ' bytes' : '';
+  const detail: { limit: CrossedLimit; field?: string; filename?: string } = { limit };
+  if (field !== undefined) detail.field = field;
+  if (filename !== undefined) detail.filename = filename;
+  return new HttpError(413, `Upload over the ${limit} limit of ${value}${unit}${where}`, [detail]);
+}
+
+function malformed(error: unknown): HttpError {
+  return new HttpError(400, `Malformed multipart/form-data body: ${(error as Error).message}`);
+}
+
+/** One part as the parser announced it. */
+export interface RawPart {
+  readonly field: string;
+  readonly filename: string | undefined;
+  readonly contentType: string;
+  /** `fileSize` for a file, `fieldSize` for a text field. */
+  readonly limit: number;
+  readonly stream: BusboyFileStream;
+  /** Set once something started reading the content. */
+  taken: boolean;
+}
+
+const SLICE = 64 * 1024;
+
+/** A request body as Buffers, whatever form it has; leaving early leaves the rest unread. */
+async function* bodyChunks(body: RequestBody | undefined): AsyncGenerator<Buffer> {
+  if (body === undefined) return;
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    // A body already in memory (Lambda, in-process) goes in slices, so a limit stops the work
+    // where it is crossed rather than after the parser saw everything.
+    const bytes = typeof body === 'string' ? Buffer.from(body) : toBuffer(body);
+    for (let offset = 0; offset < bytes.length; offset += SLICE) {
+      yield bytes.subarray(offset, offset + SLICE);
+    }
+  } else if (Symbol.asyncIterator in body) {
+    for await (const chunk of body) {
+      yield typeof chunk === 'string' ? Buffer.from(chunk) : toBuffer(chunk);
+    }
+  } else {
+    const reader = body.getReader();
+    let done = false;
+    try {
+      while (!done) {
+        const next = await reader.read();
+        done = next.done;
+        if (next.value !== undefined) yield toBuffer(next.value);
+      }
+    } finally {
+      if (!done) await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+  }
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+/**
+ * The parts of one multipart request, in arrival order. `next()` gives the next part once the
+ * previous one was read (or skipped); `close()` stops everything: the body is left unread (the
+ * Node adapter then closes the connection after answering) and the parser is dropped.
+ */
+export class PartSource {
+  readonly #limits: MultipartLimits;
+  readonly #parser: BusboyInstance;
+  readonly #queue: RawPart[] = [];
+  #waiter:
+    | { resolve: (part: RawPart | undefined) => void; reject: (error: unknown) => void }
+    | undefined;
+  #error: unknown;
+  #ended = false;
+  #closed = false;
+  #current: RawPart | undefined;
+  #wake: (() => void) | undefined;
+  #parts = 0;
+  #files = 0;
+  #fields = 0;
+
+  constructor(request: Request, contentType: string, limits: MultipartLimits) {
+    this.#limits = limits;
+    try {
+      this.#parser = Busboy({
+        headers: { 'content-type': contentType },
+        // Every part comes as a stream: text fields are limited, decoded and kept here, so a
+        // field over its limit is a 413 as soon as it crosses it, like a file.
+        isPartAFile: () => true,
+        limits: { headerSize: PART_OVERHEAD / 2, headerPairs: 32 },
+      });
+    } catch (error) {
+      throw malformed(error);
+    }
+    this.#parser.on('file', (field, stream, filename, _encoding, contentType) =>
+      this.#announce(field, stream, filename, contentType),
+    );
+    this.#parser.on('error', (error: unknown) => this.fail(malformed(error)));
+    this.#parser.on('finish', () => {
+      this.#ended = true;
+      this.#settle();
+    });
+    void this.#pump(request.body);
+  }
+
+  #announce(
+    field: string | undefined,
+    stream: BusboyFileStream,
+    filename: string | undefined,
+    contentType: string,
+  ): void {
+    const limits = this.#limits;
+    // The stream must flow for the parser to go on, even when the part is refused.
+    stream.on('error', () => undefined);
+    if (this.#closed) {
+      stream.resume();
+      return;
+    }
+    const refusal = this.#refusal(field, filename);
+    if (refusal !== undefined) {
+      stream.resume();
+      this.fail(refusal);
+      return;
+    }
+    const limit = filename === undefined ? limits.fieldSize : limits.fileSize;
+    this.#queue.push({
+      field: field as string,
+      filename,
+      contentType,
+      limit,
+      stream,
+      taken: false,
+    });
+    this.#settle();
+  }
+
+  /** Why a new part is refused (a count over its limit, no field name), if it is. */
+  #refusal(field: string | undefined, filename: string | undefined): HttpError | undefined {
+    const limits = this.#limits;
+    if (++this.#parts > limits.parts) return limitCrossed('parts', limits.parts, field, filename);
+    // RFC 7578 §4.2: every part names its field.
+    if (field === undefined) return new HttpError(400, 'A multipart part has no field name');
+    if (filename !== undefined && ++this.#files > limits.files) {
+      return limitCrossed('files', limits.files, field, filename);
+    }
+    if (filename === undefined && ++this.#fields > limits.fields) {
+      return limitCrossed('fields', limits.fields, field);
+    }
+    return undefined;
+  }
+
+  async #pump(body: RequestBody | undefined): Promise<void> {
+    const total = multipartTotal(this.#limits);
+    let received = 0;
+    try {
+      for await (const chunk of bodyChunks(body)) {
+        if (this.#closed) return;
+        received += chunk.length;
+        if (received > total)
+          throw limitCrossed('size', total, this.#current?.field, this.#current?.filename);
+        await this.#write(chunk);
+        if (this.#closed) return;
+      }
+      this.#parser.end();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Resolves once the parser took `chunk`, or at once when the source closes. */
+  #write(chunk: Buffer): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#wake = resolve;
+      this.#parser.write(chunk, (error) => {
+        this.#wake = undefined;
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+  }
+
+  #settle(): void {
+    const waiter = this.#waiter;
+    if (waiter === undefined) return;
+    if (this.#error !== undefined) {
+      this.#waiter = undefined;
+      waiter.reject(this.#error);
+    } else if (this.#queue.length > 0) {
+      this.#waiter = undefined;
+      this.#current = this.#queue.shift() as RawPart;
+      waiter.resolve(this.#current);
+    } else if (this.#ended) {
+      this.#waiter = undefined;
+      waiter.resolve(undefined);
+    }
+  }
+
+  /** The next part (`undefined` after the last); the previous one is skipped if unread. */
+  next(): Promise<RawPart | undefined> {
+    const previous = this.#current;
+    if (previous !== undefined && !previous.taken) this.#skip(previous, 0);
+    this.#current = undefined;
+    if (this.#waiter !== undefined)
+      return Promise.reject(new Error('Parts are read one at a time'));
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+      this.#settle();
+    });
+  }
+
+  /**
+   * The content of `part`, chunk by chunk, within its limit: crossing it fails the whole source
+   * with a 413 at once. Leaving early skips the rest of the part (still within its limit).
+   */
+  async *content(part: RawPart): AsyncGenerator<Uint8Array> {
+    part.taken = true;
+    let size = 0;
+    let finished = false;
+    const chunks: AsyncIterable<Uint8Array> = part.stream.iterator({ destroyOnReturn: false });
+    try {
+      for await (const chunk of chunks) {
+        this.#throwIfFailed();
+        size += chunk.length;
+        if (size > part.limit) {
+          this.fail(this.#crossed(part));
+          this.#throwIfFailed();
+        }
+        yield chunk;
+      }
+      finished = true;
+    } catch (error) {
+      // The part's stream breaks when the body ends inside it; the parser says why.
+      if (!(error instanceof HttpError)) this.fail(malformed(error));
+      this.#throwIfFailed();
+      throw error;
+    } finally {
+      if (!finished && !this.#closed) this.#skip(part, size);
+    }
+    // The source may have failed while the part was read (a limit of another kind, a broken
+    // body) or closed under it: then the content is not whole.
+    this.#throwIfFailed();
+  }
+
+  /** Lets the rest of `part` flow past, counting it against its limit. */
+  #skip(part: RawPart, already: number): void {
+    part.taken = true;
+    let size = already;
+    part.stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > part.limit) this.fail(this.#crossed(part));
+    });
+    part.stream.resume();
+  }
+
+  #crossed(part: RawPart): HttpError {
+    const limit = part.filename === undefined ? 'fieldSize' : 'fileSize';
+    return limitCrossed(limit, part.limit, part.field, part.filename);
+  }
+
+  #throwIfFailed(): void {
+    if (this.#error !== undefined) throw this.#error;
+  }
+
+  /** Fails the source with `error` (the first error wins) and stops reading the body. */
+  fail(error: unknown): void {
+    if (this.#error === undefined) this.#error = error;
+    this.close();
+    this.#settle();
+  }
+
+  /** Stops reading: the rest of the body stays unread and the parser is dropped. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#wake?.();
+    // Part streams end here: a reader waiting on one wakes up (and learns why from #error).
+    for (const part of this.#queue) part.stream.destroy();
+    this.#current?.stream.destroy();
+    this.#parser.removeAllListeners('file');
+    this.#parser.on('error', () => undefined);
+    this.#parser.destroy();
+    this.#ended = true;
+    this.#settle();
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Property tests of multipart parsing (RFC 7578, RFC 2046 §5.1.1): whatever the boundary, the
+ * field names (prototype names included) and the way the body is cut into chunks on the wire,
+ * the fields and files come out the same, and client-chosen names are data in a record that
+ * inherits nothing.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Request, RestApplication, silentLogger } from '../../../src/index.js';
+import { expectDataOnly, untrustedName } from '../../http/untrusted.js';
+import { multipartBody, splitAt } from './multipart-body.js';
+
+// RFC 2046 §5.1.1: 1 to 70 characters from bchars, not ending in a space.
+const BCHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ";
+const boundary = fc
+  .array(fc.constantFrom(...BCHARS), { minLength: 1, maxLength: 70 })
+  .map((chars) => chars.join(''))
+  .filter((text) => !text.endsWith(' '));
+
+// Field names without the characters the builder would have to escape.
+const fieldName = untrustedName.filter((name) => !/["\\\r\n]/.test(name) && name.length > 0);
+const fieldValue = fc.string({ maxLength: 40 }).filter((value) => !value.includes('\r'));
+const fileContent = fc.uint8Array({ maxLength: 3000 });
+
+const form = fc.record({
+  fields: fc.uniqueArray(fc.tuple(fieldName, fieldValue), {
+    selector: ([name]) => name,
+    maxLength: 6,
+  }),
+  files: fc.array(fc.tuple(fieldName, fc.stringMatching(/^\w[\w.-]{0,11}$/), fileContent), {
+    maxLength: 3,
+  }),
+  boundary,
+});
+
+interface Seen {
+  fields: Record<string, string>;
+  files: { field: string; filename: string; bytes: number[] }[];
+}
+
+function buildApp() {
+  const app = new RestApplication({ logger: silentLogger, multipart: { spillThreshold: 1000 } });
+  let seen: Seen | undefined;
+  app.post('/form', async ({ formBody, files }) => {
+    seen = {
+      fields: formBody,
+      files: await Promise.all(
+        files.map(async (file) => ({
+          field: file.field,
+          filename: file.filename,
+          bytes: [...(await file.bytes())],
+        })),
+      ),
+    };
+    return null;
+  });
+  return { app, seen: () => seen };
+}
+
+describe('multipart parsing (properties)', () => {
+  it('gives the same fields and files however the body is split on the wire', async () => {
+    const { app, seen } = buildApp();
+    await fc.assert(
+      fc.asyncProperty(
+        form,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        async ({ fields, files, boundary }, rawCuts) => {
+          // Binary content must not hold the delimiter: RFC 2046 §5.1.1 leaves that to the sender.
+          const parts = [
+            ...fields.map(([name, value]) => ({ name, value })),
+            ...files.map(([name, filename, value]) => ({ name, filename, value })),
+          ];
+          const { body, contentType } = multipartBody(parts, boundary);
+          fc.pre(
+            !Buffer.from(body)
+              .subarray(0, body.length - boundary.length - 6)
+              .includes(`\r\n--${boundary}--`),
+          );
+          const cuts = [...new Set(rawCuts.map((cut) => cut % (body.length + 1)))].sort(
+            (a, b) => a - b,
+          );
+          const response = await app.execute(
+            new Request({
+              method: 'POST',
+              path: '/form',
+              headers: { 'content-type': contentType },
+              body: splitAt(body, cuts),
+            }),
+          );
+          expect(response.statusCode).toBe(204);
+          const result = seen() as Seen;
+          expectDataOnly(result.fields, new Map(fields));
+          expect(result.files).toEqual(
+            files.map(([field, filename, content]) => ({ field, filename, bytes: [...content] })),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('never lets a field name reach a prototype, sent once or many times', async () => {
+    const { app, seen } = buildApp();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fieldName, fieldValue), { maxLength: 8 }),
+        async (pairs) => {
+          const { body, contentType } = multipartBody(
+            pairs.map(([name, value]) => ({ name, value })),
+          );
+          const response = await app.execute(
+            new Request({
+              method: 'POST',
+              path: '/form',
+              headers: { 'content-type': contentType },
+              body,
+            }),
+          );
+          expect(response.statusCode).toBe(204);
+          const first = new Map<string, string>();
+          for (const [name, value] of pairs) if (!first.has(name)) first.set(name, value);
+          expectDataOnly((seen() as Seen).fields, first);
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('answers any garbage with a status, never a crash', async () => {
+    const { app } = buildApp();
+    await fc.assert(
+      fc.asyncProperty(boundary, fc.uint8Array({ maxLength: 400 }), async (boundary, garbage) => {
+        const response = await app.execute(
+          new Request({
+            method: 'POST',
+            path: '/form',
+            headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
+            body: Buffer.concat([Buffer.from(`--${boundary}\r\n`), garbage]),
+          }),
+        );
+        expect([204, 400]).toContain(response.statusCode);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
