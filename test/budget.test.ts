@@ -25,7 +25,9 @@ describe('core bundle', () => {
     platform: 'neutral',
     write: false,
     metafile: true,
-    external: ['node:*'],
+    // The compression encoders are loaded by `import()` on the first compressed response (the
+    // published build splits them into their own chunks): they are not part of the core's load.
+    external: ['node:*', './node-encoders.js', './web-encoders.js'],
   });
   const code = result.outputFiles[0]?.text ?? '';
 
@@ -37,6 +39,11 @@ describe('core bundle', () => {
   it('imports no node: module at load time (file bodies load node:fs lazily)', () => {
     expect(code).not.toMatch(/^import[^;]*from\s*"node:/m);
     expect(code).not.toMatch(/\bimport\s*"node:/);
+  });
+
+  it('loads the compression encoders only by dynamic import()', () => {
+    expect(code).toMatch(/\bimport\("\.\/node-encoders\.js"\)/);
+    expect(code).not.toMatch(/^import[^;]*from\s*"\.\/(node|web)-encoders\.js"/m);
   });
 
   it('contains nothing from the adapters, the static router, the configuration loader or the OpenAPI generator', () => {

@@ -150,7 +150,7 @@ describe('compress() on buffered bodies', () => {
   });
 
   it('compresses error responses of the application too (a large one)', async () => {
-    const response = await app.request('/nowhere/' + 'x'.repeat(2000), {
+    const response = await app.request(`/nowhere/${'x'.repeat(2000)}`, {
       headers: { 'Accept-Encoding': 'gzip' },
     });
     expect(response.statusCode).toBe(404);
