@@ -25,6 +25,7 @@ const LOADERS: Record<SectionName, () => Promise<{ section: Section }>> = {
   lambda: () => import('./sections/lambda.js'),
   static: () => import('./sections/static.js'),
   config: () => import('./sections/config.js'),
+  compression: () => import('./sections/compression.js'),
 };
 
 function minutes(ms: number): string {

@@ -4,7 +4,15 @@
  */
 
 /** Every section, in the order a full run takes them. */
-export const SECTION_NAMES = ['core', 'cold-start', 'http', 'lambda', 'static', 'config'] as const;
+export const SECTION_NAMES = [
+  'core',
+  'cold-start',
+  'http',
+  'lambda',
+  'static',
+  'config',
+  'compression',
+] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 const ALIASES: Readonly<Record<string, SectionName>> = {
@@ -14,6 +22,7 @@ const ALIASES: Readonly<Record<string, SectionName>> = {
   aws: 'lambda',
   files: 'static',
   configuration: 'config',
+  gzip: 'compression',
 };
 
 export interface BenchOptions {
