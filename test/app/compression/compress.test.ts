@@ -285,6 +285,29 @@ describe('compress() on streams', () => {
   });
 });
 
+describe('compress() on files', () => {
+  it('streams a file of a compressible type compressed, and leaves its HEAD without a body', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'restmachine-compress-'));
+    const path = join(directory, 'data.json');
+    await writeFile(path, BIG_JSON);
+    const app = appWith((app) => {
+      app.compress();
+      app.get('/data.json', () => Response.file(path));
+    });
+    const headers = { 'Accept-Encoding': 'gzip' };
+    const response = await app.request('/data.json', { headers });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('content-length')).toBeUndefined();
+    expect(JSON.parse(gunzipSync(await drain(response.body)).toString())).toEqual(BIG);
+    const head = await app.request('/data.json', { method: 'HEAD', headers });
+    expect(head.headers.get('content-encoding')).toBe('gzip');
+    expect(head.body).toBeUndefined();
+  });
+});
+
 describe('compress() scope', () => {
   it('a router and a route set their own, or false; the innermost wins', async () => {
     const app = new RestApplication({ logger: silentLogger }).compress({ encodings: ['gzip'] });
