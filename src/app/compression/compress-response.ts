@@ -4,7 +4,7 @@
  * see the encoded headers. The encoders load on the first response actually compressed.
  */
 import { chooseEncoding } from '../../http/accept-encoding.js';
-import { discardBody, utf8Length } from '../../http/bytes.js';
+import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
@@ -33,11 +33,10 @@ function isCompressible(settings: CompiledCompression, response: Response): bool
   if (headers.has('content-encoding')) return false;
   const type = MultiValueHeaders.getLower(headers, 'content-type');
   if (type === undefined || !settings.compressible(essenceOf(type))) return false;
+  // finalizeResponse gave every body of known length (text, bytes, files) its Content-Length.
   const length = MultiValueHeaders.getLower(headers, 'content-length');
   if (length !== undefined) return Number(length) >= settings.threshold;
-  if (typeof body === 'string') return utf8Length(body) >= settings.threshold;
-  if (body instanceof Uint8Array) return body.length >= settings.threshold;
-  return isStream(body) || body instanceof FileBody;
+  return isStream(body);
 }
 
 /** An encoded representation is a different one: its validator may only be weak (as nginx's). */
