@@ -28,6 +28,7 @@ const LOADERS: Record<SectionName, () => Promise<{ section: Section }>> = {
   openapi: () => import('./sections/openapi.js'),
   instructions: () => import('./sections/instructions.js'),
   uploads: () => import('./sections/uploads.js'),
+  compression: () => import('./sections/compression.js'),
 };
 
 function minutes(ms: number): string {

@@ -4,6 +4,8 @@
  */
 
 export { RestApplication } from './app/application.js';
+export type { CompressionLevels, ContentCoding } from './app/compression/encoders.js';
+export type { CompressOptions } from './app/compression/options.js';
 export type { AuthorizationOptions } from './app/features/authorization.js';
 export type { CorsOptions } from './app/features/cors.js';
 export type { CspOptions } from './app/features/csp.js';

@@ -7,7 +7,11 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 96 KiB:
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 104 KiB:
+ * uploads (limits, the `formBody`/`files`/`parts` names, release after the answer: about
+ * 3.7 KiB; the parser itself loads on first use), compression (Accept-Encoding negotiation and
+ * the response step: about 4.4 KiB; the encoders load on first use) and the typed-route and
+ * response-check hooks took the core from 90 KiB to 100 KiB. Before that, 96 KiB:
  * `accepts()` body parsers and declared charsets (about 4 KiB) and `sse()`, `signal` and
  * `requestTimeout` (about 3 KiB) took the core from 82 KiB to 90 KiB. Before that, 88 KiB: router
  * scope and hooks (scope, hooks, access log: about 7 KiB), the pino and Powertools logger
@@ -15,7 +19,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 96 * 1024;
+const CORE_BUDGET = 104 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
@@ -61,6 +65,12 @@ describe('core bundle', () => {
   it('imports no node: module at load time (file bodies load node:fs lazily)', () => {
     expect(code).not.toMatch(/^import[^;]*from\s*"node:/m);
     expect(code).not.toMatch(/\bimport\s*"node:/);
+  });
+
+  it('loads the compression encoders only by dynamic import(), on the first compressed response', () => {
+    const encoders = /src\/app\/compression\/(node|web)-encoders\.ts$/;
+    expect(loadedInputs.filter((input) => encoders.test(input))).toEqual([]);
+    expect(lazyInputs.filter((input) => encoders.test(input)).length).toBe(2);
   });
 
   it('contains nothing from the adapters, the static router, the configuration loader, the OpenAPI generator or the typed client', () => {

@@ -14,6 +14,7 @@ export const SECTION_NAMES = [
   'openapi',
   'instructions',
   'uploads',
+  'compression',
 ] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
@@ -27,6 +28,7 @@ const ALIASES: Readonly<Record<string, SectionName>> = {
   valgrind: 'instructions',
   upload: 'uploads',
   multipart: 'uploads',
+  gzip: 'compression',
 };
 
 export interface BenchOptions {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { bodiesCases } from './cases/bodies.js';
+import { compressionCases } from './cases/compression.js';
 import { coreCases } from './cases/core.js';
 import { optionsCases } from './cases/options.js';
 import { scopeCases } from './cases/scope.js';
@@ -33,6 +34,7 @@ const MODULES: CasesModule[] = [
   bodiesCases,
   streamsCases,
   uploadsCases,
+  compressionCases,
 ];
 
 export function conformanceSuite(factory: DriverFactory): void {

@@ -7,7 +7,7 @@ import { adaptLogger, dispatch, isThenable } from '../../app/kernel.js';
 import type { AnyLogger, Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
 import { type ReadableStreamLike, Request, type RequestInit } from '../../request.js';
-import { isStream, type Response } from '../../response.js';
+import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
 import type {
@@ -28,6 +28,14 @@ import { InvocationMetrics } from './metrics/recorder.js';
 import { normalizeBasePath } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
 import { forbidsContent } from './result-headers.js';
+import {
+  isEventStream,
+  type LambdaResponseStream,
+  lambdaRuntime,
+  type StreamingHandler,
+  watchClientGone,
+  writeStreamedResponse,
+} from './stream-response.js';
 
 /**
  * The "default marker" for `metricsPublisher`: the Embedded Metric Format publisher on
@@ -110,6 +118,7 @@ export class CloudGatewayAdapter {
   readonly #ready: Promise<void>;
   #started = false;
   #warnedCookies = false;
+  #streamHandler: StreamingHandler | undefined;
 
   // biome-ignore lint/suspicious/noExplicitAny: any application, whatever names it registered.
   constructor(app: RestApplication<any>, options: CloudGatewayAdapterOptions = {}) {
@@ -199,6 +208,54 @@ export class CloudGatewayAdapter {
   async handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult> {
     const start = this.#publisher === undefined ? 0 : performance.now();
     if (!this.#started) await this.#awaitStartup(context);
+    const { processor, request, metrics, response: settled } = this.#dispatch(event, context);
+    let response = isThenable(settled) ? await settled : settled;
+    if (isEventStream(response)) response = await this.#refuseEventStream(request, response);
+    const converted = this.#toResult(processor, response, request.method === 'HEAD');
+    const result = converted instanceof Promise ? await converted : converted;
+    await this.#publish(metrics, request, response, start, context);
+    return result;
+  }
+
+  /**
+   * The handler for Lambda response streaming (Function URLs with invoke mode
+   * `RESPONSE_STREAM`): the status, headers and cookies go out first, then the body as it is
+   * produced, at the pace the stream takes it; event streams work here. Built on the runtime's
+   * `awslambda.streamifyResponse`, read on first use.
+   *
+   * @example
+   * export const handler = new CloudGatewayAdapter(app).streamHandler;
+   */
+  get streamHandler(): StreamingHandler {
+    if (this.#streamHandler === undefined) {
+      const runtime = lambdaRuntime();
+      this.#streamHandler = runtime.streamifyResponse(
+        (event: GatewayEvent, stream: LambdaResponseStream, context?: Context) =>
+          this.#stream(runtime, event, stream, context),
+      );
+    }
+    return this.#streamHandler;
+  }
+
+  async #stream(
+    runtime: ReturnType<typeof lambdaRuntime>,
+    event: GatewayEvent,
+    stream: LambdaResponseStream,
+    context: Context | undefined,
+  ): Promise<void> {
+    const start = this.#publisher === undefined ? 0 : performance.now();
+    if (!this.#started) await this.#awaitStartup(context);
+    const { request, metrics, response: settled } = this.#dispatch(event, context, stream);
+    const response = isThenable(settled) ? await settled : settled;
+    await writeStreamedResponse(runtime, stream, response, request.method === 'HEAD', this.#logger);
+    await this.#publish(metrics, request, response, start, context);
+  }
+
+  /**
+   * Converts the event and runs it through the application. `stream` is the response stream of
+   * a streaming invocation, whose closing reports the client gone.
+   */
+  #dispatch(event: GatewayEvent, context: Context | undefined, stream?: LambdaResponseStream) {
     const processor = processorFor(event);
     const parts = processor.requestParts(event, this.#settings);
     const metrics = this.#publisher === undefined ? undefined : new InvocationMetrics();
@@ -212,23 +269,29 @@ export class CloudGatewayAdapter {
       bodyError = error;
     }
     const request = this.#newRequest(parts, body, event, context, metrics);
+    if (stream !== undefined) {
+      request.context.onClientGone = (_request, listener) => watchClientGone(stream, listener);
+    }
     // An unreadable body is answered through the application's error path, unrouted, so no
     // handler runs. The response itself when the pipeline finished synchronously.
-    const settled = dispatch(this.app, request, bodyError);
-    let response = isThenable(settled) ? await settled : settled;
-    if (isEventStream(response)) response = await this.#refuseEventStream(request, response);
-    const converted = this.#toResult(processor, response, request.method === 'HEAD');
-    const result = converted instanceof Promise ? await converted : converted;
-    if (metrics !== undefined) {
-      const entry = invocationEntry(this.#metricsLine, metrics, {
-        request,
-        status: response.statusCode,
-        latency: performance.now() - start,
-        context,
-      });
-      await publishEntry(this.#publisher as MetricsPublisher, entry, this.#logger);
-    }
-    return result;
+    return { processor, request, metrics, response: dispatch(this.app, request, bodyError) };
+  }
+
+  async #publish(
+    metrics: InvocationMetrics | undefined,
+    request: Request,
+    response: Response,
+    start: number,
+    context: Context | undefined,
+  ): Promise<void> {
+    if (metrics === undefined) return;
+    const entry = invocationEntry(this.#metricsLine, metrics, {
+      request,
+      status: response.statusCode,
+      latency: performance.now() - start,
+      context,
+    });
+    await publishEntry(this.#publisher as MetricsPublisher, entry, this.#logger);
   }
 
   /**
@@ -339,12 +402,6 @@ export class CloudGatewayAdapter {
     const method = response.request?.method ?? eventMethod(event);
     return Promise.resolve(this.#toResult(processor, response, method === 'HEAD'));
   }
-}
-
-/** Whether a response is a `text/event-stream` body being streamed (an `sse()` response). */
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get('content-type') ?? response.contentType;
-  return type !== undefined && /^text\/event-stream\s*(;|$)/i.test(type) && isStream(response.body);
 }
 
 /** The same adapter under the name AWS users look for. */

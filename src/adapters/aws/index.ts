@@ -28,3 +28,9 @@ export type { EmfDocument, EmfMetricsPublisherOptions } from './metrics/emf.js';
 export { EmfMetricsPublisher, toEmfDocument } from './metrics/emf.js';
 export type { MetricDatum, MetricsEntry, MetricsPublisher, MetricUnit } from './metrics/entry.js';
 export { METRIC_UNITS } from './metrics/entry.js';
+export type {
+  AwsLambdaGlobal,
+  HttpResponsePrelude,
+  LambdaResponseStream,
+  StreamingHandler,
+} from './stream-response.js';

@@ -1,12 +1,13 @@
 /**
  * The HTTP features a route opts into (authorization hooks, conditional providers, CORS, CSP,
- * default headers), compiled once per routing table. A route that uses none of them compiles to
+ * default headers, compression), compiled once per routing table. A route that uses none of them compiles to
  * `undefined` and the pipeline skips every step below with one comparison.
  */
 import { ALLOW_ORDER, HTTPMethod } from '../../http/methods.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
+import type { CompiledCompression } from '../compression/options.js';
 import type { Getter, GetterCompiler } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { RequestState } from '../inject/request-state.js';
@@ -39,6 +40,8 @@ export interface RouteFeatures {
   cors: CompiledCors | undefined;
   csp: CompiledCsp | undefined;
   defaults: CompiledDefaultHeaders | undefined;
+  /** `compress()`: the innermost setting of the route and its routers, applied last. */
+  compress?: CompiledCompression | undefined;
 }
 
 /** What the table compiler reads from the application for these features. */
@@ -53,6 +56,7 @@ export const SETTING = {
   lastModified: 'lastModified',
   cors: 'cors',
   csp: 'csp',
+  compress: 'compress',
 } as const;
 
 const NONE: ReadonlySet<string> = new Set();
@@ -100,9 +104,12 @@ function levelSetting<T>(
   return levels;
 }
 
-/** The innermost CSP setting wins whole (a policy is not merged directive by directive). */
-function compileCspLevels(levels: ReadonlyArray<CompiledCsp | false | undefined>) {
-  let chosen: CompiledCsp | false | undefined;
+/**
+ * The innermost CSP (or compression) setting wins whole (a policy is not merged directive by
+ * directive).
+ */
+function innermost<T extends object>(levels: ReadonlyArray<T | false | undefined>) {
+  let chosen: T | false | undefined;
   for (const level of levels) if (level !== undefined) chosen = level;
   return chosen === false ? undefined : chosen;
 }
@@ -172,17 +179,21 @@ export function compileRouteFeatures(
     }
   }
   const cors = compileCors(levelSetting<CorsOptions | false>(routers, route, SETTING.cors));
-  const csp = compileCspLevels(levelSetting<CompiledCsp | false>(routers, route, SETTING.csp));
+  const csp = innermost(levelSetting<CompiledCsp | false>(routers, route, SETTING.csp));
+  const compress = innermost(
+    levelSetting<CompiledCompression | false>(routers, route, SETTING.compress),
+  );
   if (
     authorization === undefined &&
     conditional === undefined &&
     cors === undefined &&
     csp === undefined &&
-    defaults === undefined
+    defaults === undefined &&
+    compress === undefined
   ) {
     return undefined;
   }
-  return { authorization, vary, conditional, cors, csp, defaults };
+  return { authorization, vary, conditional, cors, csp, defaults, compress };
 }
 
 /**

@@ -2,7 +2,8 @@
  * The way out (step 8 of the pipeline, docs/architecture.md): add the headers the route's features imply (CORS, CSP,
  * default headers...), normalise the body, fill the headers it implies, evaluate the
  * preconditions against the validators the handler set (304 / 412), apply ranges (206 / 416),
- * drop the body of a HEAD while keeping its headers.
+ * drop the body of a HEAD while keeping its headers, and compress it for routes that use
+ * `compress()`.
  */
 
 import { HttpError } from '../../errors.js';
@@ -12,6 +13,7 @@ import { formatHttpDate } from '../../http/date.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Request } from '../../request.js';
 import { FileBody, isStream, type Response } from '../../response.js';
+import { compressResponse } from '../compression/compress-response.js';
 import { checkResponsePreconditions } from '../features/conditional.js';
 import { applyRange } from '../features/ranges.js';
 import { decorateResponse, type RouteFeatures } from '../features/route-features.js';
@@ -53,6 +55,16 @@ export function finalizeResponse(
   response.request ??= request;
   if (features !== undefined) {
     const decorated = decorateResponse(features, response, request, state);
+    const compression = features.compress;
+    if (compression !== undefined) {
+      // Compressed last, HEAD included: the headers of a HEAD are those of the encoded GET.
+      const compress = (done: Response) => compressResponse(compression, done, request, head);
+      const complete = () => {
+        const done = completeBody(response, request, false);
+        return isThenable(done) ? done.then(compress) : compress(done);
+      };
+      return isThenable(decorated) ? Promise.resolve(decorated).then(complete) : complete();
+    }
     if (isThenable(decorated)) {
       return Promise.resolve(decorated).then(() => completeBody(response, request, head));
     }

@@ -3,6 +3,7 @@
  */
 import { SetupError } from '../../errors.js';
 import type { HTTPMethod } from '../../http/methods.js';
+import { type CompressOptions, compressSetting } from '../compression/options.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
@@ -171,6 +172,20 @@ export class Route<
    */
   onResponse(hook: OnResponseHook<Deps, Path>): this {
     this.onResponseHooks.push(describeHook(hook, `onResponse hook of ${this.method} ${this.path}`));
+    this.#changed();
+    return this;
+  }
+
+  /**
+   * Compresses this route's responses (gzip, Brotli, zstd where the runtime has it) for clients
+   * that accept it, replacing its routers' and the application's `compress()`; `false` turns it
+   * off here (docs/streams.md, "Compression").
+   *
+   * @example
+   * app.get('/report', () => bigReport()).compress({ threshold: 4096 });
+   */
+  compress(options?: CompressOptions | false): this {
+    this.settings.compress = compressSetting(options);
     this.#changed();
     return this;
   }

@@ -7,6 +7,7 @@
 
 import { SetupError } from '../../errors.js';
 import { type HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
+import { type CompressOptions, compressSetting } from '../compression/options.js';
 import {
   type AuthorizationHook,
   type AuthorizationOptions,
@@ -372,6 +373,22 @@ export class Router<Deps extends Registry = {}> {
    */
   csp(options: CspOptions | false): this {
     this.settings.csp = options === false ? false : compileCsp(options);
+    this.changed();
+    return this;
+  }
+
+  /**
+   * Compresses the responses of every route of this router (of every response, when called on
+   * the application) for clients that accept it: gzip, Brotli, and zstd where the runtime has it,
+   * chosen from `Accept-Encoding`; only compressible types over `threshold` bytes (1 KiB by
+   * default), streams as they are produced. An inner router or a route may set its own, or
+   * `false` (docs/streams.md, "Compression").
+   *
+   * @example
+   * app.compress();
+   */
+  compress(options?: CompressOptions | false): this {
+    this.settings.compress = compressSetting(options);
     this.changed();
     return this;
   }

@@ -1,0 +1,188 @@
+/**
+ * Lambda response streaming for Function URLs (docs/aws-lambda.md, "Response streaming"): the
+ * runtime's `awslambda` global, and a Response written to its response stream: the HTTP prelude
+ * (status, headers, cookies) through `awslambda.HttpResponseStream.from`, then the body as it is
+ * produced, never faster than the stream takes it.
+ */
+import { createReadStream } from 'node:fs';
+import type { Logger } from '../../app/logger.js';
+import { SetupError } from '../../errors.js';
+import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+import type { GatewayEvent, LambdaContext } from './events.js';
+import { forbidsContent } from './result-headers.js';
+
+/**
+ * The writable stream the runtime hands a streaming handler: a Node `Writable` as far as this
+ * module is concerned.
+ */
+export interface LambdaResponseStream {
+  write(chunk: Uint8Array | string): boolean;
+  end(callback?: () => void): void;
+  once(
+    event: 'drain' | 'close' | 'error' | 'finish',
+    listener: (...args: unknown[]) => void,
+  ): unknown;
+  off(
+    event: 'drain' | 'close' | 'error' | 'finish',
+    listener: (...args: unknown[]) => void,
+  ): unknown;
+  readonly destroyed?: boolean;
+  readonly writableFinished?: boolean;
+}
+
+/** What `awslambda.HttpResponseStream.from` sends before the body (a JSON document). */
+export interface HttpResponsePrelude {
+  statusCode: number;
+  headers: Record<string, string>;
+  cookies: string[];
+}
+
+/** A response streaming handler, as `awslambda.streamifyResponse` returns it. */
+export type StreamingHandler = (
+  event: GatewayEvent,
+  responseStream: LambdaResponseStream,
+  context?: LambdaContext,
+) => Promise<void>;
+
+/** The parts of the runtime's `awslambda` global this adapter uses, as AWS documents them. */
+export interface AwsLambdaGlobal {
+  streamifyResponse(handler: StreamingHandler): StreamingHandler;
+  HttpResponseStream: {
+    from(stream: LambdaResponseStream, prelude: HttpResponsePrelude): LambdaResponseStream;
+  };
+}
+
+/**
+ * The runtime's `awslambda` global. The Node.js runtime defines it before user code loads; it is
+ * read when `streamHandler` is first used, so a buffered handler never needs it.
+ */
+export function lambdaRuntime(): AwsLambdaGlobal {
+  const runtime = (globalThis as unknown as { awslambda?: Partial<AwsLambdaGlobal> }).awslambda;
+  if (
+    typeof runtime?.streamifyResponse !== 'function' ||
+    typeof runtime.HttpResponseStream?.from !== 'function'
+  ) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      'streamHandler needs the AWS Lambda Node.js runtime (its awslambda global with ' +
+        'streamifyResponse and HttpResponseStream); use handler outside it',
+    );
+  }
+  return runtime as AwsLambdaGlobal;
+}
+
+/**
+ * The prelude of `response`: headers as a Function URL takes them (repeated ones joined with
+ * commas, RFC 9110 §5.3), every `Set-Cookie` in `cookies`, one each.
+ */
+export function preludeOf(response: Response): HttpResponsePrelude {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  const noContent = forbidsContent(response.statusCode);
+  response.headers.forEachName((values, name) => {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie') cookies.push(...values);
+    else if (!(noContent && lower === 'content-length')) headers[name] = values.join(', ');
+  });
+  return { statusCode: response.statusCode, headers, cookies };
+}
+
+type Chunks = AsyncIterable<Uint8Array | string>;
+
+function bodyChunks(response: Response, omit: boolean): Chunks | Uint8Array | string {
+  const body = response.body;
+  if (omit || body === undefined || body === null) return '';
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (body instanceof FileBody) {
+    return (
+      body.start === undefined && body.end === undefined
+        ? createReadStream(body.path)
+        : createReadStream(body.path, { start: body.start, end: body.end })
+    ) as Chunks;
+  }
+  if (isStream(body)) return Symbol.asyncIterator in body ? body : streamChunks(body);
+  return '';
+}
+
+/** Resolves once `stream` can take more (`true`), or once it closed or failed (`false`). */
+function writable(stream: LambdaResponseStream): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (result: boolean) => () => {
+      stream.off('drain', drained);
+      stream.off('close', closed);
+      stream.off('error', closed);
+      resolve(result);
+    };
+    const drained = done(true);
+    const closed = done(false);
+    stream.once('drain', drained);
+    stream.once('close', closed);
+    stream.once('error', closed);
+  });
+}
+
+/** Ends `stream`; resolves once it finished, or at once when the client already went away. */
+function ended(stream: LambdaResponseStream): Promise<void> {
+  if (stream.destroyed === true) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('close', () => resolve());
+    stream.end(() => resolve());
+  });
+}
+
+/**
+ * Writes `response` to the runtime's `stream`: the prelude first (written by the runtime
+ * before the first body chunk, so an empty body still writes one, empty, chunk), then the
+ * body chunk by chunk, waiting for `drain` whenever the stream's buffer is full. `head` sends
+ * the headers only. Resolves when the stream ended or the client went away; rejects when the
+ * body fails after the prelude, so the runtime ends the response as failed rather than letting
+ * a short body pass for a whole one.
+ */
+export async function writeStreamedResponse(
+  runtime: AwsLambdaGlobal,
+  raw: LambdaResponseStream,
+  response: Response,
+  head: boolean,
+  logger: Logger,
+): Promise<void> {
+  const stream = runtime.HttpResponseStream.from(raw, preludeOf(response));
+  const body = bodyChunks(response, head || forbidsContent(response.statusCode));
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    stream.write(body);
+    return ended(stream);
+  }
+  // The prelude goes out now, before the producer's first chunk is ready.
+  stream.write('');
+  const iterator = body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const step = await iterator.next();
+      if (step.done) break;
+      if (stream.destroyed === true) return;
+      if (!stream.write(step.value) && !(await writable(stream))) return;
+    }
+  } catch (error) {
+    logger.error('Response body stream failed after the status was sent', { error });
+    throw error;
+  } finally {
+    // A client that went away (or a failure) ends the producer's iteration: a generator's
+    // `finally` runs, a Node stream is destroyed.
+    await Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+  return ended(stream);
+}
+
+/** Reports `listener` when the stream closes or fails before the whole response was written. */
+export function watchClientGone(stream: LambdaResponseStream, listener: () => void): void {
+  const gone = () => {
+    if (stream.writableFinished !== true) listener();
+  };
+  stream.once('close', gone);
+  stream.once('error', gone);
+}
+
+/** Whether a response is a `text/event-stream` body being streamed (an `sse()` response). */
+export function isEventStream(response: Response): boolean {
+  const type = response.headers.get('content-type') ?? response.contentType;
+  return type !== undefined && /^text\/event-stream\s*(;|$)/i.test(type) && isStream(response.body);
+}

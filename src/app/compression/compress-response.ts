@@ -1,0 +1,144 @@
+/**
+ * Compressing a response on its way out (docs/streams.md, "Compression"): the last step of
+ * `finalizeResponse` for routes that use `compress()`, so `onResponse` hooks and the access log
+ * see the encoded headers. The encoders load on the first response actually compressed.
+ */
+import { chooseEncoding } from '../../http/accept-encoding.js';
+import { discardBody } from '../../http/bytes.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { addVary } from '../../http/vary.js';
+import type { Request } from '../../request.js';
+import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+import { type ContentCoding, type Encoders, loadEncoders, loadedEncoders } from './encoders.js';
+import type { CompiledCompression } from './options.js';
+
+const UTF8 = new TextEncoder();
+
+/** The essence of a Content-Type (RFC 9110 §8.3.1): lower case, without parameters. */
+function essenceOf(contentType: string): string {
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * Whether the response would be compressed for a client that accepts it: content of a
+ * compressible type, at least `threshold` bytes (a stream of unknown length always), not a
+ * range (a 206's bytes are of the unencoded representation, RFC 9110 §14.1) and not encoded
+ * already.
+ */
+function isCompressible(settings: CompiledCompression, response: Response): boolean {
+  const body = response.body;
+  if (body === undefined || body === null || response.statusCode === 206) return false;
+  const headers = response.headers;
+  if (headers.has('content-encoding')) return false;
+  const type = MultiValueHeaders.getLower(headers, 'content-type');
+  if (type === undefined || !settings.compressible(essenceOf(type))) return false;
+  // finalizeResponse gave every body of known length (text, bytes, files) its Content-Length.
+  const length = MultiValueHeaders.getLower(headers, 'content-length');
+  if (length !== undefined) return Number(length) >= settings.threshold;
+  return isStream(body);
+}
+
+/** An encoded representation is a different one: its validator may only be weak (as nginx's). */
+function weakenEtag(response: Response): void {
+  const tag = MultiValueHeaders.getLower(response.headers, 'etag');
+  if (tag?.startsWith('"')) response.headers.set('ETag', `W/${tag}`);
+  if (response.etag?.startsWith('"')) response.etag = `W/${response.etag}`;
+}
+
+function withoutBody(response: Response): Response {
+  discardBody(response.body);
+  response.body = undefined;
+  return response;
+}
+
+/**
+ * Compresses `response` for `request` when the route's `settings` and the client's
+ * `Accept-Encoding` allow it; `head` drops the body afterwards, keeping the headers a GET
+ * gets (Content-Encoding and the compressed Content-Length included). A 304 gets the `Vary`
+ * and the weak ETag the compressed 200 it stands for would carry.
+ */
+export function compressResponse(
+  settings: CompiledCompression,
+  response: Response,
+  request: Request,
+  head: boolean,
+): Response | Promise<Response> {
+  const accept = MultiValueHeaders.getLower(request.headers, 'accept-encoding');
+  if (response.statusCode === 304) {
+    if (chooseEncoding(accept, settings.encodings) !== undefined) {
+      addVary(response.headers, 'Accept-Encoding');
+      weakenEtag(response);
+    }
+    return response;
+  }
+  if (!isCompressible(settings, response)) return head ? withoutBody(response) : response;
+  // The answer depends on Accept-Encoding whether or not this client gets it compressed.
+  addVary(response.headers, 'Accept-Encoding');
+  if (chooseEncoding(accept, settings.encodings) === undefined) {
+    return head ? withoutBody(response) : response;
+  }
+  const encoders = loadedEncoders();
+  if (encoders !== undefined) return encode(settings, response, accept, head, encoders);
+  return loadEncoders().then(
+    (loaded) => encode(settings, response, accept, head, loaded),
+    // A runtime with neither zlib nor CompressionStream sends bodies as they are.
+    () => (head ? withoutBody(response) : response),
+  );
+}
+
+function encode(
+  settings: CompiledCompression,
+  response: Response,
+  accept: string | undefined,
+  head: boolean,
+  encoders: Encoders,
+): Response | Promise<Response> {
+  const body = response.body;
+  const file = body instanceof FileBody ? encoders.file : undefined;
+  const coding = chooseEncoding(
+    accept,
+    settings.encodings.filter((offered) => encoders.codings.has(offered)),
+  );
+  if (coding === undefined || (body instanceof FileBody && file === undefined)) {
+    return head ? withoutBody(response) : response;
+  }
+  const headers = response.headers;
+  headers.set('Content-Encoding', coding);
+  weakenEtag(response);
+  if (body instanceof FileBody || isStream(body)) {
+    // Sent chunked: the compressed length is known only at the end.
+    headers.delete('content-length');
+    if (head) return withoutBody(response);
+    const chunks =
+      body instanceof FileBody
+        ? (file as NonNullable<Encoders['file']>)(body)
+        : Symbol.asyncIterator in body
+          ? body
+          : streamChunks(body);
+    response.body = encoders.stream(coding, chunks, settings.levels);
+    return response;
+  }
+  return compressWhole(settings, response, coding, head, encoders);
+}
+
+/** A buffered body compressed whole, with the compressed Content-Length (HEAD's too). */
+async function compressWhole(
+  settings: CompiledCompression,
+  response: Response,
+  coding: ContentCoding,
+  head: boolean,
+  encoders: Encoders,
+): Promise<Response> {
+  const body = response.body;
+  const bytes = typeof body === 'string' ? UTF8.encode(body) : (body as Uint8Array);
+  const compressed = await encoders.bytes(coding, bytes, settings.levels);
+  MultiValueHeaders.setTrusted(
+    response.headers,
+    'Content-Length',
+    'content-length',
+    String(compressed.length),
+  );
+  response.body = head ? undefined : compressed;
+  return response;
+}

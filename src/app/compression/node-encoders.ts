@@ -1,0 +1,164 @@
+/**
+ * Encoders from `node:zlib` (Node, AWS Lambda, and runtimes that provide the module): gzip and
+ * Brotli always, zstd where this Node has it (`zlib.createZstdCompress`, newer than Node 20).
+ * Loaded by `encoders.ts` on the first compressed response; the modules themselves are imported
+ * here, on first use, so no bundle of the core ever imports `node:` at load time.
+ */
+import type { ReadStream } from 'node:fs';
+import type * as Zlib from 'node:zlib';
+import type { FileBody } from '../../response.js';
+import type { Chunks, CompressionLevels, ContentCoding, Encoders } from './encoders.js';
+
+type Compressor = Zlib.Gzip | Zlib.BrotliCompress;
+type Zstd = {
+  createZstdCompress?(options?: object): Compressor;
+  zstdCompress?(
+    input: Uint8Array,
+    options: object,
+    done: (error: Error | null, out: Buffer) => void,
+  ): void;
+};
+
+const DONE: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: undefined });
+
+/** The encoders of this runtime's `node:zlib`; rejects where there is no such module. */
+export async function nodeEncoders(): Promise<Encoders> {
+  const [zlib, fs] = await Promise.all([import('node:zlib'), import('node:fs')]);
+  const constants = zlib.constants as typeof zlib.constants & Record<string, number>;
+  const zstd = zlib as typeof zlib & Zstd;
+  const hasZstd =
+    typeof zstd.createZstdCompress === 'function' &&
+    typeof zstd.zstdCompress === 'function' &&
+    constants.ZSTD_c_compressionLevel !== undefined;
+  const codings = new Set<ContentCoding>(hasZstd ? ['br', 'zstd', 'gzip'] : ['br', 'gzip']);
+
+  const brotliOptions = (levels: CompressionLevels, size?: number) => ({
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: levels.br ?? 4,
+      ...(size === undefined ? {} : { [constants.BROTLI_PARAM_SIZE_HINT]: size }),
+    },
+  });
+  const zstdOptions = (levels: CompressionLevels) => ({
+    params: { [constants.ZSTD_c_compressionLevel as number]: levels.zstd ?? 3 },
+  });
+
+  return {
+    codings,
+    bytes(coding, input, levels) {
+      return new Promise<Uint8Array>((resolve, reject) => {
+        const done = (error: Error | null, out: Buffer) => (error ? reject(error) : resolve(out));
+        if (coding === 'gzip') zlib.gzip(input, { level: levels.gzip ?? 6 }, done);
+        else if (coding === 'br')
+          zlib.brotliCompress(input, brotliOptions(levels, input.length), done);
+        else
+          (zstd.zstdCompress as NonNullable<Zstd['zstdCompress']>)(
+            input,
+            zstdOptions(levels),
+            done,
+          );
+      });
+    },
+    stream(coding, source, levels) {
+      if (coding === 'gzip') {
+        return flushedChunks(
+          () => zlib.createGzip({ level: levels.gzip ?? 6 }),
+          constants.Z_SYNC_FLUSH,
+          source,
+        );
+      }
+      if (coding === 'br') {
+        return flushedChunks(
+          () => zlib.createBrotliCompress(brotliOptions(levels)),
+          constants.BROTLI_OPERATION_FLUSH,
+          source,
+        );
+      }
+      const create = zstd.createZstdCompress as NonNullable<Zstd['createZstdCompress']>;
+      return flushedChunks(
+        () => create(zstdOptions(levels)),
+        constants.ZSTD_e_flush as number,
+        source,
+      );
+    },
+    file: (body: FileBody): Chunks =>
+      (body.start === undefined && body.end === undefined
+        ? fs.createReadStream(body.path)
+        : fs.createReadStream(body.path, { start: body.start, end: body.end })) as ReadStream &
+        Chunks,
+  };
+}
+
+/**
+ * `source` compressed chunk by chunk: each chunk is written and flushed (so what the producer
+ * yields reaches the client without waiting for more), and the next is pulled only when the
+ * compressed output has been taken. Ending the iteration early destroys the compressor and ends
+ * the source's iteration at once.
+ */
+function flushedChunks(
+  create: () => Compressor,
+  flushKind: number,
+  source: Chunks,
+): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const iterator = source[Symbol.asyncIterator]();
+      const compressor = create();
+      const output: Buffer[] = [];
+      let failure: Error | undefined;
+      let finished = false;
+      compressor.on('data', (chunk: Buffer) => output.push(chunk));
+      compressor.on('error', (error: Error) => {
+        failure = error;
+      });
+      const take = (): Uint8Array | undefined => {
+        if (failure !== undefined) throw failure;
+        if (output.length === 0) return undefined;
+        const chunk = output.length === 1 ? (output[0] as Buffer) : Buffer.concat(output);
+        output.length = 0;
+        return chunk;
+      };
+      const stop = () => {
+        finished = true;
+        compressor.destroy();
+      };
+      const pump = async (): Promise<IteratorResult<Uint8Array>> => {
+        for (;;) {
+          const step = await iterator.next();
+          if (step.done) {
+            await new Promise<void>((resolve, reject) => {
+              compressor.once('end', resolve);
+              compressor.once('error', reject);
+              compressor.end();
+            });
+            finished = true;
+            const rest = take();
+            return rest === undefined ? DONE : { done: false, value: rest };
+          }
+          const chunk = step.value;
+          if (chunk.length === 0) continue;
+          compressor.write(chunk);
+          await new Promise<void>((resolve) => compressor.flush(flushKind, () => resolve()));
+          const compressed = take();
+          if (compressed !== undefined) return { done: false, value: compressed };
+        }
+      };
+      return {
+        async next() {
+          if (finished) return DONE;
+          try {
+            return await pump();
+          } catch (error) {
+            stop();
+            await Promise.resolve(iterator.return?.()).catch(() => undefined);
+            throw error;
+          }
+        },
+        async return() {
+          if (!finished) stop();
+          await Promise.resolve(iterator.return?.()).catch(() => undefined);
+          return DONE;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,387 @@
+/**
+ * `compress()` in process: what is compressed and what is not, the headers that go with it
+ * (Content-Encoding, Vary, weak ETags, Content-Length), HEAD, 206 and 304, scoping on the
+ * application, routers and routes, and the order against `onResponse` hooks and the access log.
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import {
+  type Logger,
+  Response,
+  RestApplication,
+  Router,
+  SetupError,
+  silentLogger,
+} from '../../../src/index.js';
+
+const BIG = { items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}` })) };
+const BIG_JSON = JSON.stringify(BIG);
+
+function bytesOf(body: unknown): Buffer {
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  if (typeof body === 'string') return Buffer.from(body);
+  throw new Error(`not a buffered body: ${typeof body}`);
+}
+
+async function drain(body: unknown): Promise<Buffer> {
+  if (body instanceof Uint8Array || typeof body === 'string') return bytesOf(body);
+  const parts: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Uint8Array | string>)
+    parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
+/** Every `Vary` member, whatever field lines carry them. */
+function varyOf(response: Response): string[] {
+  return response.headers
+    .getAll('vary')
+    .flatMap((line) => line.split(','))
+    .map((member) => member.trim());
+}
+
+function appWith(setup: (app: RestApplication) => void): RestApplication {
+  const app = new RestApplication({ logger: silentLogger });
+  setup(app);
+  return app;
+}
+
+describe('compress() on buffered bodies', () => {
+  const app = appWith((app) => {
+    app.compress();
+    app.get('/big', () => BIG);
+    app.get('/small', () => ({ ok: true }));
+    app.get('/png', () => new Response(200, new Uint8Array(4096), { contentType: 'image/png' }));
+    app.get('/text', () => 'x'.repeat(5000));
+    app.get(
+      '/svg',
+      () => new Response(200, `<svg>${' '.repeat(2000)}</svg>`, { contentType: 'image/svg+xml' }),
+    );
+    app.get(
+      '/tagged',
+      () => new Response(200, BIG_JSON, { contentType: 'application/json', etag: 'v1' }),
+    );
+    app.get(
+      '/encoded',
+      () => new Response(200, 'x'.repeat(5000), { headers: { 'Content-Encoding': 'gzip' } }),
+    );
+    app.get('/problem', () => {
+      throw new Error('boom');
+    });
+  });
+
+  it('gzips JSON for a client that accepts gzip, with the compressed Content-Length', async () => {
+    const response = await app.request('/big', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(varyOf(response)).toContain('Accept-Encoding');
+    const body = bytesOf(response.body);
+    expect(response.headers.get('content-length')).toBe(String(body.length));
+    expect(body.length).toBeLessThan(BIG_JSON.length / 3);
+    expect(JSON.parse(gunzipSync(body).toString())).toEqual(BIG);
+  });
+
+  it('prefers br on a tie and follows the client weights otherwise', async () => {
+    const tie = await app.request('/big', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(tie.headers.get('content-encoding')).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(bytesOf(tie.body)).toString())).toEqual(BIG);
+    const weighted = await app.request('/big', {
+      headers: { 'Accept-Encoding': 'br;q=0.4, gzip;q=0.8' },
+    });
+    expect(weighted.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('sends the body as it is without Accept-Encoding, with identity preferred, or q=0', async () => {
+    for (const header of [
+      undefined,
+      '',
+      'identity',
+      'gzip;q=0, br;q=0',
+      'gzip;q=0.5, identity',
+      'deflate',
+    ]) {
+      const response = await app.request('/big', {
+        headers: header === undefined ? {} : { 'Accept-Encoding': header },
+      });
+      expect(response.headers.get('content-encoding'), String(header)).toBeUndefined();
+      expect(response.body).toBe(BIG_JSON);
+      expect(response.headers.get('content-length')).toBe(String(BIG_JSON.length));
+      // The response still depends on the header: caches must keep the variants apart.
+      expect(varyOf(response)).toContain('Accept-Encoding');
+    }
+  });
+
+  it('compresses through the wildcard, never a coding the wildcard refuses', async () => {
+    const any = await app.request('/big', { headers: { 'Accept-Encoding': '*' } });
+    expect(any.headers.get('content-encoding')).toBe('br');
+    const notBr = await app.request('/big', { headers: { 'Accept-Encoding': '*, br;q=0' } });
+    expect(notBr.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('leaves small bodies, incompressible types and encoded bodies alone, without Vary', async () => {
+    for (const path of ['/small', '/png', '/encoded']) {
+      const response = await app.request(path, { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(varyOf(response), path).not.toContain('Accept-Encoding');
+      if (path !== '/encoded')
+        expect(response.headers.get('content-encoding'), path).toBeUndefined();
+    }
+    const encoded = await app.request('/encoded', { headers: { 'Accept-Encoding': 'br' } });
+    expect(encoded.headers.get('content-encoding')).toBe('gzip');
+    expect(encoded.body).toBe('x'.repeat(5000));
+  });
+
+  it('compresses text and SVG (a +xml type)', async () => {
+    for (const path of ['/text', '/svg']) {
+      const response = await app.request(path, { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(response.headers.get('content-encoding'), path).toBe('gzip');
+    }
+  });
+
+  it('makes a strong ETag weak, and a matching If-None-Match still answers 304', async () => {
+    const first = await app.request('/tagged', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(first.headers.get('etag')).toBe('W/"v1"');
+    const again = await app.request('/tagged', {
+      headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': 'W/"v1"' },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.get('etag')).toBe('W/"v1"');
+    expect(varyOf(again)).toContain('Accept-Encoding');
+    const identity = await app.request('/tagged');
+    expect(identity.headers.get('etag')).toBe('"v1"');
+  });
+
+  it('compresses error responses of the application too (a large one)', async () => {
+    const response = await app.request(`/nowhere/${'x'.repeat(2000)}`, {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(JSON.parse(gunzipSync(bytesOf(response.body)).toString())).toMatchObject({
+      statusCode: 404,
+    });
+    const small = await app.request('/problem', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(small.statusCode).toBe(500);
+    expect(small.headers.get('content-encoding')).toBeUndefined();
+  });
+});
+
+describe('compress() with HEAD and ranges', () => {
+  const app = appWith((app) => {
+    app.compress();
+    app.get('/big', () => BIG);
+    app.get(
+      '/stream',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            yield BIG_JSON;
+          })(),
+          { contentType: 'application/json' },
+        ),
+    );
+  });
+
+  it('HEAD carries the headers GET gets, compressed Content-Length included, and no body', async () => {
+    const headers = { 'Accept-Encoding': 'gzip' };
+    const get = await app.request('/big', { headers });
+    const head = await app.request('/big', { method: 'HEAD', headers });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBeUndefined();
+    for (const name of ['content-encoding', 'content-length', 'vary', 'content-type', 'etag']) {
+      expect(head.headers.getAll(name), name).toEqual(get.headers.getAll(name));
+    }
+    expect(head.headers.get('content-length')).toBe(String(bytesOf(get.body).length));
+  });
+
+  it('HEAD of a stream carries Content-Encoding and no Content-Length', async () => {
+    const head = await app.request('/stream', {
+      method: 'HEAD',
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(head.headers.get('content-encoding')).toBe('br');
+    expect(head.headers.get('content-length')).toBeUndefined();
+    expect(head.body).toBeUndefined();
+  });
+
+  it('never compresses a 206: the range is of the unencoded bytes', async () => {
+    const response = await app.request('/big', {
+      headers: { 'Accept-Encoding': 'gzip', Range: 'bytes=0-99' },
+    });
+    expect(response.statusCode).toBe(206);
+    expect(response.headers.get('content-encoding')).toBeUndefined();
+    expect(bytesOf(response.body).toString()).toBe(BIG_JSON.slice(0, 100));
+  });
+});
+
+describe('compress() on streams', () => {
+  it('compresses a stream of unknown length whatever its size, chunk by chunk', async () => {
+    const app = appWith((app) => {
+      app.compress();
+      app.get(
+        '/tiny',
+        () =>
+          new Response(
+            200,
+            (async function* () {
+              yield 'a';
+              yield 'b';
+            })(),
+            { contentType: 'text/plain' },
+          ),
+      );
+    });
+    const response = await app.request('/tiny', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('content-length')).toBeUndefined();
+    expect(gunzipSync(await drain(response.body)).toString()).toBe('ab');
+  });
+
+  it('stops the producer when the compressed stream is abandoned', async () => {
+    let stopped = false;
+    const app = appWith((app) => {
+      app.compress();
+      app.get(
+        '/endless',
+        () =>
+          new Response(
+            200,
+            (async function* () {
+              try {
+                for (;;) yield 'tick\n';
+              } finally {
+                stopped = true;
+              }
+            })(),
+            { contentType: 'text/plain' },
+          ),
+      );
+    });
+    const response = await app.request('/endless', { headers: { 'Accept-Encoding': 'gzip' } });
+    const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    await iterator.next();
+    await iterator.next();
+    await iterator.return?.();
+    expect(stopped).toBe(true);
+  });
+
+  it('an error from the producer ends the compressed stream with that error', async () => {
+    const app = appWith((app) => {
+      app.compress();
+      app.get(
+        '/broken',
+        () =>
+          new Response(
+            200,
+            (async function* () {
+              yield 'first';
+              throw new Error('producer failed');
+            })(),
+            { contentType: 'text/plain' },
+          ),
+      );
+    });
+    const response = await app.request('/broken', { headers: { 'Accept-Encoding': 'gzip' } });
+    await expect(drain(response.body)).rejects.toThrow('producer failed');
+  });
+});
+
+describe('compress() on files', () => {
+  it('streams a file of a compressible type compressed, and leaves its HEAD without a body', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'restmachine-compress-'));
+    const path = join(directory, 'data.json');
+    await writeFile(path, BIG_JSON);
+    const app = appWith((app) => {
+      app.compress();
+      app.get('/data.json', () => Response.file(path));
+    });
+    const headers = { 'Accept-Encoding': 'gzip' };
+    const response = await app.request('/data.json', { headers });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('content-length')).toBeUndefined();
+    expect(JSON.parse(gunzipSync(await drain(response.body)).toString())).toEqual(BIG);
+    const head = await app.request('/data.json', { method: 'HEAD', headers });
+    expect(head.headers.get('content-encoding')).toBe('gzip');
+    expect(head.body).toBeUndefined();
+  });
+});
+
+describe('compress() scope', () => {
+  it('a router and a route set their own, or false; the innermost wins', async () => {
+    const app = new RestApplication({ logger: silentLogger }).compress({ encodings: ['gzip'] });
+    const plain = new Router().compress(false);
+    plain.get('/big', () => BIG);
+    plain.get('/again', () => BIG).compress({ encodings: ['br'] });
+    app.mount('/plain', plain);
+    app.get('/big', () => BIG);
+    app.get('/off', () => BIG).compress(false);
+    const headers = { 'Accept-Encoding': 'gzip, br' };
+    const encodingOf = async (path: string) =>
+      (await app.request(path, { headers })).headers.get('content-encoding');
+    expect(await encodingOf('/big')).toBe('gzip');
+    expect(await encodingOf('/off')).toBeUndefined();
+    expect(await encodingOf('/plain/big')).toBeUndefined();
+    expect(await encodingOf('/plain/again')).toBe('br');
+  });
+
+  it('threshold and types replace the defaults', async () => {
+    const app = appWith((app) => {
+      app.get('/small', () => ({ ok: true })).compress({ threshold: 0 });
+      app
+        .get('/csv', () => new Response(200, 'a,b\n'.repeat(1000), { contentType: 'text/csv' }))
+        .compress({ types: ['application/json'] });
+      app
+        .get(
+          '/custom',
+          () => new Response(200, 'x'.repeat(4000), { contentType: 'application/vnd.acme.report' }),
+        )
+        .compress({ types: ['text/*', 'application/vnd.acme.report'] });
+    });
+    const headers = { 'Accept-Encoding': 'gzip' };
+    expect((await app.request('/small', { headers })).headers.get('content-encoding')).toBe('gzip');
+    expect(
+      (await app.request('/csv', { headers })).headers.get('content-encoding'),
+    ).toBeUndefined();
+    expect((await app.request('/custom', { headers })).headers.get('content-encoding')).toBe(
+      'gzip',
+    );
+  });
+
+  it('refuses misspelt options at registration', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.compress({ threshold: -1 })).toThrow(SetupError);
+    expect(() => app.compress({ encodings: ['deflate' as 'gzip'] })).toThrow(/encodings/);
+    expect(() => app.compress({ encodings: [] })).toThrow(/encodings/);
+    expect(() => app.compress({ types: ['json'] })).toThrow(/types/);
+    expect(() => app.compress({ levels: { gzip: 1.5 } })).toThrow(/levels/);
+    expect(() => app.get('/x', () => 1).compress({ levels: { lz4: 1 } as never })).toThrow(
+      /levels/,
+    );
+  });
+});
+
+describe('compress() before onResponse hooks and the access log', () => {
+  it('hooks see the encoded headers, and the access log counts the bytes sent', async () => {
+    const lines: Array<{ message: string; fields: Record<string, unknown> }> = [];
+    const logger: Logger = {
+      ...silentLogger,
+      info: (message: string, fields?: Record<string, unknown>) => {
+        lines.push({ message, fields: fields ?? {} });
+      },
+    };
+    const app = new RestApplication({ logger, accessLog: true }).compress();
+    const seen: Array<string | undefined> = [];
+    app.onResponse(({ response }) => {
+      seen.push(response.headers.get('content-encoding'));
+    });
+    app.get('/big', () => BIG);
+    const response = await app.request('/big', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(seen).toEqual(['gzip']);
+    const sent = bytesOf(response.body).length;
+    const access = lines.find((line) => line.message.startsWith('GET /big'));
+    expect(access?.fields.bytes).toBe(sent);
+    expect(sent).toBeLessThan(BIG_JSON.length);
+  });
+});
