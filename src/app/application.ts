@@ -24,7 +24,13 @@ import {
 import { Lifecycle } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';
-import { autoEtagOption, jsonOnlyOption, requestTimeoutOption } from './options.js';
+import {
+  authorizationRequiredOption,
+  autoEtagOption,
+  bodyLimitOption,
+  jsonOnlyOption,
+  requestTimeoutOption,
+} from './options.js';
 import { builtinErrorResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
@@ -76,8 +82,6 @@ export function dispatchRequest(
     request.method === 'HEAD',
   );
 }
-
-const MiB = 1024 * 1024;
 
 // The registration methods a RestApplication inherits from Router, typed to return the
 // application itself, so a chain of registrations keeps every application method.
@@ -141,20 +145,14 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   constructor(options: ApplicationOptions = {}) {
     super();
-    const limit = options.bodyLimit ?? MiB;
-    if (!(limit >= 0)) throw new SetupError('INVALID_OPTION', 'bodyLimit must be a number >= 0');
-    this.bodyLimit = limit;
+    this.bodyLimit = bodyLimitOption(options.bodyLimit);
     this.debug = options.debug ?? false;
     this.logger = adaptLogger(options.logger ?? createConsoleLogger());
     this.jsonOnly = jsonOnlyOption(options.renderers);
     this.autoEtag = autoEtagOption(options.etag);
     this.#lifecycle = new Lifecycle(this.logger);
     this.wwwAuthenticate = checkChallenge(options.wwwAuthenticate, 'wwwAuthenticate option');
-    const authorization = options.authorization ?? 'optional';
-    if (authorization !== 'required' && authorization !== 'optional') {
-      throw new SetupError('INVALID_OPTION', 'authorization must be "required" or "optional"');
-    }
-    this.authorizationRequired = authorization === 'required';
+    this.authorizationRequired = authorizationRequiredOption(options.authorization);
     this.accessLog = options.accessLog === true;
     this.requestTimeout = requestTimeoutOption(options.requestTimeout);
     this.validateResponses = options.validateResponses === true;

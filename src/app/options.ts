@@ -30,3 +30,19 @@ export function requestTimeoutOption(value: unknown): number | undefined {
     `requestTimeout must be a number of milliseconds > 0, got ${JSON.stringify(value)}`,
   );
 }
+
+/** `bodyLimit`: the largest body read, in bytes; 1 MiB by default. */
+export function bodyLimitOption(value: number | undefined): number {
+  const limit = value ?? 1024 * 1024;
+  if (!(limit >= 0)) throw new SetupError('INVALID_OPTION', 'bodyLimit must be a number >= 0');
+  return limit;
+}
+
+/** `authorization: 'required'`: startup refuses routes no authorization hook guards. */
+export function authorizationRequiredOption(value: unknown): boolean {
+  const authorization = value ?? 'optional';
+  if (authorization !== 'required' && authorization !== 'optional') {
+    throw new SetupError('INVALID_OPTION', 'authorization must be "required" or "optional"');
+  }
+  return authorization === 'required';
+}

@@ -14,6 +14,7 @@ import {
   type RouteDescription,
 } from '../app/routing/route-docs.js';
 import type { ScopedRoute } from '../app/routing/routing-table.js';
+import { MULTIPART_MEDIA_TYPE } from '../app/uploads/limits.js';
 import { reasonPhrase } from '../http/status.js';
 import { conditionalParameters } from './conditional-parameters.js';
 import type { PipelineStatus } from './responses.js';
@@ -197,6 +198,9 @@ function requestBody(
       };
     } else if (reached.has(source)) content[mediaType] = { schema: {} };
   }
+  if (scoped.compiled.uploads !== undefined) {
+    content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(content[FORM_MEDIA_TYPE], reached) };
+  }
   if (reached.has('parsedBody')) {
     for (const mediaType of scoped.compiled.accept.split(', ')) {
       content[mediaType] ??= { schema: {} };
@@ -204,6 +208,24 @@ function requestBody(
   }
   if (reached.has('body')) content['*/*'] ??= { schema: {} };
   return Object.keys(content).length === 0 ? undefined : content;
+}
+
+/**
+ * A `multipart/form-data` body (docs/uploads.md): the text fields `formBody`'s validator names,
+ * and for a route that reads `files` or `parts`, any other field may be a file (OpenAPI 3.1
+ * describes binary content with `contentMediaType`).
+ */
+function uploadSchema(
+  fields: { schema: JsonSchema } | undefined,
+  reached: ReadonlySet<string>,
+): JsonSchema {
+  const text = fields?.schema ?? { type: 'object' };
+  if (!reached.has('files') && !reached.has('parts')) return text;
+  const files: JsonSchema = {
+    type: 'object',
+    additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+  };
+  return fields === undefined ? files : { allOf: [text, files] };
 }
 
 function declaredResponse(
