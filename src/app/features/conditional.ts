@@ -83,23 +83,38 @@ function toDate(value: unknown): Date | undefined {
  * `undefined` to go on; a failed precondition throws a 412 before the handler (and so before any
  * side effect) runs.
  */
-export async function checkRoutePreconditions(
+export function checkRoutePreconditions(
   conditional: CompiledConditional,
   state: RequestState,
-): Promise<Response | undefined> {
-  const request = state.request;
+): Response | undefined | Promise<Response | undefined> {
   // RFC 9110 §13.2.1: preconditions do not apply to OPTIONS.
-  if (request.method === HTTPMethod.OPTIONS) return undefined;
-  let etagValue: unknown;
-  let dateValue: unknown;
-  if (conditional.etag !== undefined) {
-    etagValue = callProvider(conditional.etag, state);
-    if (isThenable(etagValue)) etagValue = await etagValue;
+  if (state.request.method === HTTPMethod.OPTIONS) return undefined;
+  const etag = conditional.etag === undefined ? undefined : callProvider(conditional.etag, state);
+  // Synchronous providers (the usual kind) keep the rest of the pipeline synchronous.
+  if (isThenable(etag))
+    return Promise.resolve(etag).then((tag) => withDate(conditional, state, tag));
+  return withDate(conditional, state, etag);
+}
+
+function withDate(
+  conditional: CompiledConditional,
+  state: RequestState,
+  etagValue: unknown,
+): Response | undefined | Promise<Response | undefined> {
+  const provider = conditional.lastModified;
+  const date = provider === undefined ? undefined : callProvider(provider, state);
+  if (isThenable(date)) {
+    return Promise.resolve(date).then((value) => decide(conditional, state, etagValue, value));
   }
-  if (conditional.lastModified !== undefined) {
-    dateValue = callProvider(conditional.lastModified, state);
-    if (isThenable(dateValue)) dateValue = await dateValue;
-  }
+  return decide(conditional, state, etagValue, date);
+}
+
+function decide(
+  conditional: CompiledConditional,
+  state: RequestState,
+  etagValue: unknown,
+  dateValue: unknown,
+): Response | undefined {
   const etag = toEntityTag(etagValue);
   const lastModified = toDate(dateValue);
   // A provider that returns nothing says the resource has no current representation: If-Match
@@ -110,7 +125,7 @@ export async function checkRoutePreconditions(
     exists: etag !== undefined || lastModified !== undefined,
   };
   computed.set(state, current);
-  const outcome = evaluatePreconditions(request, current);
+  const outcome = evaluatePreconditions(state.request, current);
   if (outcome === 'proceed') return undefined;
   if (outcome === 'failed') {
     throw new HttpError(412, 'Precondition Failed: the resource does not match the request');

@@ -336,9 +336,11 @@ function checkResourcesExist(exchange: RoutedExchange): Response | Promise<Respo
 function checkPreconditions(exchange: RoutedExchange): Response | Promise<Response> {
   const conditional = exchange.route.features?.conditional;
   if (conditional === undefined) return callHandler(exchange);
-  return checkRoutePreconditions(conditional, exchange.state).then(
-    (notModified) => notModified ?? callHandler(exchange),
-  );
+  const notModified = checkRoutePreconditions(conditional, exchange.state);
+  if (isThenable(notModified)) {
+    return notModified.then((response) => response ?? callHandler(exchange));
+  }
+  return notModified ?? callHandler(exchange);
 }
 
 /** Steps 6 and 7: everything else the handler needs (bodies, validators), then the handler. */
