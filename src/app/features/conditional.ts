@@ -45,13 +45,12 @@ function isSafe(method: string): boolean {
   return method === HTTPMethod.GET || method === HTTPMethod.HEAD;
 }
 
-// The validators the providers computed, kept for the way out (they are set on the final response
-// of a GET or HEAD). A WeakMap keeps RequestState free of a field only some routes use.
-const computed = new WeakMap<RequestState, ProvidedValidators>();
-
-/** The validators the providers computed for this request, if the route has providers. */
+/**
+ * The validators the providers computed for this request, if the route has providers: kept for
+ * the way out, where they are set on the final response of a GET or HEAD.
+ */
 function providedValidators(state: RequestState | undefined): ProvidedValidators | undefined {
-  return state === undefined ? undefined : computed.get(state);
+  return state?.validators;
 }
 
 function callProvider(provider: ValidatorProvider, state: RequestState): unknown {
@@ -124,7 +123,9 @@ function decide(
     lastModified,
     exists: etag !== undefined || lastModified !== undefined,
   };
-  computed.set(state, current);
+  state.validators = current;
+  // Most requests carry no If-* header: nothing to evaluate.
+  if (!hasPreconditions(state.request)) return undefined;
   const outcome = evaluatePreconditions(state.request, current);
   if (outcome === 'proceed') return undefined;
   if (outcome === 'failed') {

@@ -10,7 +10,7 @@ import type { Response } from '../../response.js';
 import type { CompiledCompression } from '../compression/options.js';
 import type { Getter, GetterCompiler } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
-import type { RequestState } from '../inject/request-state.js';
+import { newRequestState, type RequestState } from '../inject/request-state.js';
 import type { AuthorizationHook } from './authorization.js';
 import { hooksFor } from './authorization.js';
 import { addProvidedValidators, type CompiledConditional } from './conditional.js';
@@ -214,18 +214,7 @@ export function decorateResponse(
   if (features.cors !== undefined) addCorsHeaders(features.cors, request, response);
   if (features.csp !== undefined) addCspHeader(features.csp, response, request, state);
   if (features.defaults !== undefined) {
-    return applyDefaultHeaders(
-      features.defaults,
-      response,
-      state ?? {
-        request,
-        params: {},
-        cache: undefined,
-        extra: undefined,
-        log: undefined,
-        abort: undefined,
-      },
-    );
+    return applyDefaultHeaders(features.defaults, response, state ?? newRequestState(request));
   }
 }
 

@@ -16,6 +16,11 @@ export interface RequestState {
   log: Logger | undefined;
   /** The controller behind the `signal` injectable, made on first use. */
   abort: AbortController | undefined;
+  /**
+   * What the route's `etag()` / `lastModified()` providers computed, kept for the way out
+   * (app/features/conditional.ts); `exists` is false when both gave nothing.
+   */
+  validators: { etag?: string; lastModified?: Date; exists: boolean } | undefined;
 }
 
 /** How one injected name gets its value for a request: now, or as a promise. */
@@ -28,7 +33,15 @@ export function newRequestState(
   request: Request,
   params: Record<string, string> = NO_PARAMS,
 ): RequestState {
-  return { request, params, cache: undefined, extra: undefined, log: undefined, abort: undefined };
+  return {
+    request,
+    params,
+    cache: undefined,
+    extra: undefined,
+    log: undefined,
+    abort: undefined,
+    validators: undefined,
+  };
 }
 
 /**
