@@ -7,7 +7,7 @@
 import type { ReadStream } from 'node:fs';
 import type * as Zlib from 'node:zlib';
 import type { FileBody } from '../../response.js';
-import type { Chunks, CompressionLevels, ContentCoding, Encoders } from './encoders.js';
+import type { Chunks, CompressionLevels, ContentCoding, Encoders } from './encoder-types.js';
 
 type Compressor = Zlib.Gzip | Zlib.BrotliCompress;
 type Zstd = {

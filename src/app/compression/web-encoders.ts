@@ -6,7 +6,7 @@
  * buffer fills, not after each chunk.
  */
 import { collectBytes } from '../../http/bytes.js';
-import type { Chunks, ContentCoding, Encoders } from './encoders.js';
+import type { Chunks, ContentCoding, Encoders } from './encoder-types.js';
 
 type Format = ConstructorParameters<typeof CompressionStream>[0];
 
