@@ -8,8 +8,8 @@
  * the ratios sit near 1.0.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Section, SectionContext } from '../lib/context.js';
+import { instructionsPerRequest } from '../lib/instructions.js';
 import { evaluateTargets, newReport, type SectionReport, type Target } from '../lib/report.js';
 import { ensureTool } from '../lib/system.js';
 
@@ -30,33 +30,6 @@ const TARGETS: Target[] = [
   },
 ];
 
-const DRIVER_DIR = join(import.meta.dirname, '..', 'instructions');
-
-/** Instructions of one valgrind run of `server` answering `requests` requests. */
-function instructions(server: string, requests: number): number {
-  const run = spawnSync(
-    'valgrind',
-    [
-      '--tool=cachegrind',
-      '--cache-sim=no',
-      '--cachegrind-out-file=/dev/null',
-      'node',
-      '--single-threaded',
-      'drive.mjs',
-      server,
-      '/',
-      String(requests),
-      './compress-servers.mjs',
-    ],
-    { cwd: DRIVER_DIR, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const match = /I\s+refs:\s+([\d,]+)/.exec(`${run.stdout}\n${run.stderr}`);
-  if (run.status !== 0 || match === null) {
-    throw new Error(`valgrind run of ${server} failed: ${run.stderr.slice(-500)}`);
-  }
-  return Number((match[1] as string).replaceAll(',', ''));
-}
-
 async function run(context: SectionContext): Promise<SectionReport> {
   const report = newReport('compression', 'Compression', ['fastify-compress', 'raw-gzip']);
   const missing = ensureTool('valgrind', 'valgrind');
@@ -71,12 +44,16 @@ async function run(context: SectionContext): Promise<SectionReport> {
     `Instructions per request under valgrind (cachegrind, no cache simulation): (run of ${LARGE} requests − run of ${SMALL}) / ${LARGE - SMALL}, over 50 in-memory keep-alive connections (bench/instructions/drive.mjs), every request sending \`Accept-Encoding: gzip\`. Fewer requests than the 5,000/25,000 of instructions.sh: each response costs millions of instructions.`,
     "`restmachine-compress`: `app.compress()` (gzip level 6, the whole body at once with `zlib.gzip`). `fastify-compress`: `@fastify/compress` (a zlib stream per response). `raw-gzip`: `zlib.gzip` and `res.end` on plain `node:http`, the floor. Counts every thread, zlib's thread-pool work included; system calls are not counted.",
   );
-  const measurements = CONTENDERS.map((contender) => {
+  const measurements = [];
+  for (const contender of CONTENDERS) {
     context.log(`${contender}: ${SMALL} and ${LARGE} requests under valgrind`);
-    const small = instructions(contender, SMALL);
-    const large = instructions(contender, LARGE);
-    return { contender, samples: [Math.round((large - small) / (LARGE - SMALL))] };
-  });
+    const compressed = (count: number) =>
+      ['drive.mjs', contender, '/', String(count), './compress-servers.mjs'] as const;
+    measurements.push({
+      contender,
+      samples: [await instructionsPerRequest(compressed, SMALL, LARGE)],
+    });
+  }
   report.scenarios.push({
     name: SCENARIO,
     unit: 'instructions/request',

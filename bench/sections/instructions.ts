@@ -5,16 +5,14 @@
  * difference in counts is the cost of one request, start-up and warm-up left out. The same
  * numbers come out of `bash bench/instructions.sh` and `bash bench/instructions/lambda.sh`.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Section, SectionContext } from '../lib/context.js';
+import { DRIVER_DIR, instructionsPerRequest } from '../lib/instructions.js';
 import { evaluateTargets, newReport, type SectionReport, type Target } from '../lib/report.js';
 
-const run = promisify(execFile);
-const DIR = 'bench/instructions';
 const SMALL = 5_000;
 const LARGE = 25_000;
 
@@ -25,28 +23,8 @@ interface Job {
   args: (count: number) => string[];
 }
 
-async function instructions(args: string[]): Promise<number> {
-  const { stderr } = await run(
-    'valgrind',
-    [
-      '--tool=cachegrind',
-      '--cache-sim=no',
-      '--cachegrind-out-file=/dev/null',
-      'node',
-      '--single-threaded',
-      ...args,
-    ],
-    { cwd: DIR, maxBuffer: 64 * 1024 * 1024 },
-  );
-  const match = /I\s+refs:\s+([\d,]+)/.exec(stderr);
-  if (match === null) throw new Error(`no instruction count in valgrind's output: ${stderr}`);
-  return Number((match[1] as string).replaceAll(',', ''));
-}
-
 async function perRequest(job: Job): Promise<number> {
-  const small = await instructions(job.args(SMALL));
-  const large = await instructions(job.args(LARGE));
-  return Math.round((large - small) / (LARGE - SMALL));
+  return instructionsPerRequest(job.args, SMALL, LARGE);
 }
 
 const HTTP_SCENARIOS = {
@@ -146,7 +124,7 @@ async function runSection(context: SectionContext): Promise<SectionReport> {
   execFileSync('node', ['scripts/build.mjs'], { stdio: 'ignore' });
   const bundles = mkdtempSync(join(tmpdir(), 'restmachine-lambda-'));
   try {
-    execFileSync('node', [`${DIR}/lambda-bundle.mjs`, bundles], { stdio: 'inherit' });
+    execFileSync('node', [join(DRIVER_DIR, 'lambda-bundle.mjs'), bundles], { stdio: 'inherit' });
     const all = jobs(bundles);
     const results = await measureAll(all, context.log);
     const value = (scenario: string, contender: string): number =>

@@ -8,8 +8,8 @@
  * request carries a megabyte, which valgrind runs some fifty times slower than Node does.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Section, SectionContext } from '../lib/context.js';
+import { instructionsPerRequest } from '../lib/instructions.js';
 import { ROOT } from '../lib/machine.js';
 import { evaluateTargets, newReport, type SectionReport, type Target } from '../lib/report.js';
 import { ensureTool } from '../lib/system.js';
@@ -28,35 +28,6 @@ const TARGETS: Target[] = [
     bound: 1.1,
   },
 ];
-
-/** Instructions of one run of `server` serving `requests` uploads. */
-function instructions(server: string, requests: number, core: number | undefined): number {
-  const command = [
-    'valgrind',
-    '--tool=cachegrind',
-    '--cache-sim=no',
-    '--cachegrind-out-file=/dev/null',
-    process.execPath,
-    '--single-threaded',
-    'drive.mjs',
-    server,
-    'UPLOAD',
-    String(requests),
-    './upload-servers.mjs',
-  ];
-  const pinned = core === undefined ? command : ['taskset', '-c', String(core), ...command];
-  const [program, ...args] = pinned as [string, ...string[]];
-  const run = spawnSync(program, args, {
-    cwd: join(ROOT, 'bench', 'instructions'),
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const refs = /I\s+refs:\s+([\d,]+)/.exec(`${run.stdout}${run.stderr}`);
-  if (run.status !== 0 || refs === null) {
-    throw new Error(`${server} (${requests} uploads) failed: ${run.stderr.slice(-500)}`);
-  }
-  return Number((refs[1] as string).replaceAll(',', ''));
-}
 
 async function run(context: SectionContext): Promise<SectionReport> {
   const report = newReport('uploads', 'Uploads: instructions per 1 MB multipart upload', [
@@ -77,13 +48,14 @@ async function run(context: SectionContext): Promise<SectionReport> {
   context.log('building dist/ (the restmachine server loads it)');
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('node scripts/build.mjs failed');
-  const measurements = SERVERS.map((server) => {
+  const measurements = [];
+  for (const server of SERVERS) {
     context.log(`${server}: ${FEW} and ${MANY} uploads under valgrind`);
-    const core = context.pinning.serverCore;
-    const few = instructions(server, FEW, core);
-    const many = instructions(server, MANY, core);
-    return { contender: server, samples: [Math.round((many - few) / (MANY - FEW))] };
-  });
+    const upload = (count: number) =>
+      ['drive.mjs', server, 'UPLOAD', String(count), './upload-servers.mjs'] as const;
+    const cost = await instructionsPerRequest(upload, FEW, MANY, context.pinning.serverCore);
+    measurements.push({ contender: server, samples: [cost] });
+  }
   report.scenarios.push({
     name: SCENARIO,
     unit: 'instructions/upload',
