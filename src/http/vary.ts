@@ -1,13 +1,14 @@
 /**
  * The `Vary` response header (RFC 9110 §12.5.5): the request headers a response depends on.
  */
-import type { MultiValueHeaders } from './headers.js';
+import { MultiValueHeaders } from './headers.js';
 
 /**
  * Adds `name` to `Vary` unless it is already listed (in any case, on any field line) or `Vary`
  * is `*`, which already says the response varies on everything. A single existing field line
  * is extended (`Vary: Accept, Origin`), which RFC 9110 §5.3 makes equivalent to two lines and
- * which Node writes and validates once.
+ * which Node writes and validates once. `name` is a header name (a token: every caller passes a
+ * constant or a name checked at registration), so the line needs no validation again.
  *
  * @example
  * addVary(response.headers, 'Origin');
@@ -15,8 +16,10 @@ import type { MultiValueHeaders } from './headers.js';
 export function addVary(headers: MultiValueHeaders, name: string): void {
   const lines = headers.getAll('vary');
   for (const line of lines) if (listsMember(line, name)) return;
-  if (lines.length === 1) headers.set('Vary', `${lines[0]}, ${name}`);
-  else headers.add('Vary', name);
+  if (lines.length === 0) MultiValueHeaders.setTrusted(headers, 'Vary', 'vary', name);
+  else if (lines.length === 1) {
+    MultiValueHeaders.setTrusted(headers, 'Vary', 'vary', `${lines[0]}, ${name}`);
+  } else headers.add('Vary', name);
 }
 
 function isWhitespace(code: number): boolean {
