@@ -140,3 +140,21 @@ describe('CORS', () => {
     expect(() => app.cors(null as never)).toThrow(SetupError);
   });
 });
+
+describe('echoed origins', () => {
+  it('never echoes an Origin with a control character, whatever the origin option allows', async () => {
+    const app = new RestApplication({ logger: silentLogger }).cors({ origin: () => true });
+    app.get('/x', () => 'ok');
+    for (const origin of [
+      'https://a.example\u0001',
+      'https://a.example\u007f',
+      'https://a\u0085b',
+    ]) {
+      const response = await app.request('/x', { headers: { Origin: origin } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.has('access-control-allow-origin')).toBe(false);
+    }
+    const ok = await app.request('/x', { headers: { Origin: 'https://a.example' } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://a.example');
+  });
+});
