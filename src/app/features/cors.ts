@@ -48,8 +48,8 @@ export interface CompiledCors {
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// A serialised origin (scheme://host[:port]) or the opaque `null`. Anything else is not echoed.
-// A serialized origin (RFC 6454 §6.2): no whitespace or control character is ever echoed.
+// A serialised origin (scheme://host[:port], RFC 6454 §6.2) or the opaque `null`; anything else,
+// and any whitespace or control character, is never echoed.
 const ORIGIN = /^(?:null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s\p{Cc}/?#,]+)$/u;
 
 function headerList(option: string, values: readonly string[] | undefined): string | undefined {
