@@ -5,31 +5,23 @@
  * them, calls the server; and Swagger UI, served by the application itself, lists the example's
  * operations in headless Chromium (skipped with a reason outside CI when Chromium is missing).
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../examples/app/app.js';
 import { API_V1, type BookmarksApi } from '../../examples/app/routes.js';
 import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
 import { createClient } from '../../src/client/index.js';
 import { silentLogger } from '../../src/index.js';
+import { launchChromium, needChromium } from '../support/chromium.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumMissing = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is not installed (apt-get install chromium)`;
-if (chromiumMissing !== undefined && process.env.CI === 'true') {
-  throw new Error(`The browser test needs Chromium in CI: ${chromiumMissing}`);
-}
 
 let server: ServeHandle;
 let project: string;
@@ -209,37 +201,15 @@ describe('the API reference page in headless Chromium', () => {
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    if (chromiumMissing !== undefined) return;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
   });
 
-  function need(context: TestContext): Browser {
-    if (chromiumMissing !== undefined) {
-      console.warn(`Skipped: ${chromiumMissing}`);
-      context.skip(chromiumMissing);
-    }
-    return browser as Browser;
-  }
-
   it('lists the example’s operations, every asset from the application itself', async (context) => {
-    const browser = need(context);
-    const page = await browser.newPage();
+    const page = await needChromium(context, browser).newPage();
     const problems: string[] = [];
     const elsewhere: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));

@@ -3,44 +3,24 @@
  * `chromium`, driven by playwright-core) loads the page that StaticRouter serves, runs its module
  * script and shows data from the JSON API, then adds a bookmark through it.
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { createApp } from '../../examples/app/app.js';
 import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
 import { silentLogger } from '../../src/index.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is not installed (apt-get install chromium)`;
-if (missing !== undefined && process.env.CI === 'true') {
-  throw new Error(`The browser test needs Chromium in CI: ${missing}`);
-}
+import { chromiumMissing, launchChromium, needChromium } from '../support/chromium.js';
 
 let server: ServeHandle | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (missing !== undefined) return;
+  if (chromiumMissing !== undefined) return;
   server = await serve(createApp({ logger: silentLogger }), {
     port: 0,
     host: '127.0.0.1',
     handleSignals: false,
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -49,11 +29,7 @@ afterAll(async () => {
 });
 
 function need(context: TestContext): { server: ServeHandle; browser: Browser } {
-  if (missing !== undefined) {
-    console.warn(`Skipped: ${missing}`);
-    context.skip(missing);
-  }
-  return { server: server as ServeHandle, browser: browser as Browser };
+  return { browser: needChromium(context, browser), server: server as ServeHandle };
 }
 
 describe('the example front-end in headless Chromium', () => {
