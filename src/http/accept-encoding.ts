@@ -59,7 +59,7 @@ export function parseAcceptEncoding(header: string): AcceptedEncodings {
 }
 
 /** The weight the client gives `coding`: its own, else the wildcard's, else 0. */
-function weightOf(accepted: AcceptedEncodings, coding: string): number {
+export function weightOf(accepted: AcceptedEncodings, coding: string): number {
   return accepted.weights.get(coding) ?? accepted.wildcard ?? 0;
 }
 
