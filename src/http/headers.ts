@@ -162,8 +162,10 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** The first value of `name`, or `undefined`. */
   get(name: string): string | undefined {
-    const key = lower(name);
-    return this.#getLower(key, isAscii(key));
+    const key = asciiKey(name);
+    return key === undefined
+      ? this.#getLower(name.toLowerCase(), false)
+      : this.#getLower(key, true);
   }
 
   /**
@@ -190,15 +192,15 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** Every value of `name` in the order received (empty when absent). */
   getAll(name: string): string[] {
-    const key = lower(name);
-    const ascii = isAscii(key);
+    const ascii = asciiKey(name);
+    const key = ascii ?? name.toLowerCase();
     const pending = this.#pending;
     if (pending !== undefined) {
       const out: string[] = [];
       for (
-        let at = findPending(pending, key, 0, ascii);
+        let at = findPending(pending, key, 0, ascii !== undefined);
         at !== -1;
-        at = findPending(pending, key, at + 2, ascii)
+        at = findPending(pending, key, at + 2, ascii !== undefined)
       ) {
         out.push(pending[at + 1] as string);
       }
@@ -292,7 +294,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   /** Removes every value of `name`; returns whether there was one. */
   delete(name: string): boolean {
     this.#index();
-    const at = this.#find(lower(name));
+    const at = this.#find(asciiKey(name) ?? name.toLowerCase());
     if (at === -1) return false;
     this.#fields.splice(at, STRIDE);
     return true;
@@ -390,16 +392,20 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   }
 }
 
-/**
- * `name` in lower case. Names the library asks for are lower case already, and checking that
- * costs less than the runtime call `toLowerCase()` makes.
- */
-function lower(name: string): string {
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (code >= 65 && code <= 90) return name.toLowerCase();
+// The lower-case keys of the plain ASCII names looked up so far. Code asks for the same few
+// names on every request, and one map lookup costs less than lower-casing the name and checking
+// it character by character (`get('authorization')`: 1,621 instructions before, bench/RESULTS.md).
+const ASCII_KEYS = new Map<string, string>();
+
+/** `name` in lower case when that is plain ASCII (a valid field name always is), else undefined. */
+function asciiKey(name: string): string | undefined {
+  let key = ASCII_KEYS.get(name);
+  if (key === undefined) {
+    key = name.toLowerCase();
+    if (!isAscii(key)) return undefined;
+    if (ASCII_KEYS.size < 256) ASCII_KEYS.set(name, key);
   }
-  return name;
+  return key;
 }
 
 /** Whether `name` starts with `prefix` (lower case) when compared without regard to case. */
@@ -441,7 +447,8 @@ function findPending(
   }
   for (let i = from; i + 1 < pending.length; i += 2) {
     const name = pending[i] as string;
-    if (name.length === key.length && (name === key || startsWithLower(name, key))) return i;
+    // toLowerCase() costs less than comparing character by character in JavaScript.
+    if (name.length === key.length && (name === key || name.toLowerCase() === key)) return i;
   }
   return -1;
 }

@@ -22,6 +22,43 @@ export function addVary(headers: MultiValueHeaders, name: string): void {
   } else headers.add('Vary', name);
 }
 
+/**
+ * A fixed list of names to add to `Vary`, such as a route's (`Authorization` for its
+ * authorization hooks, `Origin` for CORS), with what each `Vary` line already seen became: the
+ * lines a route's responses carry are nearly always the same few (`Accept`, or none), so the
+ * list is merged into each once instead of scanned on every response.
+ */
+export class VaryMembers {
+  readonly names: readonly string[];
+  readonly #line: string;
+  readonly #merged = new Map<string, string>();
+
+  constructor(names: readonly string[]) {
+    this.names = names;
+    this.#line = names.join(', ');
+  }
+
+  /** Adds every name to `Vary`, as `addVary` does for each. */
+  addTo(headers: MultiValueHeaders): void {
+    const lines = headers.getAll('vary');
+    if (lines.length === 0) {
+      MultiValueHeaders.setTrusted(headers, 'Vary', 'vary', this.#line);
+    } else if (lines.length === 1) {
+      const line = lines[0] as string;
+      let merged = this.#merged.get(line);
+      if (merged === undefined) {
+        merged = line;
+        for (const name of this.names) if (!listsMember(merged, name)) merged += `, ${name}`;
+        // A handler may set lines of its own; only so many are remembered.
+        if (this.#merged.size < 16) this.#merged.set(line, merged);
+      }
+      if (merged !== line) MultiValueHeaders.setTrusted(headers, 'Vary', 'vary', merged);
+    } else {
+      for (const name of this.names) addVary(headers, name);
+    }
+  }
+}
+
 function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09;
 }

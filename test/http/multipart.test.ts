@@ -1,10 +1,11 @@
 /**
  * multipart/byteranges (RFC 9110 §14.6) and Vary (RFC 9110 §12.5.5).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MultiValueHeaders } from '../../src/http/headers.js';
 import { buildByteRanges, byteRangesLayout, newBoundary } from '../../src/http/multipart.js';
-import { addVary } from '../../src/http/vary.js';
+import { addVary, VaryMembers } from '../../src/http/vary.js';
 
 describe('multipart/byteranges', () => {
   it('lays out parts with their own Content-Type and Content-Range and an exact length', () => {
@@ -67,5 +68,51 @@ describe('Vary', () => {
     const headers = new MultiValueHeaders({ Vary: '*' });
     addVary(headers, 'Origin');
     expect(headers.getAll('vary')).toEqual(['*']);
+  });
+
+  it('adds a fixed list of names as addVary would, name by name, line after line', () => {
+    const members = new VaryMembers(['Authorization', 'Origin']);
+    const none = new MultiValueHeaders();
+    members.addTo(none);
+    expect(none.getAll('vary')).toEqual(['Authorization, Origin']);
+    for (let i = 0; i < 2; i++) {
+      // The second time the merged line comes from what the first one remembered.
+      const accept = new MultiValueHeaders({ Vary: 'Accept' });
+      members.addTo(accept);
+      expect(accept.getAll('vary')).toEqual(['Accept, Authorization, Origin']);
+    }
+    const listed = new MultiValueHeaders({ Vary: 'origin' });
+    members.addTo(listed);
+    expect(listed.getAll('vary')).toEqual(['origin, Authorization']);
+    const star = new MultiValueHeaders({ Vary: '*' });
+    members.addTo(star);
+    expect(star.getAll('vary')).toEqual(['*']);
+    const two = new MultiValueHeaders({ Vary: ['Accept', 'Origin'] });
+    members.addTo(two);
+    expect(two.getAll('vary')).toEqual(['Accept', 'Origin', 'Authorization']);
+  });
+
+  it('gives the lines addVary gives, for any lines a handler set', () => {
+    const name = fc.constantFrom('Accept', 'accept', 'Origin', 'Authorization', 'Cookie', '*');
+    const line = fc.array(name, { maxLength: 4 }).map((names) => names.join(', '));
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 3 }),
+        fc.uniqueArray(name, { minLength: 1, maxLength: 3, selector: (n) => n.toLowerCase() }),
+        (lines, names) => {
+          const members = new VaryMembers(names.filter((n) => n !== '*'));
+          if (members.names.length === 0) return;
+          const viaMembers = new MultiValueHeaders({ Vary: lines });
+          const oneByOne = new MultiValueHeaders({ Vary: lines });
+          members.addTo(viaMembers);
+          // Twice: the remembered merge must give the same line as the first.
+          const again = new MultiValueHeaders({ Vary: lines });
+          members.addTo(again);
+          for (const n of members.names) addVary(oneByOne, n);
+          expect(viaMembers.getAll('vary')).toEqual(oneByOne.getAll('vary'));
+          expect(again.getAll('vary')).toEqual(oneByOne.getAll('vary'));
+        },
+      ),
+    );
   });
 });

@@ -158,19 +158,22 @@ function allowedOrigin(cors: CompiledCors, origin: string | undefined): string |
   return origin;
 }
 
-/** Whether responses differ by `Origin` (everything but a credential-less `*`). */
-function variesByOrigin(cors: CompiledCors): boolean {
+/**
+ * Whether responses differ by `Origin` (everything but a credential-less `*`); route-features.ts
+ * adds it to the route's other `Vary` names.
+ */
+export function variesByOrigin(cors: CompiledCors): boolean {
   return !(cors.anyOrigin && !cors.credentials);
 }
 
 /**
  * Adds the CORS headers of an actual (non-preflight) response, error responses included, so a
- * browser script can read why its request failed. `Vary: Origin` is added even when the request
- * has no Origin, so a shared cache never serves one origin's answer to another.
+ * browser script can read why its request failed. `Vary: Origin` comes with the route's other
+ * `Vary` names (decorateResponse), even when the request has no Origin, so a shared cache never
+ * serves one origin's answer to another.
  */
 export function addCorsHeaders(cors: CompiledCors, request: Request, response: Response): void {
   const headers = response.headers;
-  if (variesByOrigin(cors)) addVary(headers, 'Origin');
   const origin = allowedOrigin(cors, request.headers.get('origin'));
   if (origin === undefined) return;
   headers.set('Access-Control-Allow-Origin', origin);
