@@ -340,6 +340,25 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   }
 
   /**
+   * Calls `visit` once per distinct name with its lower-case key and a fresh array of its values,
+   * which `visit` may keep. `visit` must not change the headers.
+   *
+   * @internal
+   */
+  static forEachField(
+    headers: MultiValueHeaders,
+    visit: (name: string, key: string, values: string[]) => void,
+  ): void {
+    headers.#index();
+    const fields = headers.#fields;
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const values = fields[i + VALUES] as Field;
+      const fresh = typeof values === 'string' ? [values] : values.slice();
+      visit(fields[i + NAME] as string, fields[i + KEY] as string, fresh);
+    }
+  }
+
+  /**
    * Appends every (name, value) pair to `out` as `name, value, name, value, ...`, the flat form
    * Node's `writeHead` takes, with names in lower case (HTTP/2 and the Fetch API's `Headers`
    * write them so too; Node lower-cases every name it inspects, which costs less when there is
@@ -396,6 +415,14 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 // names on every request, and one map lookup costs less than lower-casing the name and checking
 // it character by character (`get('authorization')`: 1,621 instructions before, bench/RESULTS.md).
 const ASCII_KEYS = new Map<string, string>();
+
+/**
+ * `name` in lower case, remembered for the plain ASCII names (Lambda events repeat the same few
+ * header names on every invocation).
+ */
+export function lowerCaseName(name: string): string {
+  return asciiKey(name) ?? name.toLowerCase();
+}
 
 /** `name` in lower case when that is plain ASCII (a valid field name always is), else undefined. */
 function asciiKey(name: string): string | undefined {

@@ -147,7 +147,7 @@ function albProcessor(multiValue: boolean): EventProcessor<ALBEvent, ALBResult> 
       if (multiValue) {
         const multiValueHeaders: Record<string, string[]> = {};
         forEachResultHeader(response, body, head, (name, values) => {
-          multiValueHeaders[name] = values.slice();
+          multiValueHeaders[name] = values;
         });
         result.multiValueHeaders = multiValueHeaders;
       } else {

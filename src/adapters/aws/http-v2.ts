@@ -12,7 +12,7 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
-import { MultiValueHeaders } from '../../http/headers.js';
+import { lowerCaseName, MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
 import type { ResultBody } from './body.js';
 import { encodeDecodedPath, sanitizeEncodedPath, stripPathPrefix } from './path.js';
@@ -41,7 +41,7 @@ function v2Headers(event: APIGatewayProxyEventV2): MultiValueHeaders {
     for (const name of Object.keys(headers)) {
       const value = headers[name];
       if (typeof value !== 'string') continue;
-      const lower = name.toLowerCase();
+      const lower = lowerCaseName(name);
       if (cookies !== undefined && lower === 'cookie') continue;
       pairs.push(lower, value);
     }

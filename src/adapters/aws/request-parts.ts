@@ -7,7 +7,7 @@
  */
 import type { APIGatewayEventClientCertificate } from 'aws-lambda';
 import { DataRecord } from '../../http/data-record.js';
-import { MultiValueHeaders } from '../../http/headers.js';
+import { lowerCaseName, MultiValueHeaders } from '../../http/headers.js';
 import type { ClientCertificate } from '../../request.js';
 import { malformedEvent } from './errors.js';
 
@@ -26,13 +26,13 @@ export function eventHeaders(single: SingleValueMap, multi: MultiValueMap): Mult
     for (const name of Object.keys(multi)) {
       const values = multi[name];
       if (!Array.isArray(values)) continue;
-      const lower = name.toLowerCase();
+      const lower = lowerCaseName(name);
       for (const value of values) if (typeof value === 'string') pairs.push(lower, value);
     }
   } else if (single !== null && single !== undefined && typeof single === 'object') {
     for (const name of Object.keys(single)) {
       const value = single[name];
-      if (typeof value === 'string') pairs.push(name.toLowerCase(), value);
+      if (typeof value === 'string') pairs.push(lowerCaseName(name), value);
     }
   }
   return MultiValueHeaders.fromRawPairs(pairs);

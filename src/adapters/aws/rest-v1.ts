@@ -67,7 +67,7 @@ function payloadV1Processor(
       const headers: Record<string, string> = {};
       const multiValueHeaders: Record<string, string[]> = {};
       forEachResultHeader(response, body, head, (name, values) => {
-        multiValueHeaders[name] = values.slice();
+        multiValueHeaders[name] = values;
         if (values.length === 1) headers[name] = values[0] as string;
       });
       return {

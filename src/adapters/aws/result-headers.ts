@@ -1,6 +1,7 @@
 /**
  * The response headers every integration receives, before each shapes them its own way.
  */
+import { MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
 import type { ResultBody } from './body.js';
 
@@ -13,27 +14,27 @@ export function forbidsContent(status: number): boolean {
  * Calls `visit` once per header name with all its values, in the response's order:
  * Content-Length recomputed from the bytes actually sent (a HEAD keeps the GET's, RFC 9110
  * §9.3.2), Content-Type added when the body implies one. `Set-Cookie` values stay separate.
+ * `values` is a fresh array each time, which `visit` may keep.
  */
 export function forEachResultHeader(
   response: Response,
   body: ResultBody,
   head: boolean,
-  visit: (name: string, values: readonly string[]) => void,
+  visit: (name: string, values: string[]) => void,
 ): void {
   const status = response.statusCode;
   const noContent = forbidsContent(status);
   let sawType = false;
   let sawLength = false;
-  response.headers.forEachName((values, name) => {
-    const lower = name.length === 14 || name.length === 12 ? name.toLowerCase() : '';
-    if (lower === 'content-length') {
+  MultiValueHeaders.forEachField(response.headers, (name, key, values) => {
+    if (key === 'content-length') {
       sawLength = true;
       if (noContent) return;
       if (!head) {
         visit(name, [String(body.byteLength)]);
         return;
       }
-    } else if (lower === 'content-type') sawType = true;
+    } else if (key === 'content-type') sawType = true;
     visit(name, values);
   });
   if (!sawType) {
