@@ -146,7 +146,32 @@ export function negotiate<T extends MediaType>(
   available: readonly T[],
 ): T | undefined {
   if (available.length === 0) return undefined;
-  if (accept === undefined || accept === '*/*' || accept.trim() === '') return available[0];
+  if (accept === undefined || accept === '*/*') return available[0];
+  // Remembered per list and value: 766 instructions fewer per Lambda GET event sending
+  // `Accept: application/json` (27,644 → 26,878, bench/RESULTS.md).
+  let choices = CHOICES.get(available);
+  if (choices === undefined) {
+    choices = new Map();
+    CHOICES.set(available, choices);
+  }
+  const known = choices.get(accept);
+  if (known !== undefined) return known === NONE_ACCEPTABLE ? undefined : (known as T);
+  const chosen = choose(accept, available);
+  // Clients send a handful of distinct values; a client making up new ones is not remembered.
+  if (choices.size < 64) choices.set(accept, chosen ?? NONE_ACCEPTABLE);
+  return chosen;
+}
+
+// What `negotiate` chose for each Accept value seen, per list of available types (the lists are
+// the application's and its routes', made once).
+const CHOICES = new WeakMap<
+  readonly MediaType[],
+  Map<string, MediaType | typeof NONE_ACCEPTABLE>
+>();
+const NONE_ACCEPTABLE = Symbol('none acceptable');
+
+function choose<T extends MediaType>(accept: string, available: readonly T[]): T | undefined {
+  if (accept.trim() === '') return available[0];
   const ranges = parseAcceptCached(accept);
   // An Accept header made only of members we could not parse says nothing usable: ignore it.
   if (ranges.length === 0) return available[0];
