@@ -69,6 +69,23 @@ describe('Accept', () => {
     expect(negotiate('APPLICATION/JSON', available)?.subtype).toBe('json');
   });
 
+  it('chooses the same again for a value seen before, for each list on its own', () => {
+    const jsonOnly = [available[0] as (typeof available)[number]];
+    for (let i = 0; i < 3; i++) {
+      expect(negotiate('image/png', available)).toBeUndefined();
+      expect(negotiate('text/html', available)?.subtype).toBe('html');
+      expect(negotiate('text/html', jsonOnly)).toBeUndefined();
+      expect(negotiate('  ', jsonOnly)?.subtype).toBe('json');
+    }
+    // Past the values remembered per list, choices are still made (a client making up values).
+    for (let i = 0; i < 100; i++) {
+      expect(
+        negotiate(`application/x-${i}, text/plain;q=0.${(i % 9) + 1}`, available)?.subtype,
+      ).toBe('plain');
+    }
+    expect(negotiate('text/*;q=0.5, application/json', available)?.subtype).toBe('json');
+  });
+
   it('never throws, whatever the header', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (header) => {

@@ -91,7 +91,8 @@ describe('MultiValueHeaders', () => {
   });
   it('reads raw pairs in place exactly as it reads them once indexed (property)', () => {
     // Names in mixed case, some beyond ASCII; lookups in any case.
-    const letter = fc.constantFrom('a', 'B', 'c', 'X', '-', 'é', 'Ä', 'İ');
+    // The Kelvin sign lower-cases into an ASCII `k`.
+    const letter = fc.constantFrom('a', 'B', 'c', 'X', '-', 'k', '\u212a', 'é', 'Ä', 'İ');
     const name = fc.array(letter, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
     const pairs = fc.array(fc.tuple(name, fc.string({ maxLength: 3 })), { maxLength: 8 });
     fc.assert(
@@ -108,5 +109,15 @@ describe('MultiValueHeaders', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('finds names in any case however many distinct names were looked up before', () => {
+    // Lower-case keys are remembered for a bounded number of names; past it lookups still work.
+    const headers = MultiValueHeaders.fromRawPairs(['X-Wanted', 'yes', 'Accept', '*/*']);
+    for (let i = 0; i < 600; i++) expect(headers.get(`X-Other-${i}`)).toBeUndefined();
+    expect(headers.get('X-WANTED')).toBe('yes');
+    expect(headers.get('x-wanted')).toBe('yes');
+    expect(headers.getAll('ACCEPT')).toEqual(['*/*']);
+    expect(headers.get('İ')).toBeUndefined();
   });
 });
