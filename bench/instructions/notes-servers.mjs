@@ -222,26 +222,49 @@ export async function recordOne(server, request) {
   });
 }
 
-function rawLike(create) {
+/**
+ * The replaying server for `framework`. What it replays is recorded in a child process (which
+ * valgrind does not follow): a framework run in the counted process, even for two requests,
+ * leaves its type feedback in node:http's shared code and moved the replay's own count by
+ * thousands of instructions per request from one restmachine build to the next.
+ */
+function rawLike(framework) {
   return async () => {
-    const server = await create();
-    const recorded = {};
-    for (const [name, request] of Object.entries(NOTES_REQUESTS)) {
-      recorded[name] = parseResponse(await recordOne(server, request));
-    }
-    return replaying(recorded);
+    const { execFileSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const script = fileURLToPath(import.meta.url);
+    const output = execFileSync(process.execPath, [script, 'record', framework], {
+      encoding: 'utf8',
+    });
+    return replaying(JSON.parse(output));
   };
+}
+
+/** What `framework` answers to each request of NOTES_REQUESTS, parsed. */
+async function record(framework) {
+  const server = await NOTES_SERVERS[framework]();
+  const recorded = {};
+  for (const [name, request] of Object.entries(NOTES_REQUESTS)) {
+    recorded[name] = parseResponse(await recordOne(server, request));
+  }
+  return recorded;
 }
 
 export const NOTES_SERVERS = {
   'restmachine-notes': restmachineNotes,
   'fastify-notes': fastifyNotes,
   'hono-notes': honoNotes,
-  'raw-restmachine-notes': rawLike(restmachineNotes),
-  'raw-fastify-notes': rawLike(fastifyNotes),
-  'raw-hono-notes': rawLike(honoNotes),
+  'raw-restmachine-notes': rawLike('restmachine-notes'),
+  'raw-fastify-notes': rawLike('fastify-notes'),
+  'raw-hono-notes': rawLike('hono-notes'),
 };
 
 /** For drive.mjs: the servers and requests of this module. */
 export const SERVERS = NOTES_SERVERS;
 export const REQUESTS = NOTES_REQUESTS;
+
+// `node notes-servers.mjs record <framework>` prints what rawLike replays.
+if (process.argv[2] === 'record' && import.meta.url.endsWith(process.argv[1] ?? '')) {
+  console.log(JSON.stringify(await record(process.argv[3])));
+  process.exit(0);
+}
