@@ -53,6 +53,7 @@ async function profile(driver, count, dir) {
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--predictable',
+      '--predictable-gc-schedule',
       '--perf-basic-prof',
       ...args,
     ],
