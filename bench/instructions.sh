@@ -13,7 +13,7 @@ cd "$(dirname "$0")/instructions"
 path=${1:-/}
 count() {
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-    node --predictable --predictable-gc-schedule drive.mjs "$1" "$path" "$2" $module 2>&1 |
+    node --predictable drive.mjs "$1" "$path" "$2" $module 2>&1 |
     awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
 servers="raw raw-five-headers fastify restmachine restmachine-json"

@@ -53,7 +53,6 @@ async function profile(driver, count, dir) {
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--predictable',
-      '--predictable-gc-schedule',
       '--perf-basic-prof',
       ...args,
     ],

@@ -10,7 +10,7 @@ trap 'rm -rf "$dir"' EXIT
 node lambda-bundle.mjs "$dir"
 count() {
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-    node --predictable --predictable-gc-schedule lambda-drive.mjs "$dir" "$1" "$2" "$3" 2>&1 |
+    node --predictable lambda-drive.mjs "$dir" "$1" "$2" "$3" 2>&1 |
     awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
 events=${*:-rest-get rest-post http-get http-post}

@@ -1,6 +1,6 @@
 /**
  * Instruction counts under valgrind (cachegrind, no cache simulation), the deterministic measure
- * of the instruction-count sections: `node --predictable --predictable-gc-schedule` runs one of the drivers of
+ * of the instruction-count sections: `node --predictable` runs one of the drivers of
  * bench/instructions/ (drive.mjs for HTTP over in-memory connections, lambda-drive.mjs for
  * Lambda handlers in-process).
  */
@@ -14,7 +14,7 @@ const run = promisify(execFile);
 /** Where the drivers live; their arguments' relative paths are relative to it. */
 export const DRIVER_DIR = join(ROOT, 'bench', 'instructions');
 
-/** The instructions of one run of `node --predictable --predictable-gc-schedule <args>` in DRIVER_DIR. */
+/** The instructions of one run of `node --predictable <args>` in DRIVER_DIR. */
 export async function countInstructions(args: readonly string[], core?: number): Promise<number> {
   const valgrind = [
     'valgrind',
@@ -22,11 +22,10 @@ export async function countInstructions(args: readonly string[], core?: number):
     '--cache-sim=no',
     '--cachegrind-out-file=/dev/null',
     process.execPath,
-    // V8's predictable mode (no background threads) and garbage-collection schedule (heap growth
-    // not driven by measured speeds): the count no longer depends on the machine's load. With
-    // --single-threaded alone the same build moved by over a thousand instructions per request.
+    // V8's predictable mode (background threads off, no time-driven GC heuristics): the same run
+    // counts the same instructions to within a few per request, where --single-threaded alone
+    // moved them by over a thousand.
     '--predictable',
-    '--predictable-gc-schedule',
     ...args,
   ];
   const [program, ...rest] = (

@@ -19,7 +19,7 @@ const LARGE = 25_000;
 interface Job {
   scenario: string;
   contender: string;
-  /** node's arguments after `--predictable --predictable-gc-schedule`, the count last. */
+  /** node's arguments after `--predictable`, the count last. */
   args: (count: number) => string[];
 }
 
