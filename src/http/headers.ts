@@ -7,6 +7,7 @@
  */
 
 import { DataRecord } from './data-record.js';
+import { asciiKey, findPending, lowerCaseName, startsWithLower } from './header-names.js';
 
 /** What a {@link MultiValueHeaders} can be built from. */
 export type HeadersInit =
@@ -294,7 +295,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   /** Removes every value of `name`; returns whether there was one. */
   delete(name: string): boolean {
     this.#index();
-    const at = this.#find(asciiKey(name) ?? name.toLowerCase());
+    const at = this.#find(lowerCaseName(name));
     if (at === -1) return false;
     this.#fields.splice(at, STRIDE);
     return true;
@@ -409,73 +410,4 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   clone(): MultiValueHeaders {
     return new MultiValueHeaders(this);
   }
-}
-
-// The lower-case keys of the plain ASCII names looked up so far. Code asks for the same few
-// names on every request, and one map lookup costs less than lower-casing the name and checking
-// it character by character (`get('authorization')`: 1,621 instructions before, bench/RESULTS.md).
-const ASCII_KEYS = new Map<string, string>();
-
-/**
- * `name` in lower case, remembered for the plain ASCII names (Lambda events repeat the same few
- * header names on every invocation).
- */
-export function lowerCaseName(name: string): string {
-  return asciiKey(name) ?? name.toLowerCase();
-}
-
-/** `name` in lower case when that is plain ASCII (a valid field name always is), else undefined. */
-function asciiKey(name: string): string | undefined {
-  let key = ASCII_KEYS.get(name);
-  if (key === undefined) {
-    key = name.toLowerCase();
-    if (!isAscii(key)) return undefined;
-    if (ASCII_KEYS.size < 256) ASCII_KEYS.set(name, key);
-  }
-  return key;
-}
-
-/** Whether `name` starts with `prefix` (lower case) when compared without regard to case. */
-function startsWithLower(name: string, prefix: string): boolean {
-  if (name.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) {
-    let code = name.charCodeAt(i);
-    // Beyond ASCII (never in a valid name, but a runtime may pass one on), compare as
-    // toLowerCase() does, like the indexed lookups.
-    if (code > 127) return name.slice(0, prefix.length).toLowerCase() === prefix;
-    if (code >= 65 && code <= 90) code += 32;
-    if (code !== prefix.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
-  return true;
-}
-
-/**
- * The position of the next raw pair named `key` (lower case) from `from`, or -1. `ascii` says
- * the key is plain ASCII (the library's own keys are; a caller's may not be).
- */
-function findPending(
-  pending: readonly string[],
-  key: string,
-  from: number,
-  ascii: boolean,
-): number {
-  // Lower-casing can lengthen a name ('İ' becomes 'i' and a combining dot), never into plain
-  // ASCII: only a name of the key's length can match an ASCII key.
-  if (!ascii) {
-    for (let i = from; i + 1 < pending.length; i += 2) {
-      if ((pending[i] as string).toLowerCase() === key) return i;
-    }
-    return -1;
-  }
-  for (let i = from; i + 1 < pending.length; i += 2) {
-    const name = pending[i] as string;
-    // toLowerCase() costs less than comparing character by character in JavaScript.
-    if (name.length === key.length && (name === key || name.toLowerCase() === key)) return i;
-  }
-  return -1;
 }

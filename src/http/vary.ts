@@ -34,8 +34,17 @@ export class VaryMembers {
   readonly #merged = new Map<string, string>();
 
   constructor(names: readonly string[]) {
-    this.names = names;
-    this.#line = names.join(', ');
+    // Each name once, as addVary would list it (the first casing kept).
+    const seen = new Set<string>();
+    const unique: string[] = [];
+    for (const name of names) {
+      const key = name.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      unique.push(name);
+    }
+    this.names = unique;
+    this.#line = this.names.join(', ');
   }
 
   /** Adds every name to `Vary`, as `addVary` does for each. */

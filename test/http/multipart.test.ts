@@ -87,6 +87,8 @@ describe('Vary', () => {
     const star = new MultiValueHeaders({ Vary: '*' });
     members.addTo(star);
     expect(star.getAll('vary')).toEqual(['*']);
+    const twice = new VaryMembers(['Origin', 'Authorization', 'origin']);
+    expect(twice.names).toEqual(['Origin', 'Authorization']);
     const two = new MultiValueHeaders({ Vary: ['Accept', 'Origin'] });
     members.addTo(two);
     expect(two.getAll('vary')).toEqual(['Accept', 'Origin', 'Authorization']);

@@ -12,7 +12,8 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
-import { lowerCaseName, MultiValueHeaders } from '../../http/headers.js';
+import { lowerCaseName } from '../../http/header-names.js';
+import { MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
 import type { ResultBody } from './body.js';
 import { encodeDecodedPath, sanitizeEncodedPath, stripPathPrefix } from './path.js';

@@ -7,7 +7,8 @@
  */
 import type { APIGatewayEventClientCertificate } from 'aws-lambda';
 import { DataRecord } from '../../http/data-record.js';
-import { lowerCaseName, MultiValueHeaders } from '../../http/headers.js';
+import { lowerCaseName } from '../../http/header-names.js';
+import { MultiValueHeaders } from '../../http/headers.js';
 import type { ClientCertificate } from '../../request.js';
 import { malformedEvent } from './errors.js';
 

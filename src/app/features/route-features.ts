@@ -174,12 +174,12 @@ export function compileRouteFeatures(
         authorization = hooks.flatMap((hook) =>
           compiler.compile([hook.name], label, { params, extras: NONE }),
         );
-        vary = [...new Set(hooks.flatMap((hook) => (hook.vary === undefined ? [] : [hook.vary])))];
+        vary = hooks.flatMap((hook) => (hook.vary === undefined ? [] : [hook.vary]));
       }
     }
   }
   const cors = compileCors(levelSetting<CorsOptions | false>(routers, route, SETTING.cors));
-  if (cors !== undefined && variesByOrigin(cors) && !vary.includes('Origin')) vary.push('Origin');
+  if (cors !== undefined && variesByOrigin(cors)) vary.push('Origin');
   const csp = innermost(levelSetting<CompiledCsp | false>(routers, route, SETTING.csp));
   const compress = innermost(
     levelSetting<CompiledCompression | false>(routers, route, SETTING.compress),
