@@ -84,7 +84,8 @@ export interface RequestInit {
   body?: RequestBody | null;
   /** Query parameters: a map (array values for repeated keys) or the raw query string. */
   queryParams?: Readonly<Record<string, string | readonly string[]>> | string | null;
-  pathParams?: Readonly<Record<string, string>> | null;
+  /** Path parameters by name; values that are not strings are left out. */
+  pathParams?: Readonly<Record<string, string | undefined>> | null;
   tls?: boolean;
   clientCert?: ClientCertificate | null;
   /** The client's address, when the runtime knows it. */
@@ -96,6 +97,19 @@ export interface RequestInit {
   /** The largest body `bytes()` reads, in bytes (no limit by default). */
   bodyLimit?: number;
   context?: PlatformContext;
+}
+
+/** The string values of `given` in a map that inherits nothing (a gateway may send `null`s). */
+function copyStrings(
+  given: Readonly<Record<string, unknown>> | null | undefined,
+): Record<string, string> {
+  const out = new DataRecord<string>();
+  if (given === null || given === undefined) return out;
+  for (const key of Object.keys(given)) {
+    const value = given[key];
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
 }
 
 // What a request outside any adapter's runtime carries: nothing, shared.
@@ -132,7 +146,10 @@ export class Request {
   readonly path: string;
   readonly headers: MultiValueHeaders;
   body: RequestBody | undefined;
-  #pathParams: Record<string, string>;
+  #pathParams: Record<string, string> | undefined;
+  // The parameters given to the constructor, copied on first read: the pipeline replaces them
+  // with the route's own before anything reads them (bench/RESULTS.md).
+  #givenPathParams: Readonly<Record<string, unknown>> | null | undefined;
   readonly tls: boolean;
   readonly clientCert: ClientCertificate | undefined;
   readonly remoteAddress: string | undefined;
@@ -177,7 +194,7 @@ export class Request {
       }
       this.#query = map;
     }
-    this.#pathParams = Object.assign(new DataRecord<string>(), init.pathParams);
+    this.#givenPathParams = init.pathParams;
     this.tls = init.tls ?? false;
     this.clientCert = init.clientCert ?? undefined;
     this.remoteAddress = init.remoteAddress;
@@ -189,6 +206,7 @@ export class Request {
 
   /** Path parameters by name; like every map here, it inherits nothing (no `toString`). */
   get pathParams(): Readonly<Record<string, string>> {
+    this.#pathParams ??= copyStrings(this.#givenPathParams);
     return this.#pathParams;
   }
 

@@ -20,6 +20,17 @@ describe('Request', () => {
     expect(request.clientCert).toBeUndefined();
   });
 
+  it('copies the string path parameters it was given, once, into a map that inherits nothing', () => {
+    const given: Record<string, string | undefined> = { id: '7', missing: undefined };
+    const request = new Request({ method: 'GET', path: '/users/7', pathParams: given });
+    const params = request.pathParams;
+    expect(Object.entries(params)).toEqual([['id', '7']]);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(params))).toBeNull();
+    given.id = '8';
+    expect(request.pathParams).toBe(params);
+    expect(request.pathParams.id).toBe('7');
+  });
+
   it('keeps an unknown method as received', () => {
     expect(new Request({ method: 'BREW', path: '/' }).method).toBe('BREW');
   });

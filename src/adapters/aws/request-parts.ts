@@ -80,17 +80,15 @@ export function optionalObject(value: unknown): Record<string, unknown> | undefi
     : undefined;
 }
 
-/** Path parameters the gateway matched, copied without `undefined` or `null` values. */
-export function gatewayPathParameters(value: SingleValueMap): Record<string, string> | undefined {
-  if (value === null || value === undefined || typeof value !== 'object') return undefined;
-  let out: Record<string, string> | undefined;
-  for (const key of Object.keys(value)) {
-    const item = value[key];
-    if (typeof item !== 'string') continue;
-    out ??= new DataRecord<string>();
-    out[key] = item;
-  }
-  return out;
+/**
+ * Path parameters the gateway matched, as they are: the Request copies their string values only
+ * if something reads them before routing replaces them (a copy here cost 375 instructions per
+ * Lambda event with path parameters, bench/RESULTS.md).
+ */
+export function gatewayPathParameters(
+  value: SingleValueMap,
+): Readonly<Record<string, string | undefined>> | undefined {
+  return value !== null && typeof value === 'object' ? value : undefined;
 }
 
 /**
