@@ -65,6 +65,21 @@ describe('MultiValueHeaders', () => {
     expect(headers.size).toBe(2);
   });
 
+  it('lists raw pairs in lower case when asked, as Lambda events are, and finds them in any case', () => {
+    const raw = ['X-Multi', '1', 'Accept', '*/*', 'x-multi', '2'];
+    const headers = MultiValueHeaders.fromRawPairs(raw, true);
+    expect(headers.getAll('x-MULTI')).toEqual(['1', '2']);
+    expect(headers.get('accept')).toBe('*/*');
+    expect([...headers]).toEqual([
+      ['x-multi', '1'],
+      ['x-multi', '2'],
+      ['accept', '*/*'],
+    ]);
+    const changed = MultiValueHeaders.fromRawPairs(raw, true).set('Vary', 'Accept');
+    expect([...changed.names()]).toEqual(['x-multi', 'accept', 'Vary']);
+    expect([...MultiValueHeaders.fromRawPairs(raw).names()]).toEqual(['X-Multi', 'Accept']);
+  });
+
   it('refuses names that are not tokens and values with CR, LF or NUL', () => {
     const headers = new MultiValueHeaders();
     expect(() => headers.set('Bad Name', 'x')).toThrow(/Invalid header name/);

@@ -42,15 +42,14 @@ function v2Headers(event: APIGatewayProxyEventV2): MultiValueHeaders {
     for (const name of Object.keys(headers)) {
       const value = headers[name];
       if (typeof value !== 'string') continue;
-      const lower = lowerCaseName(name);
-      if (cookies !== undefined && lower === 'cookie') continue;
-      pairs.push(lower, value);
+      if (cookies !== undefined && lowerCaseName(name) === 'cookie') continue;
+      pairs.push(name, value);
     }
   }
   if (cookies !== undefined) {
     pairs.push('cookie', cookies.filter((cookie) => typeof cookie === 'string').join('; '));
   }
-  return MultiValueHeaders.fromRawPairs(pairs);
+  return MultiValueHeaders.fromRawPairs(pairs, true);
 }
 
 function payloadV2Processor(
