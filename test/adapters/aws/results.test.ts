@@ -196,7 +196,7 @@ describe.each(KINDS)('$name results', (kind) => {
 });
 
 describe('payload 1.0 results', () => {
-  it('list every value in multiValueHeaders, repeat only single values in headers, never add cookies', async () => {
+  it('put each single value in headers and only repeated ones in multiValueHeaders, never cookies', async () => {
     const adapter = new CloudGatewayAdapter(buildApp(), { metricsPublisher: null });
     const result = await adapter.handleEvent(restEvent({ method: 'GET', path: '/cookies' }));
     expect(Object.keys(result).sort()).toEqual([
@@ -206,10 +206,21 @@ describe('payload 1.0 results', () => {
       'multiValueHeaders',
       'statusCode',
     ]);
-    expect(result.multiValueHeaders?.['Set-Cookie']).toEqual([COOKIE_A, COOKIE_B]);
+    expect(result.multiValueHeaders).toEqual({ 'Set-Cookie': [COOKIE_A, COOKIE_B] });
     expect(result.headers?.['Set-Cookie']).toBeUndefined();
     expect(result.headers?.['Content-Type']).toBe('application/json');
-    expect(result.multiValueHeaders?.['Content-Type']).toEqual(['application/json']);
+    // API Gateway merges the two maps: every header reaches the client once.
+    const wire = readV1Result(result).headers;
+    expect(wire.getAll('set-cookie')).toEqual([COOKIE_A, COOKIE_B]);
+    expect(wire.getAll('content-type')).toEqual(['application/json']);
+  });
+
+  it('leave multiValueHeaders out when no header repeats', async () => {
+    const adapter = new CloudGatewayAdapter(buildApp(), { metricsPublisher: null });
+    const result = await adapter.handleEvent(restEvent({ method: 'GET', path: '/doc' }));
+    expect(result.multiValueHeaders).toBeUndefined();
+    expect(result.headers?.['Content-Type']).toBe('application/json');
+    expect(result.headers?.['Content-Length']).toBe(String(Buffer.byteLength(result.body)));
   });
 });
 
@@ -298,7 +309,7 @@ describe('convertFromResponse', () => {
     );
     expect(result.isBase64Encoded).toBe(true);
     expect(Buffer.from(result.body, 'base64').toString()).toBe('456789');
-    expect(result.multiValueHeaders?.['Content-Length']).toEqual(['6']);
+    expect(result.headers?.['Content-Length']).toBe('6');
     const gone = await adapter.convertFromResponse(
       Response.file(join(dir, 'gone.txt')),
       restEvent({ method: 'GET', path: '/' }),
