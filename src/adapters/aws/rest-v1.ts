@@ -68,8 +68,12 @@ function payloadV1Processor(
       const headers: Record<string, string> = {};
       let multiValueHeaders: Record<string, string[]> | undefined;
       forEachResultHeader(response, body, head, (name, values) => {
-        if (values.length === 1) headers[name] = values[0] as string;
-        else (multiValueHeaders ??= {})[name] = values;
+        if (values.length === 1) {
+          headers[name] = values[0] as string;
+        } else {
+          multiValueHeaders ??= {};
+          multiValueHeaders[name] = values;
+        }
       });
       const result: APIGatewayProxyResult = {
         statusCode: response.statusCode,
