@@ -112,6 +112,13 @@ function copyStrings(
   return out;
 }
 
+/** The route's parameters by name, from its names and the values the path matched. */
+function pairUp(names: readonly string[], values: readonly string[]): Record<string, string> {
+  const out = new DataRecord<string>();
+  for (let i = 0; i < names.length; i++) out[names[i] as string] = values[i] as string;
+  return out;
+}
+
 // What a request outside any adapter's runtime carries: nothing, shared.
 const NO_CONTEXT: PlatformContext = Object.freeze({});
 const EMPTY_BYTES = new Uint8Array(0);
@@ -123,10 +130,17 @@ const EMPTY_BYTES = new Uint8Array(0);
  *
  * @internal
  */
-export let recordRouting: (
+export let recordRouting: (request: Request, template: string) => void;
+/**
+ * The path parameters routing found: the route's names and the values the path matched, in the
+ * same order. They replace any given to the constructor and are paired up on first read.
+ *
+ * @internal
+ */
+export let recordPathParams: (
   request: Request,
-  template: string,
-  params: Record<string, string> | undefined,
+  names: readonly string[],
+  values: readonly string[],
 ) => void;
 /** @internal */
 export let recordRequestId: (request: Request, id: string) => void;
@@ -150,6 +164,9 @@ export class Request {
   // The parameters given to the constructor, copied on first read: the pipeline replaces them
   // with the route's own before anything reads them (bench/RESULTS.md).
   #givenPathParams: Readonly<Record<string, unknown>> | null | undefined;
+  // The route's, once routing recorded them: names and values, paired up on first read.
+  #paramNames: readonly string[] | undefined;
+  #paramValues: readonly string[] | undefined;
   readonly tls: boolean;
   readonly clientCert: ClientCertificate | undefined;
   readonly remoteAddress: string | undefined;
@@ -206,7 +223,10 @@ export class Request {
 
   /** Path parameters by name; like every map here, it inherits nothing (no `toString`). */
   get pathParams(): Readonly<Record<string, string>> {
-    this.#pathParams ??= copyStrings(this.#givenPathParams);
+    this.#pathParams ??=
+      this.#paramNames === undefined
+        ? copyStrings(this.#givenPathParams)
+        : pairUp(this.#paramNames, this.#paramValues as readonly string[]);
     return this.#pathParams;
   }
 
@@ -232,9 +252,13 @@ export class Request {
   }
 
   static {
-    recordRouting = (request, template, params) => {
+    recordRouting = (request, template) => {
       request.#routeTemplate = template;
-      if (params !== undefined) request.#pathParams = params;
+    };
+    recordPathParams = (request, names, values) => {
+      request.#paramNames = names;
+      request.#paramValues = values;
+      request.#pathParams = undefined;
     };
     recordRequestId = (request, id) => {
       request.#requestId = id;

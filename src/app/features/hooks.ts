@@ -10,7 +10,12 @@
  */
 import { SetupError } from '../../errors.js';
 import { Response, type ResponseBody } from '../../response.js';
-import { buildContext, type Getter, type GetterCompiler } from '../inject/getters.js';
+import {
+  buildContext,
+  type Getter,
+  type GetterCompiler,
+  type PathParamPositions,
+} from '../inject/getters.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { RequestState } from '../inject/request-state.js';
 import type { Logger } from '../logger.js';
@@ -72,7 +77,7 @@ function compileHook(
   compiler: GetterCompiler,
   injectable: Injectable,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
   extras: ReadonlySet<string>,
 ): CompiledHook {
   const getters = compiler.compile(injectable.names, label, { params, extras });
@@ -96,7 +101,7 @@ export function compileHooks(
   compiler: GetterCompiler,
   hooks: readonly Injectable[],
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
   kind: 'onRequest' | 'onResponse',
 ): CompiledHook[] {
   const extras = kind === 'onResponse' ? RESPONSE_EXTRAS : NONE;

@@ -8,7 +8,12 @@ import { VaryMembers } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import type { CompiledCompression } from '../compression/options.js';
-import type { Getter, GetterCompiler } from '../inject/getters.js';
+import {
+  type Getter,
+  type GetterCompiler,
+  NO_PATH_PARAMS,
+  type PathParamPositions,
+} from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import { newRequestState, type RequestState } from '../inject/request-state.js';
 import type { AuthorizationHook } from './authorization.js';
@@ -75,7 +80,7 @@ export function compileDefaultHeaders(
       fn,
       names,
       getters: compiler.compile(names, `Default headers function #${index + 1}`, {
-        params: NONE,
+        params: NO_PATH_PARAMS,
         extras: NONE,
       }),
     };
@@ -119,7 +124,7 @@ function compileProvider(
   compiler: GetterCompiler,
   injectable: Injectable | undefined,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
 ) {
   if (injectable === undefined) return undefined;
   return {
@@ -139,7 +144,7 @@ export function compileRouteFeatures(
   routers: readonly FeatureLevel[],
   route: FeatureRoute | undefined,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
   defaults: CompiledDefaultHeaders | undefined,
   varyAccept: boolean,
 ): RouteFeatures | undefined {

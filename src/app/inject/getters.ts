@@ -63,8 +63,17 @@ export interface InjectionHost {
 export type { Getter } from './request-state.js';
 
 /** What a function may inject besides registered and built-in names, where it runs. */
+/**
+ * A route's path parameters: each name and the position of its value among the values the
+ * path matched (the last, when a template repeats a name).
+ */
+export type PathParamPositions = ReadonlyMap<string, number>;
+
+/** The positions of a function that sees no path parameters. */
+export const NO_PATH_PARAMS: PathParamPositions = new Map();
+
 export interface Available {
-  params: ReadonlySet<string>;
+  params: PathParamPositions;
   extras: ReadonlySet<string>;
   /** The route's `accepts()` parsers, for `parsedBody` (none: every body is 415). */
   parsers?: readonly CompiledParser[] | undefined;
@@ -89,7 +98,7 @@ export function builtinGetter(name: string, host: InjectionHost): Getter | undef
     case 'request':
       return (s) => s.request;
     case 'pathParams':
-      return (s) => s.params;
+      return (s) => s.request.pathParams;
     case 'queryParams':
       return (s) => s.request.queryParams;
     case 'queryParamsAll':
@@ -248,7 +257,7 @@ function schemaSource(
     case 'queryParams':
       return state.request.queryParams;
     case 'pathParams':
-      return state.params;
+      return state.request.pathParams;
     case 'headers': {
       const out = new DataRecord<string>();
       for (const [name, value] of state.request.headers) {
@@ -315,7 +324,7 @@ export class GetterCompiler {
   #verify(
     name: string,
     label: string,
-    available: { params: ReadonlySet<string>; extras: ReadonlySet<string> },
+    available: { params: PathParamPositions; extras: ReadonlySet<string> },
     chain: string[],
   ): void {
     const binding = this.#bindings.get(name);
@@ -346,7 +355,9 @@ export class GetterCompiler {
 
   #getter(name: string, available: Available): Getter {
     if (available.extras.has(name)) return (s) => s.extra?.[name];
-    if (available.params.has(name)) return (s) => s.params[name];
+    // A path parameter's value by its position: no record of them all is built for it.
+    const position = available.params.get(name);
+    if (position !== undefined) return (s) => s.paramValues[position];
     // A route's parsers make its getters its own: a shared one may have been compiled without.
     const own = available.parsers !== undefined || available.multipart !== undefined;
     const existing = own ? undefined : this.#getters.get(name);
@@ -366,7 +377,7 @@ export class GetterCompiler {
     } else if (binding === undefined && name === 'parts') {
       getter = (s) => readParts(s, limits);
     } else if (binding === undefined) {
-      getter = builtinGetter(name, host) ?? ((s) => s.params[name]);
+      getter = builtinGetter(name, host) ?? ((s) => s.request.pathParams[name]);
     } else if (binding.kind === 'startup') {
       getter = () => host.startupValues.get(name);
     } else {

@@ -8,7 +8,8 @@ import type { Logger } from '../logger.js';
 /** Everything one request's getters share. */
 export interface RequestState {
   request: Request;
-  params: Record<string, string>;
+  /** The values of the matched route's path parameters, in the order of its template. */
+  paramValues: readonly string[];
   /** Request-scoped values, created on first use. */
   cache: Map<string, unknown> | undefined;
   /** `result` for renderers, `error` for error handlers. */
@@ -26,16 +27,16 @@ export interface RequestState {
 /** How one injected name gets its value for a request: now, or as a promise. */
 export type Getter = (state: RequestState) => unknown;
 
-const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null));
+const NO_VALUES: readonly string[] = Object.freeze([]);
 
-/** A fresh state for `request`; `params` are the matched route's path parameters. */
+/** A fresh state for `request`; `paramValues` are the values of the matched route's path parameters. */
 export function newRequestState(
   request: Request,
-  params: Record<string, string> = NO_PARAMS,
+  paramValues: readonly string[] = NO_VALUES,
 ): RequestState {
   return {
     request,
-    params,
+    paramValues,
     cache: undefined,
     extra: undefined,
     log: undefined,

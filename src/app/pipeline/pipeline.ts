@@ -12,10 +12,9 @@
  */
 
 import { HttpError } from '../../errors.js';
-import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { formatAllow, HTTPMethod, parseMethod } from '../../http/methods.js';
-import { type Request, recordBodyLimit, recordRouting } from '../../request.js';
+import { type Request, recordBodyLimit, recordPathParams, recordRouting } from '../../request.js';
 import { Response } from '../../response.js';
 import { checkRoutePreconditions } from '../features/conditional.js';
 import { isPreflight } from '../features/cors.js';
@@ -139,9 +138,13 @@ type Entry = { value: CompiledRoute; paramNames: readonly string[] };
  * Content-Length over the limit, before anything reads the body. The application's `onRequest`
  * hooks run between finding the route and giving any of these answers.
  */
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
 function routeRequest(exchange: Exchange): Response | Promise<Response> {
   const { table, request } = exchange;
   recordBodyLimit(request, exchange.host.bodyLimit);
+  // None until a route matches, whatever the request was constructed with.
+  recordPathParams(request, NO_VALUES, NO_VALUES);
   assignRequestId(request);
   const matched = table.matcher.match(request.path);
   if (matched === MALFORMED) throw new HttpError(400, 'Malformed percent-encoding in request path');
@@ -160,7 +163,7 @@ function runApplicationHooks(
 ): Response | Promise<Response> {
   const { request } = exchange;
   const method = parseMethod(request.method);
-  let params: Record<string, string> | undefined;
+  let values: readonly string[] | undefined;
   if (matched !== undefined && method !== undefined) {
     const byMethod = matched.leaf.byMethod;
     const entry =
@@ -169,21 +172,15 @@ function runApplicationHooks(
         : (byMethod.get(method) ??
           (method === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined));
     if (entry !== undefined) {
-      params = paramsOf(entry, matched);
+      values = matched.values;
+      recordPathParams(request, entry.paramNames, values);
       adoptHooks(exchange, entry.value.hooks);
     }
   }
-  exchange.state = newRequestState(request, params ?? new DataRecord<string>());
+  exchange.state = newRequestState(request, values);
   return afterOnRequest(exchange, runOnRequest(hooks, exchange.state), () =>
     dispatchRoute(exchange, matched),
   );
-}
-
-function paramsOf(entry: Entry, matched: PathMatch<CompiledRoute>): Record<string, string> {
-  const params = new DataRecord<string>();
-  const names = entry.paramNames;
-  for (let i = 0; i < names.length; i++) params[names[i] as string] = matched.values[i] as string;
-  return params;
 }
 
 /** From here on the route's `onResponse` hooks (which end with the application's) apply. */
@@ -212,7 +209,7 @@ function dispatchRoute(
     throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
   }
   if (matched === undefined) throw new HttpError(404);
-  recordRouting(request, matched.leaf.template, undefined);
+  recordRouting(request, matched.leaf.template);
   const byMethod = matched.leaf.byMethod;
   if (method === HTTPMethod.OPTIONS && isPreflight(request)) {
     const preflight = answerPreflight(byMethod, request);
@@ -251,8 +248,9 @@ function dispatchRoute(
     throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
   }
   const route = entry.value;
-  const state = exchange.state ?? newRequestState(request, paramsOf(entry, matched));
-  recordRouting(request, route.template, state.params);
+  const state = exchange.state ?? newRequestState(request, matched.values);
+  recordRouting(request, route.template);
+  recordPathParams(request, entry.paramNames, matched.values);
   exchange.features = route.features;
   const hooks = route.hooks;
   adoptHooks(exchange, hooks);
@@ -281,7 +279,8 @@ function preflightHooks(
   if (entry === undefined || hooks === undefined) return preflight;
   adoptHooks(exchange, hooks);
   if (hooks.onRequest === undefined) return preflight;
-  exchange.state ??= newRequestState(exchange.request, paramsOf(entry, matched));
+  exchange.state ??= newRequestState(exchange.request, matched.values);
+  recordPathParams(exchange.request, entry.paramNames, matched.values);
   return afterOnRequest(exchange, runOnRequest(hooks.onRequest, exchange.state), () => preflight);
 }
 

@@ -9,7 +9,7 @@ import {
   FORM_MEDIA_TYPE,
   JSON_MEDIA_TYPE,
 } from '../inject/body-parsers.js';
-import type { GetterCompiler } from '../inject/getters.js';
+import type { GetterCompiler, PathParamPositions } from '../inject/getters.js';
 import type { Registry } from '../types.js';
 import { MULTIPART_MEDIA_TYPE, type MultipartLimits, multipartLimits } from '../uploads/limits.js';
 import type { Route } from './route.js';
@@ -40,7 +40,7 @@ export function compileRouteBodies(
   route: Route<Registry>,
   routers: ReadonlyArray<Router<Registry>>,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
 ): RouteBodies {
   const reached = compiler.reach(route.handler.names);
   const reads = (source: string): boolean => {

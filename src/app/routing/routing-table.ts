@@ -21,7 +21,14 @@ import {
   type FeaturesSource,
   type RouteFeatures,
 } from '../features/route-features.js';
-import type { Binding, Getter, GetterCompiler, InjectionHost } from '../inject/getters.js';
+import {
+  type Binding,
+  type Getter,
+  type GetterCompiler,
+  type InjectionHost,
+  NO_PATH_PARAMS,
+  type PathParamPositions,
+} from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
 import type { MultipartLimits } from '../uploads/limits.js';
@@ -171,7 +178,7 @@ function compileRenderer(
   builtin: ((result: unknown) => string) | undefined,
   contentType: string,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
 ): CompiledRenderer {
   const media: MediaType = rendererMediaType(mediaType);
   return {
@@ -193,7 +200,7 @@ function orderRenderers(
   source: TableSource,
   route: Route<Registry> | undefined,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
 ): CompiledRenderer[] {
   const entries = new Map<string, CompiledRenderer>();
   const essence = (type: string) => {
@@ -282,7 +289,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
       .split('/')
       .filter((segment) => segment.startsWith('{'))
       .map((segment) => segment.slice(1, segment.endsWith('*}') ? -2 : -1));
-    const params = new Set(paramNames);
+    const params: PathParamPositions = new Map(paramNames.map((name, at) => [name, at]));
     let compiled: CompiledRoute;
     try {
       for (const name of paramNames) {
@@ -397,7 +404,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   }
   let renderers: CompiledRenderer[] = [];
   try {
-    renderers = orderRenderers(compiler, source, undefined, 'application', NONE);
+    renderers = orderRenderers(compiler, source, undefined, 'application', NO_PATH_PARAMS);
   } catch (error) {
     problems.push(error as SetupError);
   }
@@ -407,7 +414,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     [source.root],
     undefined,
     'application',
-    NONE,
+    NO_PATH_PARAMS,
     defaults,
     false,
   );
@@ -447,7 +454,7 @@ function compileApplicationHooks(
   const root = source.root;
   const compile = (hooks: readonly Injectable[], kind: 'onRequest' | 'onResponse') => {
     try {
-      return compileHooks(compiler, hooks, 'Application', NONE, kind);
+      return compileHooks(compiler, hooks, 'Application', NO_PATH_PARAMS, kind);
     } catch (error) {
       problems.push(error as SetupError);
       return [];

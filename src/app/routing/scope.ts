@@ -8,7 +8,13 @@
 import { SetupError } from '../../errors.js';
 import type { AuthorizationHook } from '../features/authorization.js';
 import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
-import { type Binding, GetterCompiler, type InjectionHost } from '../inject/getters.js';
+import {
+  type Binding,
+  GetterCompiler,
+  type InjectionHost,
+  NO_PATH_PARAMS,
+  type PathParamPositions,
+} from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
 import type { Route } from './route.js';
@@ -40,7 +46,6 @@ export interface CompiledScope {
   isPublic: boolean;
 }
 
-const NONE: ReadonlySet<string> = new Set();
 const ERROR: ReadonlySet<string> = new Set(['error']);
 
 function compileErrorHandlers(
@@ -56,7 +61,10 @@ function compileErrorHandlers(
       handlers.set(status, {
         fn: injectable.fn,
         names: injectable.names,
-        getters: compiler.compile(injectable.names, label, { params: NONE, extras: ERROR }),
+        getters: compiler.compile(injectable.names, label, {
+          params: NO_PATH_PARAMS,
+          extras: ERROR,
+        }),
       });
     } catch (error) {
       problems.push(error as SetupError);
@@ -160,7 +168,7 @@ export function compileRouteHooks(
   scope: CompiledScope,
   route: Route<Registry>,
   label: string,
-  params: ReadonlySet<string>,
+  params: PathParamPositions,
   application: readonly CompiledHook[] | undefined,
 ): RouteHooks | undefined {
   const requestHooks = [...scope.onRequest, ...route.onRequestHooks];

@@ -6,6 +6,7 @@ import {
   HttpError,
   type LogFields,
   type Logger,
+  Request,
   Response,
   RestApplication,
   Router,
@@ -71,6 +72,8 @@ describe('onRequest', () => {
     const seen: Array<[string, Record<string, string>]> = [];
     const app = new RestApplication({ logger: silentLogger, bodyLimit: 4 });
     app.onRequest(({ request, pathParams }) => {
+      // The request's own pathParams are the injected ones: the route's, or none.
+      expect(request.pathParams).toBe(pathParams);
       seen.push([request.method, { ...pathParams }]);
       if (request.headers.has('x-stop')) return ['hooked', 299];
     });
@@ -89,12 +92,23 @@ describe('onRequest', () => {
       ).statusCode,
     ).toBe(413);
     expect((await app.request('/users/7')).body).toBe('7');
+    // Parameters a gateway gave the request are replaced by the route's, or by none.
+    const given = { id: 'from-gateway', proxy: 'nothing' };
+    expect(
+      (await app.execute(new Request({ method: 'GET', path: '/nothing', pathParams: given })))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await app.execute(new Request({ method: 'GET', path: '/users/8', pathParams: given }))).body,
+    ).toBe('8');
     expect(seen).toEqual([
       ['GET', {}],
       ['DELETE', {}],
       ['BREW', {}],
       ['POST', { id: '7' }],
       ['GET', { id: '7' }],
+      ['GET', {}],
+      ['GET', { id: '8' }],
     ]);
     // The hook answers before routing would have: no 404, 405 or 501.
     for (const [method, path] of [
