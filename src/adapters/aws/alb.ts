@@ -11,6 +11,7 @@
  * repeated query keys.
  */
 import type { ALBEvent, ALBResult } from 'aws-lambda';
+import { DataRecord } from '../../http/data-record.js';
 import { reasonPhrase } from '../../http/status.js';
 import type { ClientCertificate } from '../../request.js';
 import type { Response } from '../../response.js';
@@ -145,13 +146,14 @@ function albProcessor(multiValue: boolean): EventProcessor<ALBEvent, ALBResult> 
         statusDescription: `${status} ${reasonPhrase(status)}`,
       };
       if (multiValue) {
-        const multiValueHeaders: Record<string, string[]> = {};
+        // Data-only maps: a header named `__proto__` is a header like any other.
+        const multiValueHeaders = new DataRecord<string[]>();
         forEachResultHeader(response, body, head, (name, values) => {
           multiValueHeaders[name] = values;
         });
         result.multiValueHeaders = multiValueHeaders;
       } else {
-        const headers: Record<string, string> = {};
+        const headers = new DataRecord<string>();
         forEachResultHeader(response, body, head, (name, values) => {
           if (name.length === 10 && name.toLowerCase() === 'set-cookie') {
             // Single-value mode has room for one Set-Cookie; cookies cannot be

@@ -12,6 +12,7 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
+import { DataRecord } from '../../http/data-record.js';
 import { lowerCaseName } from '../../http/header-names.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
@@ -91,7 +92,7 @@ function payloadV2Processor(
     result(response: Response, body: ResultBody, head: boolean): APIGatewayProxyStructuredResultV2 {
       // Set-Cookie goes in `cookies`, one entry each: joined with commas it would break at the
       // comma inside an Expires date. Other repeated headers may be joined (RFC 9110 §5.3).
-      const headers: Record<string, string> = {};
+      const headers = new DataRecord<string>(); // `__proto__` is a name like any other
       let cookies: string[] | undefined;
       forEachResultHeader(response, body, head, (name, values) => {
         if (name.length === 10 && name.toLowerCase() === 'set-cookie') {

@@ -7,6 +7,7 @@
  * query value in `multiValueHeaders` / `multiValueQueryStringParameters`.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { DataRecord } from '../../http/data-record.js';
 import type { Response } from '../../response.js';
 import type { ResultBody } from './body.js';
 import { encodeDecodedPath, sanitizeEncodedPath, stripPathPrefix } from './path.js';
@@ -65,13 +66,14 @@ function payloadV1Processor(
       // maps. One map per name rather than both saves about 1,200 instructions per REST GET
       // event with five headers (bench/RESULTS.md). A `cookies` key would make the result a
       // "malformed Lambda proxy response".
-      const headers: Record<string, string> = {};
+      // Data-only maps: a header named `__proto__` is a header like any other.
+      const headers = new DataRecord<string>();
       let multiValueHeaders: Record<string, string[]> | undefined;
       forEachResultHeader(response, body, head, (name, values) => {
         if (values.length === 1) {
           headers[name] = values[0] as string;
         } else {
-          multiValueHeaders ??= {};
+          multiValueHeaders ??= new DataRecord<string[]>();
           multiValueHeaders[name] = values;
         }
       });

@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
+import { DataRecord } from '../../http/data-record.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import type { GatewayEvent, LambdaContext } from './events.js';
 import { forbidsContent } from './result-headers.js';
@@ -76,7 +77,7 @@ export function lambdaRuntime(): AwsLambdaGlobal {
  * commas, RFC 9110 §5.3), every `Set-Cookie` in `cookies`, one each.
  */
 export function preludeOf(response: Response): HttpResponsePrelude {
-  const headers: Record<string, string> = {};
+  const headers = new DataRecord<string>(); // `__proto__` is a name like any other
   const cookies: string[] = [];
   const noContent = forbidsContent(response.statusCode);
   response.headers.forEachName((values, name) => {

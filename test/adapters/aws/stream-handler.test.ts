@@ -118,6 +118,26 @@ describe('streamHandler', () => {
     expect(stream.parsed().body.toString()).toBe('first\nlast\n');
   });
 
+  it('sends headers named like Object.prototype members in the prelude as data', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get(
+      '/odd',
+      () =>
+        new Response(200, 'ok', {
+          headers: [
+            ['__proto__', 'a'],
+            ['constructor', 'b'],
+            ['__proto__', 'c'],
+          ],
+        }),
+    );
+    const { stream, done } = invoke(adapterFor(app).streamHandler, urlEvent('/odd'));
+    expect((await done).error).toBeUndefined();
+    const { headers } = stream.parsed().prelude;
+    expect(Object.getOwnPropertyDescriptor(headers, '__proto__')?.value).toBe('a, c');
+    expect(Object.getOwnPropertyDescriptor(headers, 'constructor')?.value).toBe('b');
+  });
+
   it('streams 50 MB with bounded memory: the producer waits for the stream to drain', async () => {
     const CHUNK = 64 * 1024;
     const COUNT = 800; // 50 MiB

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
-import { type Request, RestApplication, silentLogger } from '../../../src/index.js';
+import { type Request, Response, RestApplication, silentLogger } from '../../../src/index.js';
 import { PROTOTYPE_NAMES, untrustedName } from '../../http/untrusted.js';
 import {
   albEvent,
@@ -234,5 +234,48 @@ describe('ALB maps are read independently', () => {
     event.queryStringParameters = { q: 'one%20two' };
     const seen = report(readAlbResult(await adapter.handleEvent(event), true).body);
     expect(seen.queryAll.entries).toEqual([['q', ['one two']]]);
+  });
+});
+
+describe('response headers named like Object.prototype members', () => {
+  // What the handler sends; the one application reads it for each run.
+  let sent: Array<[string, string]> = [];
+  const app = new RestApplication({ logger: silentLogger });
+  app.get('/h', () => new Response(200, 'ok', { headers: sent }));
+  const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+  // The runtime sends the result as JSON, which keeps a `__proto__` key as data.
+  const overTheWire = <T>(result: T): T => JSON.parse(JSON.stringify(result)) as T;
+
+  it('reach the client through every integration, each value once and in order', async () => {
+    const values = fc.array(fc.stringMatching(/^[a-z0-9]{1,4}$/), { minLength: 1, maxLength: 3 });
+    const headerName = fc.oneof(
+      fc.constantFrom(...PROTOTYPE_NAMES),
+      fc.stringMatching(/^x-[a-z0-9_]{1,6}$/),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(headerName, values), {
+          selector: ([name]) => name.toLowerCase(),
+          maxLength: 5,
+        }),
+        async (headers) => {
+          sent = headers.flatMap(([name, list]) => list.map((v): [string, string] => [name, v]));
+          const get = { method: 'GET', path: '/h' };
+          const rest = readV1Result(overTheWire(await adapter.handleEvent(restEvent(get))));
+          const http = readV2Result(overTheWire(await adapter.handleEvent(v2Event(get))));
+          const alb = readAlbResult(
+            overTheWire(await adapter.handleEvent(albEvent(get, { multiValue: true }))),
+            true,
+          );
+          for (const [name, list] of headers) {
+            expect(rest.headers.getAll(name)).toEqual(list);
+            expect(alb.headers.getAll(name)).toEqual(list);
+            // An HTTP API result joins repeated values (RFC 9110 §5.3).
+            expect(http.headers.getAll(name)).toEqual([list.join(', ')]);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
