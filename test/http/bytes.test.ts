@@ -37,6 +37,20 @@ describe('utf8Length', () => {
       expect(portableUtf8Length(text)).toBe(encoded(text));
     }
   });
+
+  it('answers a text measured just before from memory, and only that text', () => {
+    // Same length in UTF-16, different in UTF-8: the remembered answer is the text's own.
+    const sequence = ['aé', 'ab', 'aé', 'aé', 'x'.repeat(70_000), 'ab', 'x'.repeat(70_000), 'é'];
+    for (const text of sequence) expect(utf8Length(text)).toBe(encoded(text));
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('é', 'e', 'ée', 'ee', '😀', 'ab', ''), { maxLength: 20 }),
+        (texts) => {
+          for (const text of texts) expect(utf8Length(text)).toBe(encoded(text));
+        },
+      ),
+    );
+  });
 });
 
 describe('concatBytes and collectBytes', () => {
