@@ -99,8 +99,8 @@ function pairUp(names: readonly string[], values: readonly string[]): Record<str
 const NO_CONTEXT: PlatformContext = Object.freeze({});
 
 /**
- * What the pipeline records about a request as it decides: the route it matched (and its path
- * parameters), the request id, the body limit in force. Readable on the request, written only
+ * What the pipeline records about a request as it decides: the route it matched, the request
+ * id, the body limit in force. Readable on the request, written only
  * here.
  *
  * @internal

@@ -65,8 +65,7 @@ function payloadV1Processor(
       // `multiValueHeaders`, which is left out when there is none: API Gateway merges the two
       // maps. One map per name rather than both saves about 1,200 instructions per REST GET
       // event with five headers (bench/RESULTS.md). A `cookies` key would make the result a
-      // "malformed Lambda proxy response".
-      // Data-only maps: a header named `__proto__` is a header like any other.
+      // "malformed Lambda proxy response". Data-only maps: `__proto__` is a name like any other.
       const headers = new DataRecord<string>();
       let multiValueHeaders: Record<string, string[]> | undefined;
       forEachResultHeader(response, body, head, (name, values) => {

@@ -62,7 +62,6 @@ export interface InjectionHost {
 
 export type { Getter } from './request-state.js';
 
-/** What a function may inject besides registered and built-in names, where it runs. */
 /**
  * A route's path parameters: each name and the position of its value among the values the
  * path matched (the last, when a template repeats a name).
@@ -72,6 +71,7 @@ export type PathParamPositions = ReadonlyMap<string, number>;
 /** The positions of a function that sees no path parameters. */
 export const NO_PATH_PARAMS: PathParamPositions = new Map();
 
+/** What a function may inject besides registered and built-in names, where it runs. */
 export interface Available {
   params: PathParamPositions;
   extras: ReadonlySet<string>;

@@ -27,12 +27,13 @@ export interface RequestState {
 /** How one injected name gets its value for a request: now, or as a promise. */
 export type Getter = (state: RequestState) => unknown;
 
-const NO_VALUES: readonly string[] = Object.freeze([]);
+/** The path parameter values of a request that matched no route (or a route without any). */
+export const NO_PARAM_VALUES: readonly string[] = Object.freeze([]);
 
-/** A fresh state for `request`; `paramValues` are the values of the matched route's path parameters. */
+/** A fresh state for `request`; `paramValues` are its route's path parameter values. */
 export function newRequestState(
   request: Request,
-  paramValues: readonly string[] = NO_VALUES,
+  paramValues: readonly string[] = NO_PARAM_VALUES,
 ): RequestState {
   return {
     request,

@@ -23,7 +23,7 @@ import type { CompiledRenderer } from '../features/renderers.js';
 import { assignRequestId } from '../features/request-id.js';
 import { answerPreflight, pathFeatures } from '../features/route-features.js';
 import { buildContext, runGetters } from '../inject/getters.js';
-import { newRequestState, type RequestState } from '../inject/request-state.js';
+import { NO_PARAM_VALUES, newRequestState, type RequestState } from '../inject/request-state.js';
 import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
 import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
 import { EventStream } from '../sse.js';
@@ -138,13 +138,11 @@ type Entry = { value: CompiledRoute; paramNames: readonly string[] };
  * Content-Length over the limit, before anything reads the body. The application's `onRequest`
  * hooks run between finding the route and giving any of these answers.
  */
-const NO_VALUES: readonly string[] = Object.freeze([]);
-
 function routeRequest(exchange: Exchange): Response | Promise<Response> {
   const { table, request } = exchange;
   recordBodyLimit(request, exchange.host.bodyLimit);
   // None until a route matches, whatever the request was constructed with.
-  recordPathParams(request, NO_VALUES, NO_VALUES);
+  recordPathParams(request, NO_PARAM_VALUES, NO_PARAM_VALUES);
   assignRequestId(request);
   const matched = table.matcher.match(request.path);
   if (matched === MALFORMED) throw new HttpError(400, 'Malformed percent-encoding in request path');
