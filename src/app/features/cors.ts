@@ -4,7 +4,7 @@
  */
 
 import { SetupError } from '../../errors.js';
-import type { MultiValueHeaders } from '../../http/headers.js';
+import { MultiValueHeaders } from '../../http/headers.js';
 import { formatAllow, HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
@@ -39,6 +39,7 @@ export interface CorsOptions {
 export interface CompiledCors {
   /** `origin: '*'`: any origin. */
   anyOrigin: boolean;
+  /** Whether a request's `Origin` is well-formed and allowed. */
   allows: (origin: string) => boolean;
   credentials: boolean;
   methods: ReadonlySet<string> | undefined;
@@ -102,16 +103,26 @@ export function checkCorsOptions(options: CorsOptions | false): CorsOptions | fa
   return options;
 }
 
+/**
+ * Whether a request's `Origin` is well-formed and allowed. Configured origins are checked for
+ * form once, here: a request's origin equal to one of them needs no check of its own (notes
+ * GET 84,800 → 83,376 instructions, POST 126,658 → 123,474 with the ACAO below, bench/RESULTS.md).
+ */
 function originMatcher(origin: CorsOptions['origin']): (value: string) => boolean {
-  if (origin === undefined || origin === '*') return () => true;
-  if (typeof origin === 'string') return (value) => value === origin;
-  if (typeof origin === 'function') return (value) => origin(value) === true;
+  if (origin === undefined || origin === '*') return (value) => ORIGIN.test(value);
+  if (typeof origin === 'string') {
+    const wellFormed = ORIGIN.test(origin);
+    return (value) => wellFormed && value === origin;
+  }
+  if (typeof origin === 'function') {
+    return (value) => ORIGIN.test(value) && origin(value) === true;
+  }
   if (origin instanceof RegExp) {
     // A global or sticky RegExp keeps state between tests; a copy without those flags does not.
     const pattern = new RegExp(origin.source, origin.flags.replace(/[gy]/g, ''));
-    return (value) => pattern.test(value);
+    return (value) => ORIGIN.test(value) && pattern.test(value);
   }
-  const allowed = new Set(origin);
+  const allowed = new Set(origin.filter((item) => ORIGIN.test(item)));
   return (value) => allowed.has(value);
 }
 
@@ -147,7 +158,7 @@ export function compileCors(
  * is not allowed.
  */
 function allowedOrigin(cors: CompiledCors, origin: string | undefined): string | undefined {
-  if (origin === undefined || !ORIGIN.test(origin) || !cors.allows(origin)) return undefined;
+  if (origin === undefined || !cors.allows(origin)) return undefined;
   if (cors.anyOrigin) {
     if (!cors.credentials) return '*';
     // With credentials the origin must be echoed (the Fetch standard rejects `*`). The opaque
@@ -176,7 +187,9 @@ export function addCorsHeaders(cors: CompiledCors, request: Request, response: R
   const headers = response.headers;
   const origin = allowedOrigin(cors, request.headers.get('origin'));
   if (origin === undefined) return;
-  headers.set('Access-Control-Allow-Origin', origin);
+  // `*` or an origin found well-formed (no CR, LF or NUL): set as it is.
+  const allowOrigin = 'Access-Control-Allow-Origin';
+  MultiValueHeaders.setTrusted(headers, allowOrigin, 'access-control-allow-origin', origin);
   if (cors.credentials) headers.set('Access-Control-Allow-Credentials', 'true');
   if (cors.exposeHeaders !== undefined) {
     headers.set('Access-Control-Expose-Headers', cors.exposeHeaders);

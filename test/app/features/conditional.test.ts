@@ -159,3 +159,18 @@ describe('response-level validators', () => {
     expect(response.headers.get('expires')).toBe('Sat, 01 Jun 2030 12:00:00 GMT');
   });
 });
+
+describe('validators from providers on the way out', () => {
+  it('are sent once, formatted once, and never over the handler’s own', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/spaced', () => 'x').etag(() => 'a b');
+    app.get('/own', () => new Response(200, 'x', { headers: { ETag: '"mine"' } })).etag(() => 'v');
+    const spaced = await app.request('/spaced');
+    expect(spaced.headers.getAll('etag')).toEqual(['"a%20b"']);
+    expect(spaced.etag).toBe('"a%20b"');
+    const again = await app.request('/spaced', { headers: { 'If-None-Match': '"a%20b"' } });
+    expect(again.statusCode).toBe(304);
+    const own = await app.request('/own');
+    expect(own.headers.getAll('etag')).toEqual(['"mine"']);
+  });
+});

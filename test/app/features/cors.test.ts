@@ -1,6 +1,7 @@
 /**
  * CORS configuration: origin forms, levels, preflight rules and registration errors.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RestApplication, Router, SetupError, silentLogger } from '../../../src/index.js';
 
@@ -156,5 +157,53 @@ describe('echoed origins', () => {
     }
     const ok = await app.request('/x', { headers: { Origin: 'https://a.example' } });
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://a.example');
+  });
+});
+
+describe('configured origins', () => {
+  it('never echoes a configured origin that is not a well-formed one, even when sent as it is', async () => {
+    const malformed = ['https://a.example/', 'https://a.example, https://b.example', 'a.example'];
+    const single = new RestApplication({ logger: silentLogger }).cors({ origin: malformed[0] });
+    single.get('/x', () => 'ok');
+    const listed = new RestApplication({ logger: silentLogger }).cors({
+      origin: [...malformed, 'https://good.example'],
+    });
+    listed.get('/x', () => 'ok');
+    for (const app of [single, listed]) {
+      for (const origin of malformed) {
+        const response = await app.request('/x', { headers: { Origin: origin } });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers.has('access-control-allow-origin')).toBe(false);
+      }
+    }
+    const good = await listed.request('/x', { headers: { Origin: 'https://good.example' } });
+    expect(good.headers.get('access-control-allow-origin')).toBe('https://good.example');
+  });
+
+  it('allows an exact origin only where the open forms would echo it (property)', async () => {
+    const origins = fc.oneof(
+      fc.constantFrom('null', 'https://a.example', 'http://localhost:3000', 'https://a.example/'),
+      fc
+        .tuple(fc.constantFrom('https://', 'http://', 'x+y.z://', '1a://', ''), fc.string())
+        .map(([scheme, rest]) => scheme + rest),
+    );
+    await fc.assert(
+      fc.asyncProperty(origins, async (origin) => {
+        // An Origin the header value itself could not carry never reaches the application.
+        fc.pre(!/[\r\n\0]/.test(origin) && origin.trim() === origin);
+        const echoed = async (option: Parameters<RestApplication['cors']>[0]) => {
+          const app = new RestApplication({ logger: silentLogger }).cors(option);
+          app.get('/x', () => 'ok');
+          const response = await app.request('/x', { headers: { Origin: origin } });
+          return response.headers.get('access-control-allow-origin');
+        };
+        const open = await echoed({ origin: () => true });
+        expect(await echoed({ origin })).toBe(open);
+        expect(await echoed({ origin: ['https://other.example', origin] })).toBe(open);
+        expect(await echoed({ origin: /.*/s })).toBe(open);
+        if (open !== undefined) expect(open).toBe(origin);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
