@@ -156,7 +156,8 @@ describe('any Object.prototype member name as a property name (fast-check)', () 
   type Type = (typeof types)[number];
   const sample: Record<Type, fc.Arbitrary<unknown>> = {
     number: fc.integer(),
-    string: fc.string({ maxLength: 5 }),
+    // Config.validate resolves `${...}` first; this property is about names, so no `$`.
+    string: fc.stringMatching(/^[^$]{0,5}$/),
     boolean: fc.boolean(),
   };
   const name = fc.oneof(fc.constantFrom(...prototypeNames), fc.stringMatching(/^[a-z]{1,6}$/));
