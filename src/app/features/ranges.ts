@@ -46,10 +46,17 @@ export function applyRange(
   request: Request,
   length: number,
 ): number | undefined {
-  const headers = response.headers;
-  MultiValueHeaders.setDefault(headers, 'Accept-Ranges', 'accept-ranges', 'bytes');
+  MultiValueHeaders.setDefault(response.headers, 'Accept-Ranges', 'accept-ranges', 'bytes');
   // Nearly every request has no Range: it stops here, before the validators are looked up.
   if (MultiValueHeaders.getLower(request.headers, 'range') === undefined) return undefined;
+  // Apart, so that the lines above are small enough to be inlined where they are called, from
+  // the first optimised compile on (GET / 56,303 → 55,586 instructions, bench/RESULTS.md).
+  return rangeRequested(response, request, length);
+}
+
+/** {@link applyRange} for a request with a `Range` header. */
+function rangeRequested(response: Response, request: Request, length: number): number | undefined {
+  const headers = response.headers;
   // If-Range is judged against the validators the response carries.
   const asked = evaluateRange(
     request,
