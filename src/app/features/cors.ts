@@ -188,8 +188,12 @@ export function addCorsHeaders(cors: CompiledCors, request: Request, response: R
   const origin = allowedOrigin(cors, request.headers.get('origin'));
   if (origin === undefined) return;
   // `*` or an origin found well-formed (no CR, LF or NUL): set as it is.
-  const allowOrigin = 'Access-Control-Allow-Origin';
-  MultiValueHeaders.setTrusted(headers, allowOrigin, 'access-control-allow-origin', origin);
+  MultiValueHeaders.setTrusted(
+    headers,
+    'Access-Control-Allow-Origin',
+    'access-control-allow-origin',
+    origin,
+  );
   if (cors.credentials) headers.set('Access-Control-Allow-Credentials', 'true');
   if (cors.exposeHeaders !== undefined) {
     headers.set('Access-Control-Expose-Headers', cors.exposeHeaders);
