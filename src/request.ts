@@ -121,6 +121,15 @@ export let recordPathParams: (
 export let recordRequestId: (request: Request, id: string) => void;
 /** @internal */
 export let recordBodyLimit: (request: Request, limit: number) => void;
+/**
+ * The body once the pipeline has read it whole, and reading it back: `jsonBodyNow` then parses
+ * it without waiting.
+ *
+ * @internal
+ */
+export let recordBody: (request: Request, bytes: Uint8Array) => void;
+/** @internal */
+export let bodyRead: (request: Request) => Uint8Array | undefined;
 
 /**
  * An HTTP request.
@@ -157,6 +166,7 @@ export class Request {
   #queryFirst: Record<string, string> | undefined;
   #queryAll: Record<string, string[]> | undefined;
   #bytes: Promise<Uint8Array> | undefined;
+  #read: Uint8Array | undefined;
   #text: Promise<string> | undefined;
   #cookies: Record<string, string> | undefined;
 
@@ -241,6 +251,10 @@ export class Request {
     recordBodyLimit = (request, limit) => {
       request.#bodyLimit = limit;
     };
+    recordBody = (request, bytes) => {
+      request.#read = bytes;
+    };
+    bodyRead = (request) => request.#read;
   }
 
   #queryMap(): Map<string, string[]> {
@@ -359,7 +373,7 @@ export class Request {
  * @internal
  */
 export function jsonBodyNow(request: Request): unknown {
-  const body = request.body;
+  const body = bodyRead(request) ?? request.body;
   if (typeof body === 'string') return parseJson(withinLimit(body, request.bodyLimit));
   if (body instanceof Uint8Array)
     return parseJson(decodeUtf8(withinLimit(body, request.bodyLimit)));

@@ -24,6 +24,8 @@ export interface RouteBodies {
   uploads: MultipartLimits | undefined;
   /** The same, when the route set limits of its own (its getters are then its own). */
   ownUploads: MultipartLimits | undefined;
+  /** Whether the handler reaches `jsonBody` (itself or through a validator of it). */
+  readsJson: boolean;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -83,5 +85,6 @@ export function compileRouteBodies(
     accept: types.length === 0 ? '*/*' : types.join(', '),
     uploads,
     ownUploads: own === undefined ? undefined : uploads,
+    readsJson: reads('jsonBody'),
   };
 }

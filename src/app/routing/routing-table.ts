@@ -82,6 +82,8 @@ export interface CompiledRoute {
   resultCheck: ResultCheck | undefined;
   /** The multipart limits of a route that takes uploads (docs/uploads.md). */
   uploads: MultipartLimits | undefined;
+  /** Whether the handler reaches `jsonBody` (itself or through a validator of it). */
+  readsJson: boolean;
 }
 
 /** A compiled route with what its scope registered: what `restmachine/openapi` reads. */
@@ -352,6 +354,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
             })
           : undefined,
         uploads: bodies.uploads,
+        readsJson: bodies.readsJson,
       };
       if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
@@ -384,6 +387,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         accept: '*/*',
         resultCheck: undefined,
         uploads: undefined,
+        readsJson: false,
       };
     }
     scoped.push({
