@@ -73,3 +73,14 @@ export function normalizeMethod(value: string): HTTPMethod {
 export function formatAllow(methods: ReadonlySet<string>): string {
   return ALLOW_ORDER.filter((method) => methods.has(method)).join(', ');
 }
+
+/**
+ * The `Allow` of a path whose routes answer `methods`: HEAD wherever GET is, and OPTIONS always
+ * (RFC 9110 §9.3.2, §9.3.7).
+ */
+export function allowForPath(methods: Iterable<string>): string {
+  const allowed = new Set(methods);
+  if (allowed.has(HTTPMethod.GET)) allowed.add(HTTPMethod.HEAD);
+  allowed.add(HTTPMethod.OPTIONS);
+  return formatAllow(allowed);
+}

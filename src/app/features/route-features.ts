@@ -275,8 +275,17 @@ export function answerPreflight(
       pathMethods.add(method);
     }
   }
-  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
-  const entry =
-    byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined);
+  const entry = preflightEntry(byMethod, request);
   return preflightResponse(entry?.value.features?.cors, request, pathMethods);
+}
+
+/** The route of a path that a CORS preflight asks about (`Access-Control-Request-Method`). */
+export function preflightEntry<Entry>(
+  byMethod: ReadonlyMap<string, Entry>,
+  request: Request,
+): Entry | undefined {
+  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
+  return (
+    byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined)
+  );
 }

@@ -10,7 +10,7 @@ import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence, parseMediaType } from '../../http/media-type.js';
 import { parseQueryString } from '../../http/query.js';
-import { jsonBodyNow, type Request } from '../../request.js';
+import { bodyRead, jsonBodyNow, type Request } from '../../request.js';
 import type { Injectable } from './handler-parameters.js';
 import type { Getter, RequestState } from './request-state.js';
 
@@ -43,6 +43,21 @@ export function readJsonBody(request: Request): unknown {
   }
   // Another declared charset needs the text decoded first (an unknown one is 415 there).
   return charsetDecoder(type) === undefined ? jsonBodyNow(request) : request.json();
+}
+
+/**
+ * Whether `request` carries an `application/json` body (without parameters) still to be read:
+ * a Node or Fetch request's stream, not a Lambda event's body, which is in memory already.
+ */
+export function jsonBodyUnread(request: Request): boolean {
+  const body = request.body;
+  return (
+    body !== undefined &&
+    typeof body !== 'string' &&
+    !(body instanceof Uint8Array) &&
+    bodyRead(request) === undefined &&
+    MultiValueHeaders.getLower(request.headers, 'content-type') === JSON_MEDIA_TYPE
+  );
 }
 
 /** `application/x-www-form-urlencoded`, first value per name, in the declared charset. */

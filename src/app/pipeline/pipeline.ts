@@ -12,7 +12,8 @@
  */
 
 import { HttpError } from '../../errors.js';
-import { formatAllow, HTTPMethod, parseMethod } from '../../http/methods.js';
+import { MultiValueHeaders } from '../../http/headers.js';
+import { allowForPath, HTTPMethod, parseMethod } from '../../http/methods.js';
 import {
   type Request,
   recordBody,
@@ -26,7 +27,8 @@ import { isPreflight } from '../features/cors.js';
 import { type CompiledHook, now, type RouteHooks, runOnRequest } from '../features/hooks.js';
 import type { CompiledRenderer } from '../features/renderers.js';
 import { assignRequestId } from '../features/request-id.js';
-import { answerPreflight, pathFeatures } from '../features/route-features.js';
+import { answerPreflight, pathFeatures, preflightEntry } from '../features/route-features.js';
+import { jsonBodyUnread } from '../inject/body-parsers.js';
 import { buildContext, runGetters } from '../inject/getters.js';
 import { NO_PARAM_VALUES, newRequestState, type RequestState } from '../inject/request-state.js';
 import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
@@ -34,7 +36,7 @@ import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
 import { EventStream } from '../sse.js';
 import { isThenable } from '../thenable.js';
 import { releaseUploadsAfter } from '../uploads/inject.js';
-import { jsonBodyUnread, limitBody } from './bodies.js';
+import { isMultipart, multipartTotal } from '../uploads/limits.js';
 import { guardStream, withDeadline } from './deadline.js';
 import { answerError } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
@@ -135,8 +137,6 @@ function bindSignal(exchange: Exchange, response: Response): Response {
     : response;
 }
 
-type Entry = { value: CompiledRoute; paramNames: readonly string[] };
-
 /**
  * Step 1: route and method. 400 for a malformed path, 404, 405 with `Allow`, OPTIONS and CORS
  * preflights, HEAD by the GET route, 501 for an unknown method, and 413 for a declared
@@ -193,14 +193,6 @@ function adoptHooks(exchange: Exchange, hooks: RouteHooks | undefined): void {
   if (exchange.started === 0 && hooks.onResponse !== undefined) exchange.started = now();
 }
 
-/** The route a CORS preflight asks about (`Access-Control-Request-Method`). */
-function preflightEntry(byMethod: ReadonlyMap<string, Entry>, request: Request): Entry | undefined {
-  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
-  return (
-    byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined)
-  );
-}
-
 /** Gives the answers routing found, or hands the request to its route. */
 function dispatchRoute(
   exchange: Exchange,
@@ -229,13 +221,25 @@ function dispatchRoute(
   if (entry === undefined) {
     // An answer about the path rather than one of its routes carries the path's CORS headers.
     exchange.features = pathFeatures(byMethod, exchange.features);
-    const allow = allowed(byMethod);
+    const allow = allowForPath(byMethod.keys());
     if (method === HTTPMethod.OPTIONS) {
       return new Response(204, undefined, { headers: { Allow: allow } });
     }
     throw new HttpError(405, undefined, undefined, { Allow: allow });
   }
-  const uploads = limitBody(request, entry.value, host.bodyLimit);
+  const uploads =
+    entry.value.uploads !== undefined && isMultipart(request.headers.get('content-type'))
+      ? entry.value.uploads
+      : undefined;
+  const limit =
+    uploads !== undefined
+      ? multipartTotal(uploads)
+      : ((entry.value.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit);
+  if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
+  const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
+  if (declared !== undefined && Number(declared) > limit) {
+    throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
+  }
   const route = entry.value;
   const state = exchange.state ?? newRequestState(request, matched.values);
   recordRouting(request, route.template);
@@ -271,13 +275,6 @@ function preflightHooks(
   exchange.state ??= newRequestState(exchange.request, matched.values);
   recordPathParams(exchange.request, entry.paramNames, matched.values);
   return afterOnRequest(exchange, runOnRequest(hooks.onRequest, exchange.state), () => preflight);
-}
-
-function allowed(byMethod: ReadonlyMap<string, unknown>): string {
-  const methods = new Set(byMethod.keys());
-  if (methods.has(HTTPMethod.GET)) methods.add(HTTPMethod.HEAD);
-  methods.add(HTTPMethod.OPTIONS);
-  return formatAllow(methods);
 }
 
 /** The exchange once a route took the request. */
@@ -336,17 +333,21 @@ function checkPreconditions(exchange: RoutedExchange): Response | Promise<Respon
  * JSON body still on its way is read whole first, so that what follows needs no promise.
  */
 function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
-  const { route, state, request } = exchange;
+  const { route, state } = exchange;
   // 1,900 to 2,600 instructions fewer per notes POST than a promise per step (bench/RESULTS.md).
-  if (route.readsJson && jsonBodyUnread(request)) {
-    return request.bytes().then((bytes) => {
-      recordBody(request, bytes);
-      return callHandler(exchange);
-    });
-  }
+  if (route.readsJson && jsonBodyUnread(exchange.request)) return readBodyFirst(exchange);
   const context = buildContext(route.names, route.getters, state);
   if (isThenable(context)) return context.then((resolved) => runHandler(exchange, resolved));
   return runHandler(exchange, context);
+}
+
+/** Reads the JSON body whole and keeps it on the request, then goes on with step 6. */
+function readBodyFirst(exchange: RoutedExchange): Promise<Response> {
+  const request = exchange.request;
+  return request.bytes().then((bytes) => {
+    recordBody(request, bytes);
+    return callHandler(exchange);
+  });
 }
 
 function runHandler(exchange: RoutedExchange, context: object): Response | Promise<Response> {
