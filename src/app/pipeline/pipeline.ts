@@ -334,7 +334,7 @@ function checkPreconditions(exchange: RoutedExchange): Response | Promise<Respon
  */
 function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
   const { route, state } = exchange;
-  // 1,900 to 2,600 instructions fewer per notes POST than a promise per step (bench/RESULTS.md).
+  // 2,271 instructions fewer per notes POST (median of four paired counts, bench/RESULTS.md).
   if (route.readsJson && jsonBodyUnread(exchange.request)) return readBodyFirst(exchange);
   const context = buildContext(route.names, route.getters, state);
   if (isThenable(context)) return context.then((resolved) => runHandler(exchange, resolved));
