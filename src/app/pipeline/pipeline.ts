@@ -227,6 +227,8 @@ function dispatchRoute(
     }
     throw new HttpError(405, undefined, undefined, { Allow: allow });
   }
+  // A route's own bodyLimit() replaces the application's, for this check and for reading; the
+  // multipart limits of a route that takes uploads replace both for a multipart body.
   const uploads =
     entry.value.uploads !== undefined && isMultipart(request.headers.get('content-type'))
       ? entry.value.uploads
