@@ -54,7 +54,8 @@ export function compileRouteBodies(
     return false;
   };
   const types: string[] = [];
-  if (reads('jsonBody')) types.push(JSON_MEDIA_TYPE);
+  const readsJson = reads('jsonBody');
+  if (readsJson) types.push(JSON_MEDIA_TYPE);
   if (reads('formBody')) types.push(FORM_MEDIA_TYPE);
   const streamed = reads('parts');
   if (streamed && (reads('files') || reads('formBody'))) {
@@ -85,6 +86,6 @@ export function compileRouteBodies(
     accept: types.length === 0 ? '*/*' : types.join(', '),
     uploads,
     ownUploads: own === undefined ? undefined : uploads,
-    readsJson: reads('jsonBody'),
+    readsJson,
   };
 }
