@@ -38,7 +38,7 @@ import { checkScope } from './routing/registration.js';
 import type { ValidatedBy } from './routing/route-types.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
-import { isThenable } from './thenable.js';
+import { isPending } from './thenable.js';
 import type {
   ApplicationOptions,
   LifecycleHandler,
@@ -357,7 +357,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   execute(request: Request): Promise<Response> {
     try {
       const response = this.#dispatch(request);
-      return isThenable(response) ? response : Promise.resolve(response);
+      return isPending(response) ? response : Promise.resolve(response);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -7,13 +7,13 @@
  */
 import { dispatchRequest } from './application.js';
 import { adaptLogger as adapt } from './logger-adapters.js';
-import { isThenable as thenable } from './thenable.js';
+import { isPending as pending } from './thenable.js';
 
 /** @internal */
 export const dispatch = dispatchRequest;
 
 /** @internal */
-export const isThenable = thenable;
+export const isPending = pending;
 
 /** @internal */
 export const adaptLogger = adapt;

@@ -12,3 +12,18 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof (value as PromiseLike<unknown>).then === 'function'
   );
 }
+
+/**
+ * `isThenable` for the library's own step results: a response, an injection object, or a
+ * promise of one. The same test in a function apart, because V8 keeps type feedback per
+ * function: `isThenable` sees every value user code returns and soon looks `then` up through
+ * its megamorphic cache, where this one sees a few types and tests them inline (notes GET
+ * −1,466 instructions, the median of three paired counts).
+ */
+export function isPending(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}

@@ -3,7 +3,7 @@
  * APIs), Function URLs and Application Load Balancers.
  */
 import type { RestApplication } from '../../app/application.js';
-import { adaptLogger, dispatch, isThenable } from '../../app/kernel.js';
+import { adaptLogger, dispatch, isPending } from '../../app/kernel.js';
 import type { AnyLogger, Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
 import { type ReadableStreamLike, Request, type RequestInit } from '../../request.js';
@@ -209,7 +209,7 @@ export class CloudGatewayAdapter {
     const start = this.#publisher === undefined ? 0 : performance.now();
     if (!this.#started) await this.#awaitStartup(context);
     const { processor, request, metrics, response: settled } = this.#dispatch(event, context);
-    let response = isThenable(settled) ? await settled : settled;
+    let response = isPending(settled) ? await settled : settled;
     if (isEventStream(response)) response = await this.#refuseEventStream(request, response);
     const converted = this.#toResult(processor, response, request.method === 'HEAD');
     const result = converted instanceof Promise ? await converted : converted;
@@ -247,7 +247,7 @@ export class CloudGatewayAdapter {
     const start = this.#publisher === undefined ? 0 : performance.now();
     if (!this.#started) await this.#awaitStartup(context);
     const { request, metrics, response: settled } = this.#dispatch(event, context, stream);
-    const response = isThenable(settled) ? await settled : settled;
+    const response = isPending(settled) ? await settled : settled;
     await writeStreamedResponse(runtime, stream, response, request.method === 'HEAD', this.#logger);
     if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
   }

@@ -2,7 +2,7 @@
  * NodeAdapter: an application as a `(req, res)` listener for `node:http` and `node:https`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dispatch, isThenable } from '../../app/kernel.js';
+import { dispatch, isPending } from '../../app/kernel.js';
 import { SetupError } from '../../errors.js';
 import type { Response } from '../../response.js';
 import { toRequest } from './request.js';
@@ -106,7 +106,7 @@ export class NodeAdapter {
       this.#fail(res, error);
       return undefined;
     }
-    if (!isThenable(response)) {
+    if (!isPending(response)) {
       this.#write(req, res, response);
       return undefined;
     }

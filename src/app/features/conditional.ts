@@ -22,7 +22,7 @@ import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
 import { buildContext, type Getter } from '../inject/getters.js';
 import type { RequestState } from '../inject/request-state.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 
 /** A route's `etag()` or `lastModified()` provider, with its getters compiled. */
 export interface ValidatorProvider {
@@ -56,7 +56,7 @@ function providedValidators(state: RequestState | undefined): ProvidedValidators
 
 function callProvider(provider: ValidatorProvider, state: RequestState): unknown {
   const context = buildContext(provider.names, provider.getters, state);
-  return isThenable(context)
+  return isPending(context)
     ? Promise.resolve(context).then((resolved) => provider.fn(resolved))
     : provider.fn(context);
 }

@@ -10,7 +10,7 @@ import type { Response } from '../../response.js';
 import { buildContext, type Getter } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
 import type { RequestState } from '../inject/request-state.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 
 /** Headers as `app.defaultHeaders()` takes and default header functions return them. */
 export type DefaultHeadersInit = Readonly<Record<string, string | number | readonly string[]>>;
@@ -78,7 +78,7 @@ export function applyDefaultHeaders(
     }
     const { fn } = entry;
     const context = buildContext(entry.names, entry.getters, state);
-    const value = isThenable(context)
+    const value = isPending(context)
       ? Promise.resolve(context).then((resolved) => fn(resolved))
       : fn(context);
     if (isThenable(value)) return finishAsync(entries, i, value, response, state);

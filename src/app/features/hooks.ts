@@ -20,7 +20,7 @@ import { describeInjectable, type Injectable } from '../inject/handler-parameter
 import type { RequestState } from '../inject/request-state.js';
 import type { Logger } from '../logger.js';
 import { isTuple } from '../representable.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 
 /** A hook ready to run. */
 export interface CompiledHook {
@@ -117,7 +117,7 @@ export function orNothing<T>(list: readonly T[]): readonly T[] | undefined {
 
 function call(hook: CompiledHook, state: RequestState): unknown {
   const context = buildContext(hook.names, hook.getters, state);
-  return isThenable(context)
+  return isPending(context)
     ? context.then((resolved) => (hook.fn as (c: object) => unknown)(resolved))
     : (hook.fn as (c: object) => unknown)(context);
 }

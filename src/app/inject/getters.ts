@@ -9,7 +9,7 @@ import { HttpError, SetupError } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 import { readFiles, readFormOrUpload, readParts } from '../uploads/inject.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from '../uploads/limits.js';
 import { type CompiledParser, parsedBodyGetter, readJsonBody } from './body-parsers.js';
@@ -233,7 +233,7 @@ function cached<K>(cache: Map<K, unknown>, key: K, produce: () => unknown): unkn
 }
 
 function invoke(fn: Function, context: Record<string, unknown> | Promise<Record<string, unknown>>) {
-  return isThenable(context) ? context.then((resolved) => fn(resolved)) : fn(context);
+  return isPending(context) ? context.then((resolved) => fn(resolved)) : fn(context);
 }
 
 function notFoundWhenEmpty(value: unknown): unknown {

@@ -9,7 +9,7 @@ import type { Response } from '../../response.js';
 import { now, runOnResponse } from '../features/hooks.js';
 import type { CompiledRenderer } from '../features/renderers.js';
 import { newRequestState } from '../inject/request-state.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
 import { type Representations, respond } from './respond.js';
 
@@ -50,5 +50,5 @@ export function afterResponse(
     const elapsedMs = now() - exchange.started;
     return runOnResponse(hooks, exchange.state, final, elapsedMs, exchange.host.logger);
   };
-  return isThenable(response) ? response.then(run) : run(response);
+  return isPending(response) ? response.then(run) : run(response);
 }

@@ -34,7 +34,7 @@ import { NO_PARAM_VALUES, newRequestState, type RequestState } from '../inject/r
 import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
 import type { CompiledRoute, RoutingTable } from '../routing/routing-table.js';
 import { EventStream } from '../sse.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 import { releaseUploadsAfter } from '../uploads/inject.js';
 import { isMultipart, multipartTotal } from '../uploads/limits.js';
 import { guardStream, withDeadline } from './deadline.js';
@@ -57,7 +57,7 @@ export function runPipeline(
   let response = answer(exchange);
   // Only an answer still pending can run out of time; one ready now never needs the timer.
   const timeout = host.requestTimeout;
-  if (timeout !== undefined && isThenable(response)) {
+  if (timeout !== undefined && isPending(response)) {
     response = withDeadline(exchange, response, timeout, (error) => answerError(exchange, error));
   }
   // Routing decided synchronously which onResponse hooks apply; most requests have none.
@@ -71,7 +71,7 @@ function answer(exchange: Exchange): Response | Promise<Response> {
   } catch (error) {
     return answerError(exchange, error);
   }
-  if (isThenable(response)) {
+  if (isPending(response)) {
     return response.then(
       (resolved) => finish(exchange, resolved),
       (error: unknown) => answerError(exchange, error),
@@ -117,7 +117,7 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
   try {
     const { request, head, features, state } = exchange;
     const done = finalizeResponse(response, request, head, features, state);
-    if (!isThenable(done)) return bindSignal(exchange, done);
+    if (!isPending(done)) return bindSignal(exchange, done);
     return done.then(
       (final) => bindSignal(exchange, final),
       (error: unknown) => answerError(exchange, error),
@@ -324,7 +324,7 @@ function checkPreconditions(exchange: RoutedExchange): Response | Promise<Respon
   const conditional = exchange.route.features?.conditional;
   if (conditional === undefined) return callHandler(exchange);
   const notModified = checkRoutePreconditions(conditional, exchange.state);
-  if (isThenable(notModified)) {
+  if (isPending(notModified)) {
     return notModified.then((response) => response ?? callHandler(exchange));
   }
   return notModified ?? callHandler(exchange);
@@ -339,7 +339,7 @@ function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
   // 2,271 instructions fewer per notes POST (median of four paired counts, bench/RESULTS.md).
   if (route.readsJson && jsonBodyUnread(exchange.request)) return readBodyFirst(exchange);
   const context = buildContext(route.names, route.getters, state);
-  if (isThenable(context)) return context.then((resolved) => runHandler(exchange, resolved));
+  if (isPending(context)) return context.then((resolved) => runHandler(exchange, resolved));
   return runHandler(exchange, context);
 }
 

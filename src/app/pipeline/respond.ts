@@ -18,7 +18,7 @@ import { buildContext } from '../inject/getters.js';
 import { newRequestState } from '../inject/request-state.js';
 import { isTuple } from '../representable.js';
 import type { CompiledRoute } from '../routing/routing-table.js';
-import { isThenable } from '../thenable.js';
+import { isPending, isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
 import { checkRepresentable } from './unrepresentable.js';
 
@@ -62,7 +62,7 @@ export function respond(
 ): Response | Promise<Response> {
   const response = toResponse(exchange, result, representations, negotiated, status);
   if (!exchange.host.autoEtag) return response;
-  if (isThenable(response)) return response.then((resolved) => withAutoEtag(exchange, resolved));
+  if (isPending(response)) return response.then((resolved) => withAutoEtag(exchange, resolved));
   return withAutoEtag(exchange, response);
 }
 

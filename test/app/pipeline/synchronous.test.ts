@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { dispatch as dispatchRequest } from '../../../src/app/kernel.js';
-import { isThenable } from '../../../src/app/thenable.js';
+import { isPending, isThenable } from '../../../src/app/thenable.js';
 import { Request, Response, RestApplication, silentLogger } from '../../../src/index.js';
 
 function app() {
@@ -51,6 +51,26 @@ describe('synchronous pipeline', () => {
       type: 'application/json',
       length: '10',
     });
+  });
+
+  it('tells a promise from a value alike for user values and its own step results', () => {
+    const thenable = { then: (resolve: (value: number) => void) => resolve(1) };
+    const callable = Object.assign(() => undefined, { then: () => undefined });
+    const cases: Array<[unknown, boolean]> = [
+      [Promise.resolve(1), true],
+      [thenable, true],
+      [callable, true],
+      [{ then: 'not a function' }, false],
+      [new Response(200, 'ok'), false],
+      [{ id: 7 }, false],
+      [() => undefined, false],
+      ['then', false],
+      [null, false],
+      [undefined, false],
+    ];
+    for (const [value, expected] of cases) {
+      expect([isThenable(value), isPending(value)]).toEqual([expected, expected]);
+    }
   });
 
   it('gives the same response through a promise when the handler or a provider is async', async () => {
