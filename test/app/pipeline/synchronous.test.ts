@@ -54,12 +54,13 @@ describe('synchronous pipeline', () => {
   });
 
   it('tells a promise from a value alike for user values and its own step results', () => {
-    const thenable = { then: (resolve: (value: number) => void) => resolve(1) };
-    const callable = Object.assign(() => undefined, { then: () => undefined });
     const cases: Array<[unknown, boolean]> = [
       [Promise.resolve(1), true],
-      [thenable, true],
-      [callable, true],
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise, on purpose.
+      [{ then: (resolve: (value: number) => void) => resolve(1) }, true],
+      // biome-ignore lint/suspicious/noThenProperty: a function with a then method, on purpose.
+      [Object.assign(() => undefined, { then: () => undefined }), true],
+      // biome-ignore lint/suspicious/noThenProperty: a then that is not a method, on purpose.
       [{ then: 'not a function' }, false],
       [new Response(200, 'ok'), false],
       [{ id: 7 }, false],
