@@ -227,22 +227,22 @@ function dispatchRoute(
     }
     throw new HttpError(405, undefined, undefined, { Allow: allow });
   }
+  const route = entry.value;
   // A route's own bodyLimit() replaces the application's, for this check and for reading; the
   // multipart limits of a route that takes uploads replace both for a multipart body.
   const uploads =
-    entry.value.uploads !== undefined && isMultipart(request.headers.get('content-type'))
-      ? entry.value.uploads
+    route.uploads !== undefined && isMultipart(request.headers.get('content-type'))
+      ? route.uploads
       : undefined;
   const limit =
     uploads !== undefined
       ? multipartTotal(uploads)
-      : ((entry.value.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit);
+      : ((route.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit);
   if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
   const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
   if (declared !== undefined && Number(declared) > limit) {
     throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
   }
-  const route = entry.value;
   const state = exchange.state ?? newRequestState(request, matched.values);
   recordRouting(request, route.template);
   recordPathParams(request, entry.paramNames, matched.values);
