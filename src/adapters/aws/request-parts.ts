@@ -23,10 +23,17 @@ type MultiValueMap = Readonly<Record<string, readonly string[] | undefined>> | n
 export function eventHeaders(single: SingleValueMap, multi: MultiValueMap): MultiValueHeaders {
   const pairs: string[] = [];
   if (multi !== null && multi !== undefined && typeof multi === 'object') {
-    for (const name of Object.keys(multi)) {
+    // Counted loops, not for...of: 271 instructions fewer per REST GET event with eight headers
+    // (19,457 → 19,186, bench/RESULTS.md).
+    const names = Object.keys(multi);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       const values = multi[name];
       if (!Array.isArray(values)) continue;
-      for (const value of values) if (typeof value === 'string') pairs.push(name, value);
+      for (let j = 0; j < values.length; j++) {
+        const value = values[j];
+        if (typeof value === 'string') pairs.push(name, value);
+      }
     }
   } else if (single !== null && single !== undefined && typeof single === 'object') {
     for (const name of Object.keys(single)) {

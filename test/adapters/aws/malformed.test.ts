@@ -205,6 +205,31 @@ describe('an event of an unknown shape', () => {
     }
   });
 
+  it('keeps the string values of multiValueHeaders and drops the rest', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/seen', ({ request }) => ({
+      tags: request.headers.getAll('x-tag'),
+      odd: request.headers.getAll('x-odd'),
+      last: request.headers.get('x-last') ?? null,
+    }));
+    const event = restEvent({ method: 'GET', path: '/seen' });
+    const multi = event.multiValueHeaders as Record<string, unknown>;
+    multi['X-Tag'] = ['a', 7, null, 'b', { c: 1 }, 'c'];
+    multi['X-Odd'] = 'not a list';
+    multi['X-Last'] = [undefined, 'z'];
+    const result = await new CloudGatewayAdapter(app, { metricsPublisher: null }).handleEvent(
+      event,
+      lambdaContext(),
+    );
+    const read = readV1Result(result);
+    expect(read.status).toBe(200);
+    expect(JSON.parse(new TextDecoder().decode(read.body))).toEqual({
+      tags: ['a', 'b', 'c'],
+      odd: [],
+      last: 'z',
+    });
+  });
+
   it('never fails with a TypeError, whatever the event (property)', async () => {
     const shapes = fc.oneof(
       fc.anything(),
