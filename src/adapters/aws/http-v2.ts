@@ -25,6 +25,7 @@ import {
   gatewayPathParameters,
   httpApiStagePrefix,
   optionalObject,
+  ownEntry,
   requiredString,
 } from './request-parts.js';
 import { forEachResultHeader } from './result-headers.js';
@@ -40,7 +41,8 @@ function v2Headers(event: APIGatewayProxyEventV2): MultiValueHeaders {
     Array.isArray(event.cookies) && event.cookies.length > 0 ? event.cookies : undefined;
   const headers = event.headers;
   if (headers !== null && headers !== undefined && typeof headers === 'object') {
-    for (const name of Object.keys(headers)) {
+    for (const name in headers) {
+      if (!ownEntry(headers, name)) continue;
       const value = headers[name];
       if (typeof value !== 'string') continue;
       if (cookies !== undefined && lowerCaseName(name) === 'cookie') continue;

@@ -15,6 +15,18 @@ type SingleValueMap = Readonly<Record<string, string | undefined>> | null | unde
 type MultiValueMap = Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
 
 /**
+ * Whether `name`, a key a `for...in` loop over `map` gave, is the map's own: an event's maps are
+ * walked with `for...in` and this check, which the optimising compiler answers from the loop
+ * itself without looking the key up (1,213 instructions fewer per REST GET event with eight
+ * headers than `Object.keys` and a lookup per name, bench/RESULTS.md). `Object.hasOwn` is not
+ * answered so.
+ */
+export function ownEntry(map: object, name: string): boolean {
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: the form the compiler answers inside for...in
+  return Object.prototype.hasOwnProperty.call(map, name);
+}
+
+/**
  * Request headers from an event's maps, names listed in lower case. When the integration sends
  * `multiValueHeaders` it has every value of every header and is used alone; `headers` then
  * holds only the last value of each. `null` maps (API Gateway console tests) are empty. The
@@ -25,9 +37,8 @@ export function eventHeaders(single: SingleValueMap, multi: MultiValueMap): Mult
   if (multi !== null && multi !== undefined && typeof multi === 'object') {
     // Counted loops, not for...of: 271 instructions fewer per REST GET event with eight headers
     // (19,457 → 19,186, bench/RESULTS.md).
-    const names = Object.keys(multi);
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
+    for (const name in multi) {
+      if (!ownEntry(multi, name)) continue;
       const values = multi[name];
       if (!Array.isArray(values)) continue;
       for (let j = 0; j < values.length; j++) {
@@ -36,7 +47,8 @@ export function eventHeaders(single: SingleValueMap, multi: MultiValueMap): Mult
       }
     }
   } else if (single !== null && single !== undefined && typeof single === 'object') {
-    for (const name of Object.keys(single)) {
+    for (const name in single) {
+      if (!ownEntry(single, name)) continue;
       const value = single[name];
       if (typeof value === 'string') pairs.push(name, value);
     }

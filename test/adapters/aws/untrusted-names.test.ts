@@ -211,6 +211,47 @@ describe('Lambda events with prototype names', () => {
   });
 });
 
+describe('header maps on a polluted Object.prototype', () => {
+  const adapter = reportingApp();
+
+  // Another library's bug may add an enumerable property to Object.prototype; an event's maps
+  // then inherit it, and only their own entries may become request headers.
+  it('read only their own entries in every header map shape', async () => {
+    const single = delivered(restEvent({ method: 'GET', path: '/x' }), {
+      multiValueHeaders: null,
+    });
+    const events: Array<[string, () => Promise<unknown>, (result: never) => { body: Uint8Array }]> =
+      [
+        [
+          'REST multiValueHeaders',
+          () => adapter.handleEvent(restEvent({ method: 'GET', path: '/x' })),
+          readV1Result,
+        ],
+        ['REST headers alone', () => adapter.handleEvent(single), readV1Result],
+        [
+          'HTTP API headers',
+          () => adapter.handleEvent(v2Event({ method: 'GET', path: '/x' })),
+          readV2Result,
+        ],
+      ];
+    const proto = Object.prototype as Record<string, unknown>;
+    proto['x-polluted'] = 'evil';
+    proto['x-polluted-list'] = ['evil'];
+    try {
+      for (const [label, handle, read] of events) {
+        const seen = report(read((await handle()) as never).body);
+        const names = seen.headers.entries.map(([name]) => name);
+        expect(names, label).not.toContain('x-polluted');
+        expect(names, label).not.toContain('x-polluted-list');
+        expect(names, label).toContain('user-agent');
+      }
+    } finally {
+      delete proto['x-polluted'];
+      delete proto['x-polluted-list'];
+    }
+  });
+});
+
 describe('ALB maps are read independently', () => {
   const adapter = reportingApp();
 
