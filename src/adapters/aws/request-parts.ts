@@ -17,7 +17,7 @@ type MultiValueMap = Readonly<Record<string, readonly string[] | undefined>> | n
 /**
  * Whether `name`, a key a `for...in` loop over `map` gave, is the map's own: an event's maps are
  * walked with `for...in` and this check, which the optimising compiler answers from the loop
- * itself without looking the key up (1,213 instructions fewer per REST GET event with eight
+ * itself without looking the key up (1,052 instructions fewer per REST GET event with eight
  * headers than `Object.keys` and a lookup per name, bench/RESULTS.md). `Object.hasOwn` is not
  * answered so.
  */
@@ -35,16 +35,11 @@ export function ownEntry(map: object, name: string): boolean {
 export function eventHeaders(single: SingleValueMap, multi: MultiValueMap): MultiValueHeaders {
   const pairs: string[] = [];
   if (multi !== null && multi !== undefined && typeof multi === 'object') {
-    // Counted loops, not for...of: 271 instructions fewer per REST GET event with eight headers
-    // (19,457 → 19,186, bench/RESULTS.md).
     for (const name in multi) {
       if (!ownEntry(multi, name)) continue;
       const values = multi[name];
       if (!Array.isArray(values)) continue;
-      for (let j = 0; j < values.length; j++) {
-        const value = values[j];
-        if (typeof value === 'string') pairs.push(name, value);
-      }
+      for (const value of values) if (typeof value === 'string') pairs.push(name, value);
     }
   } else if (single !== null && single !== undefined && typeof single === 'object') {
     for (const name in single) {
