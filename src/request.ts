@@ -4,7 +4,7 @@
 
 import { decodeText, decodeUtf8 } from './body-text.js';
 import { parseCookieHeader } from './http/cookie.js';
-import { DataRecord } from './http/data-record.js';
+import { DataRecord, ownEntry } from './http/data-record.js';
 import { parseHttpDate } from './http/date.js';
 import { parseEntityTagList } from './http/etag.js';
 import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
@@ -190,7 +190,8 @@ export class Request {
     if (typeof query === 'string') this.#rawQuery = query;
     else if (query !== undefined && query !== null) {
       const map = new Map<string, string[]>();
-      for (const key of Object.keys(query)) {
+      for (const key in query) {
+        if (!ownEntry(query, key)) continue;
         const value = query[key] as string | readonly string[];
         map.set(key, typeof value === 'string' ? [value] : value.slice());
       }

@@ -30,3 +30,16 @@ NullPrototypeObject.prototype = Object.freeze(Object.create(null));
  * params.toString; // undefined
  */
 export const DataRecord = NullPrototypeObject as unknown as DataRecordConstructor;
+
+/**
+ * Whether `name`, a key a `for...in` loop over `map` gave, is the map's own. Maps keyed by
+ * client-chosen names (an event's headers and query, a query record) are walked with `for...in`
+ * and this check, which the optimising compiler answers from the loop itself without looking
+ * the key up: 1,052 instructions fewer per REST GET event with eight headers than `Object.keys`
+ * and a lookup per name, and 736 more with a three-parameter query (bench/RESULTS.md).
+ * `Object.hasOwn` is not answered so.
+ */
+export function ownEntry(map: object, name: string): boolean {
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: the form the compiler answers inside for...in
+  return Object.prototype.hasOwnProperty.call(map, name);
+}

@@ -12,7 +12,7 @@ import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
-import { DataRecord } from '../../http/data-record.js';
+import { DataRecord, ownEntry } from '../../http/data-record.js';
 import { lowerCaseName } from '../../http/header-names.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
@@ -25,7 +25,6 @@ import {
   gatewayPathParameters,
   httpApiStagePrefix,
   optionalObject,
-  ownEntry,
   requiredString,
 } from './request-parts.js';
 import { forEachResultHeader } from './result-headers.js';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
-import { type Request, Response, RestApplication, silentLogger } from '../../../src/index.js';
+import { Request, Response, RestApplication, silentLogger } from '../../../src/index.js';
 import { PROTOTYPE_NAMES, untrustedName } from '../../http/untrusted.js';
 import {
   albEvent,
@@ -211,44 +211,53 @@ describe('Lambda events with prototype names', () => {
   });
 });
 
-describe('header maps on a polluted Object.prototype', () => {
+describe('maps on a polluted Object.prototype', () => {
   const adapter = reportingApp();
 
-  // Another library's bug may add an enumerable property to Object.prototype; an event's maps
-  // then inherit it, and only their own entries may become request headers.
-  it('read only their own entries in every header map shape', async () => {
-    const single = delivered(restEvent({ method: 'GET', path: '/x' }), {
-      multiValueHeaders: null,
-    });
-    const events: Array<[string, () => Promise<unknown>, (result: never) => { body: Uint8Array }]> =
-      [
-        [
-          'REST multiValueHeaders',
-          () => adapter.handleEvent(restEvent({ method: 'GET', path: '/x' })),
-          readV1Result,
-        ],
-        ['REST headers alone', () => adapter.handleEvent(single), readV1Result],
-        [
-          'HTTP API headers',
-          () => adapter.handleEvent(v2Event({ method: 'GET', path: '/x' })),
-          readV2Result,
-        ],
-      ];
+  /** Runs `check` while Object.prototype carries two enumerable names, as a polluting bug leaves it. */
+  async function polluted(check: () => Promise<void>): Promise<void> {
     const proto = Object.prototype as Record<string, unknown>;
     proto['x-polluted'] = 'evil';
     proto['x-polluted-list'] = ['evil'];
     try {
-      for (const [label, handle, read] of events) {
-        const seen = report(read((await handle()) as never).body);
-        const names = seen.headers.entries.map(([name]) => name);
-        expect(names, label).not.toContain('x-polluted');
-        expect(names, label).not.toContain('x-polluted-list');
-        expect(names, label).toContain('user-agent');
-      }
+      await check();
     } finally {
       delete proto['x-polluted'];
       delete proto['x-polluted-list'];
     }
+  }
+
+  // Another library's bug may add an enumerable property to Object.prototype; an event's maps
+  // then inherit it, and only their own entries may become request headers or query parameters.
+  it('read only their own entries in every header and query map shape', async () => {
+    const singleMaps = delivered(restEvent({ method: 'GET', path: '/x?q=1' }), {
+      multiValueHeaders: null,
+      multiValueQueryStringParameters: null,
+    });
+    const v2 = v2Event({ method: 'GET', path: '/x?q=1' }) as unknown as Record<string, unknown>;
+    delete v2.rawQueryString;
+    const events: Array<[string, unknown, (result: never) => { body: Uint8Array }]> = [
+      ['REST multi-value maps', restEvent({ method: 'GET', path: '/x?q=1' }), readV1Result],
+      ['REST single-value maps', singleMaps, readV1Result],
+      ['HTTP API maps', v2, readV2Result],
+    ];
+    await polluted(async () => {
+      for (const [label, event, read] of events) {
+        const seen = report(read((await adapter.handleEvent(event as never)) as never).body);
+        const headerNames = seen.headers.entries.map(([name]) => name);
+        expect(headerNames, label).not.toContain('x-polluted');
+        expect(headerNames, label).not.toContain('x-polluted-list');
+        expect(headerNames, label).toContain('user-agent');
+        expect(seen.queryAll.entries, label).toEqual([['q', ['1']]]);
+      }
+    });
+  });
+
+  it('a query record handed to a Request gives only its own entries', async () => {
+    await polluted(async () => {
+      const request = new Request({ method: 'GET', path: '/x', queryParams: { q: ['1', '2'] } });
+      expect(Object.entries(request.queryParamsAll)).toEqual([['q', ['1', '2']]]);
+    });
   });
 });
 
