@@ -11,7 +11,7 @@
  * repeated query keys.
  */
 import type { ALBEvent, ALBResult } from 'aws-lambda';
-import { DataRecord } from '../../http/data-record.js';
+import { DataRecord, ownEntry } from '../../http/data-record.js';
 import { reasonPhrase } from '../../http/status.js';
 import type { ClientCertificate } from '../../request.js';
 import type { Response } from '../../response.js';
@@ -48,7 +48,8 @@ function rawQuery(event: ALBEvent): string {
   let query = '';
   const multi = event.multiValueQueryStringParameters;
   if (isMap(multi)) {
-    for (const key of Object.keys(multi)) {
+    for (const key in multi) {
+      if (!ownEntry(multi, key)) continue;
       const values = multi[key];
       if (!Array.isArray(values)) continue;
       for (const value of values) query += `${query === '' ? '' : '&'}${key}=${value}`;
@@ -57,7 +58,8 @@ function rawQuery(event: ALBEvent): string {
   }
   const map = event.queryStringParameters;
   if (!isMap(map)) return '';
-  for (const key of Object.keys(map)) {
+  for (const key in map) {
+    if (!ownEntry(map, key)) continue;
     const value = map[key];
     if (typeof value === 'string') query += `${query === '' ? '' : '&'}${key}=${value}`;
   }

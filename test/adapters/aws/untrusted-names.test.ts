@@ -240,6 +240,16 @@ describe('maps on a polluted Object.prototype', () => {
       ['REST multi-value maps', restEvent({ method: 'GET', path: '/x?q=1' }), readV1Result],
       ['REST single-value maps', singleMaps, readV1Result],
       ['HTTP API maps', v2, readV2Result],
+      [
+        'ALB single-value maps',
+        albEvent({ method: 'GET', path: '/x?q=1' }),
+        (r) => readAlbResult(r, false),
+      ],
+      [
+        'ALB multi-value maps',
+        albEvent({ method: 'GET', path: '/x?q=1' }, { multiValue: true }),
+        (r) => readAlbResult(r, true),
+      ],
     ];
     await polluted(async () => {
       for (const [label, event, read] of events) {
