@@ -77,10 +77,22 @@ export function builtinErrorResponse(
 ): Response {
   const accept = jsonOnly ? undefined : MultiValueHeaders.getLower(request.headers, 'accept');
   const plain = accept !== undefined && negotiate(accept, ERROR_TYPES) === ERROR_TYPES[1];
-  if (plain) return new Response(status, message, { contentType: 'text/plain; charset=utf-8' });
-  const body: Record<string, unknown> = { error: message, statusCode: status, path: request.path };
-  if (details !== undefined) body.details = details;
-  return new Response(status, JSON.stringify(body), { contentType: 'application/json' });
+  let response: Response;
+  if (plain) {
+    response = new Response(status, message, { contentType: 'text/plain; charset=utf-8' });
+  } else {
+    const body: Record<string, unknown> = {
+      error: message,
+      statusCode: status,
+      path: request.path,
+    };
+    if (details !== undefined) body.details = details;
+    response = new Response(status, JSON.stringify(body), { contentType: 'application/json' });
+  }
+  // The body depends on Accept (JSON or the plain message), so a cache must key it on Accept too
+  // (RFC 9110 §12.5.5); 404, 405, 410 and 501 are cacheable by default (§15.1).
+  if (!jsonOnly) MultiValueHeaders.setTrusted(response.headers, 'Vary', 'vary', 'Accept');
+  return response;
 }
 
 /** The response for `error`, completed for sending like any other. */

@@ -344,6 +344,15 @@ export const coreCases: CasesModule = {
       expect(response.text()).toBe('Not Found');
     });
 
+    test('built-in errors vary on Accept, whichever form they took (RFC 9110 §12.5.5)', async (send) => {
+      const plain = await send(get('/nowhere', { accept: 'text/plain' }));
+      const json = await send(get('/nowhere'));
+      const refused = await send(get('/', { accept: 'image/png' }));
+      for (const response of [plain, json, refused]) {
+        expect(response.headers.getAll('vary').join(',').toLowerCase()).toContain('accept');
+      }
+    });
+
     test('repeated query keys keep every value', async (send) => {
       const response = await send(get('/query?a=1&b=x%20y&a=2&c=a+b'));
       expect(response.json()).toEqual({

@@ -45,6 +45,7 @@ export const optionsCases: CasesModule = {
         expect(response.status).toBe(404);
         expect(response.headers.get('content-type')).toBe('application/json');
         expect(response.json()).toMatchObject({ statusCode: 404, path: '/options/nowhere' });
+        expect(response.headers.get('vary')).toBeUndefined();
       },
     );
 
