@@ -103,6 +103,9 @@ async function sendCall(
 /**
  * The path of `template` with its parameters: each percent-encoded as one segment, so a value
  * cannot add segments or a query (RFC 3986 §3.3); a catch-all `{rest*}` keeps its slashes.
+ * A value the URL would not keep as its own segment throws a TypeError: an empty one, or a dot
+ * segment (`.`, `..`), which URL resolution removes along with the segment before it (RFC 3986
+ * §5.2.4), so `/users/{id}/sessions/{sid}` with `sid: '..'` would reach `/users/{id}`.
  */
 export function fillTemplate(template: string, params: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{([^}*]+)(\*?)\}/g, (_match, name: string, catchAll: string) => {
@@ -110,9 +113,24 @@ export function fillTemplate(template: string, params: Readonly<Record<string, u
       throw new TypeError(`${template}: the path parameter "${name}" is missing`);
     }
     const value = String(params[name]);
-    if (catchAll === '') return encodeURIComponent(value);
-    return value.split('/').map(encodeURIComponent).join('/');
+    if (catchAll === '') {
+      if (value === '') throw new TypeError(`${template}: the path parameter "${name}" is empty`);
+      return encodeSegment(template, name, value);
+    }
+    return value
+      .split('/')
+      .map((segment) => encodeSegment(template, name, segment))
+      .join('/');
   });
+}
+
+function encodeSegment(template: string, name: string, segment: string): string {
+  if (segment === '.' || segment === '..') {
+    throw new TypeError(
+      `${template}: the path parameter "${name}" has the dot segment "${segment}", which a URL removes`,
+    );
+  }
+  return encodeURIComponent(segment);
 }
 
 function queryString(query: Readonly<Record<string, unknown>> | undefined): string {

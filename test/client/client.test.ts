@@ -150,27 +150,57 @@ describe('createClient failures', () => {
 });
 
 describe('fillTemplate', () => {
-  it('keeps any parameter value inside its one segment (property)', () => {
+  // What a request is sent to: the path as the URL parser resolves it, as fetch does.
+  const resolved = (path: string) => new URL(path, 'http://127.0.0.1').pathname;
+  const dotOrEmpty = fc.constantFrom('', '.', '..');
+  const segmentValue = fc.oneof(fc.string(), dotOrEmpty);
+
+  it('keeps any parameter value inside its one segment once resolved, or throws (property)', () => {
     fc.assert(
-      fc.property(fc.string(), (value) => {
-        const path = fillTemplate('/a/{id}/b', { id: value });
+      fc.property(segmentValue, (value) => {
+        if (value === '' || value === '.' || value === '..') {
+          expect(() => fillTemplate('/a/{id}/b', { id: value })).toThrow(TypeError);
+          return;
+        }
+        const path = resolved(fillTemplate('/a/{id}/b', { id: value }));
         const segments = path.split('/');
         expect(segments).toHaveLength(4);
-        expect(path).not.toMatch(/[?#]/);
+        expect(segments[3]).toBe('b');
         expect(decodeURIComponent(segments[2] as string)).toBe(value);
       }),
     );
   });
 
-  it('a catch-all value adds segments but never a query or a fragment (property)', () => {
-    const part = fc.string().filter((text) => !text.includes('/'));
+  it('a catch-all value adds segments but never a query, a fragment or a dot segment (property)', () => {
+    const part = fc.oneof(fc.string(), dotOrEmpty).filter((text) => !text.includes('/'));
     fc.assert(
       fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
-        const path = fillTemplate('/files/{rest*}', { rest: parts.join('/') });
+        const rest = parts.join('/');
+        if (parts.some((segment) => segment === '.' || segment === '..')) {
+          expect(() => fillTemplate('/files/{rest*}', { rest })).toThrow(TypeError);
+          return;
+        }
+        const path = fillTemplate('/files/{rest*}', { rest });
         expect(path).not.toMatch(/[?#]/);
-        expect(path.split('/').slice(2).map(decodeURIComponent)).toEqual(parts);
+        expect(resolved(path).split('/').slice(2).map(decodeURIComponent)).toEqual(parts);
       }),
     );
+  });
+
+  it('refuses a dot segment that would reach another route', async () => {
+    const deleted: string[] = [];
+    const app = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+      r.delete('/users/{id}', ({ id }) => void deleted.push(`user ${id}`)),
+      r.delete('/users/{id}/sessions/{sid}', ({ sid }) => void deleted.push(`session ${sid}`)),
+    ]);
+    const client = createClient<typeof app>({ app });
+    for (const sid of ['..', '.', '']) {
+      await expect(
+        client.delete('/users/{id}/sessions/{sid}', { params: { id: '42', sid } }),
+      ).rejects.toThrow(TypeError);
+    }
+    await client.delete('/users/{id}/sessions/{sid}', { params: { id: '42', sid: '...' } });
+    expect(deleted).toEqual(['session ...']);
   });
 });
 
