@@ -20,9 +20,9 @@ import { decorateResponse, type RouteFeatures } from '../features/route-features
 import type { RequestState } from '../inject/request-state.js';
 import { isThenable } from '../thenable.js';
 
-/** Statuses that never carry content (RFC 9110 §6.4.1). */
+/** Statuses that never carry content (RFC 9110 §6.4.1, and §15.3.6 for 205). */
 function forbidsContent(status: number): boolean {
-  return status === 204 || status === 304 || status < 200;
+  return status === 204 || status === 304 || status === 205;
 }
 
 // node:fs is loaded on the first file body only, so the core stays free of Node modules at load.
@@ -110,6 +110,13 @@ function completeHeaders(
   head: boolean,
   fileSize: number | undefined,
 ): Response {
+  if (response.statusCode < 200) {
+    // RFC 9110 §15.2: a 1xx is interim and a final response must follow; sent as the answer,
+    // the client would wait for one that never comes.
+    throw new Error(
+      `A ${response.statusCode} cannot answer a request: 1xx statuses are interim (RFC 9110 §15.2); return 200 to 599`,
+    );
+  }
   const headers = response.headers;
   if (response.preCalculatedHeaders !== undefined) {
     for (const name of response.preCalculatedHeaders.names()) {
@@ -178,7 +185,11 @@ function completeHeaders(
   if (forbidsContent(response.statusCode)) {
     discardBody(response.body);
     response.body = undefined;
-    headers.delete('content-length');
+    // §15.3.6: a 205 says its content is empty with Content-Length: 0; §8.6 forbids the field
+    // on a 204, and a 304's would describe the representation, not this empty answer.
+    if (response.statusCode === 205) {
+      MultiValueHeaders.setTrusted(headers, 'Content-Length', 'content-length', '0');
+    } else headers.delete('content-length');
     return response;
   }
   if (

@@ -65,6 +65,8 @@ function buildApp() {
     return { awaited: true };
   });
   app.get('/request-id', ({ requestId }) => ({ requestId }));
+  app.post('/reset', () => [{ reset: true }, 205]);
+  app.get('/interim', () => [null, 103]);
   app.put('/multi', () => ({ method: 'PUT' }));
   app.patch('/multi', () => ({ method: 'PATCH' }));
   app.provides('text/csv', ({ result }) => `csv:${JSON.stringify(result)}`);
@@ -189,6 +191,19 @@ export const coreCases: CasesModule = {
 
     test('null from DELETE is 204', async (send) => {
       expect((await send({ method: 'DELETE', path: '/items/1' })).status).toBe(204);
+    });
+
+    test('205 sends no content, with Content-Length: 0 (RFC 9110 §15.3.6)', async (send) => {
+      const response = await send({ method: 'POST', path: '/reset' });
+      expect(response.status).toBe(205);
+      expect(response.body.length).toBe(0);
+      expect(response.headers.get('content-length')).toBe('0');
+    });
+
+    test('a 1xx result is a 500, never an interim answer the client would wait on', async (send) => {
+      const response = await send(get('/interim'));
+      expect(response.status).toBe(500);
+      expect(response.json()).toMatchObject({ statusCode: 500 });
     });
 
     test('async handlers are awaited', async (send) => {
