@@ -16,7 +16,13 @@ import {
   pipelineResponse,
 } from './responses.js';
 import { SchemaConverter } from './schemas.js';
-import type { OpenApiDocument, OpenApiOptions, OpenApiResponse, OpenApiTag } from './types.js';
+import type {
+  OpenApiDocument,
+  OpenApiOperation,
+  OpenApiOptions,
+  OpenApiResponse,
+  OpenApiTag,
+} from './types.js';
 
 /** What `openapi()` reads from an application (a `RestApplication`). */
 export interface DocumentedApplication {
@@ -65,6 +71,7 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
   };
 
   const paths: OpenApiDocument['paths'] = {};
+  const pathsByShape = new Map<string, string>();
   const operationIds = new Set<string>();
   for (const scoped of table.scoped) {
     const { route, template } = scoped.compiled;
@@ -81,8 +88,7 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
       }
       operationIds.add(operation.operationId);
     }
-    // A catch-all `{rest*}` documents as `{rest}`: OpenAPI templates have no catch-all.
-    const path = template.replace(/\{([^}*]+)\*\}/g, '{$1}');
+    const path = documentedPath(template, operation, pathsByShape);
     paths[path] ??= {};
     (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operation;
   }
@@ -118,4 +124,36 @@ function documentTags(
     }
   }
   return [...tags.values()];
+}
+
+const PARAMETER = /\{([^}*]+)(\*?)\}/g;
+
+/**
+ * The key of `template`'s path item. A catch-all `{rest*}` documents as `{rest}`: OpenAPI
+ * templates have no catch-all. Templates that differ only in their parameters' names are one
+ * path to the router, and one path item to OpenAPI 3.1 ("templated paths with the same
+ * hierarchy but different templated names MUST NOT exist"): the first one documented names it,
+ * and the path parameters of later operations are renamed to match, position by position.
+ */
+function documentedPath(
+  template: string,
+  operation: OpenApiOperation,
+  pathsByShape: Map<string, string>,
+): string {
+  const path = template.replace(PARAMETER, '{$1}');
+  const shape = template.replace(PARAMETER, '{$2}');
+  const documented = pathsByShape.get(shape);
+  if (documented === undefined) {
+    pathsByShape.set(shape, path);
+    return path;
+  }
+  if (documented !== path) {
+    const own = [...path.matchAll(PARAMETER)].map((match) => match[1]);
+    const names = [...documented.matchAll(PARAMETER)].map((match) => match[1] as string);
+    for (const parameter of operation.parameters ?? []) {
+      const at = parameter.in === 'path' ? own.indexOf(parameter.name) : -1;
+      if (at !== -1) parameter.name = names[at] as string;
+    }
+  }
+  return documented;
 }

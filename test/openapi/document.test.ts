@@ -156,6 +156,27 @@ describe('openapi()', () => {
     ]);
   });
 
+  it('documents one path item for templates that differ only in parameter names', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/users/{id}/posts/{postId}', ({ id, postId }) => ({ id, postId }));
+    app.delete('/users/{userId}/posts/{post}', ({ userId, post }) => ({ userId, post }));
+    app.get('/files/{name}', ({ name }) => name);
+    app.get('/files/{rest*}', ({ rest }) => rest); // another path: it takes several segments
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    // OpenAPI 3.1, Paths Object: templates of the same hierarchy must not differ by names only.
+    expect(Object.keys(doc.paths)).toEqual([
+      '/users/{id}/posts/{postId}',
+      '/files/{name}',
+      '/files/{rest}',
+    ]);
+    const item = doc.paths['/users/{id}/posts/{postId}'];
+    expect(Object.keys(item ?? {})).toEqual(['get', 'delete']);
+    expect(item?.delete?.parameters?.map(({ name, in: where }) => `${where}:${name}`)).toEqual([
+      'path:id',
+      'path:postId',
+    ]);
+  });
+
   it('documents a validator without Standard JSON Schema as {} and warns once', () => {
     const warn = vi.fn();
     const logger: Logger = { ...silentLogger, warn };
