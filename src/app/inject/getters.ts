@@ -16,7 +16,12 @@ import { type CompiledParser, parsedBodyGetter, readJsonBody } from './body-pars
 import type { Injectable } from './handler-parameters.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
 import { requestSignal } from './signal.js';
-import { runStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
+import {
+  queryInput,
+  runStandardSchema,
+  type StandardSchemaV1,
+  type ValidationSource,
+} from './validation.js';
 
 export type Scope = 'request' | 'session';
 
@@ -246,6 +251,7 @@ function notFoundWhenEmpty(value: unknown): unknown {
 
 function schemaSource(
   source: ValidationSource,
+  schema: StandardSchemaV1,
   state: RequestState,
   limits: MultipartLimits,
 ): unknown {
@@ -255,7 +261,7 @@ function schemaSource(
     case 'formBody':
       return readFormOrUpload(state, limits);
     case 'queryParams':
-      return state.request.queryParams;
+      return queryInput(state.request, schema);
     case 'pathParams':
       return state.request.pathParams;
     case 'headers': {
@@ -387,7 +393,7 @@ export class GetterCompiler {
       if (binding.kind === 'schema') {
         const { schema, source } = binding;
         produce = (s) => {
-          const value = schemaSource(source, s, limits);
+          const value = schemaSource(source, schema, s, limits);
           return isThenable(value)
             ? Promise.resolve(value).then((resolved) => runStandardSchema(schema, resolved))
             : runStandardSchema(schema, value);

@@ -3,6 +3,8 @@
  * any Standard Schema object (zod, valibot, arktype, ...).
  */
 import { ValidationError, type ValidationIssue } from '../../errors.js';
+import { DataRecord } from '../../http/data-record.js';
+import type { Request } from '../../request.js';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), copied as its authors advise. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -88,4 +90,89 @@ export function runStandardSchema(schema: StandardSchemaV1, value: unknown): unk
   }
   if (result.issues) throw toValidationError(result.issues);
   return result.value;
+}
+
+/**
+ * What a `queryParams` validator validates: each key's first value, except for the properties
+ * its input schema lets take a list, which get every value of their key in order (`?tag=a&tag=b`
+ * is `{ tag: ['a', 'b'] }`, `?tag=a` is `{ tag: ['a'] }`). The OpenAPI document describes such a
+ * property as a repeated key, and the typed client sends it so.
+ */
+export function queryInput(request: Request, schema: StandardSchemaV1): Record<string, unknown> {
+  const lists = listProperties(schema);
+  const first = request.queryParams;
+  if (lists.size === 0) return first;
+  const all = request.queryParamsAll;
+  const out = new DataRecord<string | string[]>();
+  for (const key of Object.keys(first)) {
+    out[key] = lists.has(key) ? (all[key] as string[]) : (first[key] as string);
+  }
+  return out;
+}
+
+/** The Standard JSON Schema converter (https://standardschema.dev/json-schema), as used here. */
+interface InputSchemaConverter {
+  input?: (options: { target: string }) => unknown;
+}
+
+const NO_LISTS: ReadonlySet<string> = new Set();
+// Once per validator: converting a schema to JSON Schema takes tens of microseconds.
+const listsOf = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The top-level properties of `schema`'s input that take an array, from its Standard JSON
+ * Schema (zod 4 and arktype have one). A validator without one, or one it cannot express, has
+ * none: each key gets its first value.
+ */
+function listProperties(schema: StandardSchemaV1): ReadonlySet<string> {
+  let lists = listsOf.get(schema);
+  if (lists === undefined) {
+    lists = findListProperties(schema);
+    listsOf.set(schema, lists);
+  }
+  return lists;
+}
+
+function findListProperties(schema: StandardSchemaV1): ReadonlySet<string> {
+  const converter = (schema['~standard'] as { jsonSchema?: InputSchemaConverter }).jsonSchema;
+  let root: unknown;
+  try {
+    root = converter?.input?.call(converter, { target: 'draft-2020-12' });
+  } catch {
+    return NO_LISTS;
+  }
+  const properties = isRecord(root) ? root.properties : undefined;
+  if (!isRecord(properties)) return NO_LISTS;
+  const lists = new Set<string>();
+  for (const key of Object.keys(properties)) {
+    if (takesList(properties[key], root as Record<string, unknown>, 0)) lists.add(key);
+  }
+  return lists.size === 0 ? NO_LISTS : lists;
+}
+
+// Whether `property` accepts an array: by its type, one of its alternatives, or the definition
+// it refers to (`#/$defs/...`, `#/definitions/...`).
+function takesList(property: unknown, root: Record<string, unknown>, depth: number): boolean {
+  if (!isRecord(property) || depth > 8) return false;
+  const type = property.type;
+  if (type === 'array' || (Array.isArray(type) && type.includes('array'))) return true;
+  const ref = property.$ref;
+  if (typeof ref === 'string') {
+    const [, group, name] = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) ?? [];
+    const definitions = group === undefined ? undefined : root[group];
+    if (isRecord(definitions) && name !== undefined && Object.hasOwn(definitions, name)) {
+      return takesList(definitions[name], root, depth + 1);
+    }
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    const alternatives = property[key];
+    if (Array.isArray(alternatives)) {
+      if (alternatives.some((item) => takesList(item, root, depth + 1))) return true;
+    }
+  }
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

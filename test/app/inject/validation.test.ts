@@ -1,7 +1,10 @@
+import * as fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { createClient } from '../../../src/client/index.js';
 import { HttpError, RestApplication, silentLogger, ValidationError } from '../../../src/index.js';
+import { openapi } from '../../../src/openapi/index.js';
 
 function json(body: unknown) {
   return JSON.parse(body as string);
@@ -122,6 +125,116 @@ describe('validates', () => {
     const app = new RestApplication({ logger: silentLogger });
     expect(() => app.validates('x', z.object({}), { source: 'cookies' as 'headers' })).toThrow(
       /Unknown validation source/,
+    );
+  });
+});
+
+describe('query validators and repeated keys', () => {
+  it('gives a property that takes a list every value of its key, the others their first', async () => {
+    const Search = z.object({
+      tags: z.array(z.string()).optional(),
+      ids: z
+        .union([z.string(), z.array(z.coerce.number())])
+        .nullable()
+        .optional(),
+      page: z.string().optional(),
+    });
+    const app = new RestApplication({ logger: silentLogger }).validates('search', Search, {
+      source: 'queryParams',
+    });
+    app.get('/search', ({ search }) => search);
+    const many = await app.request('/search?tags=a&page=1&tags=b&page=2&ids=3&ids=4');
+    expect(json(many.body)).toEqual({ tags: ['a', 'b'], ids: [3, 4], page: '1' });
+    const one = await app.request('/search?tags=a');
+    expect(json(one.body)).toEqual({ tags: ['a'] });
+    expect(json((await app.request('/search?page=7')).body)).toEqual({ page: '7' });
+  });
+
+  it('is what the typed client sends for an array, and what the document describes', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('q', z.object({ tags: z.array(z.string()) }), { source: 'queryParams' })
+      .withRoutes((r) => [r.get('/s', ({ q }) => q).uses('q')]);
+    const response = await createClient<typeof app>({ app }).get('/s', {
+      query: { tags: ['x', 'y'] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.data).toEqual({ tags: ['x', 'y'] });
+    const document = openapi(app, { info: { title: 't', version: '1' } });
+    expect(document.paths['/s']?.get?.parameters?.[0]).toMatchObject({
+      name: 'tags',
+      in: 'query',
+      schema: { type: 'array' },
+    });
+  });
+
+  it('gives first values to a validator without a JSON Schema of its input', async () => {
+    const seen: unknown[] = [];
+    const echo = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => {
+          seen.push(value);
+          return { value };
+        },
+      },
+    };
+    const app = new RestApplication({ logger: silentLogger }).validates('q', echo, {
+      source: 'queryParams',
+    });
+    app.get('/q', ({ q }) => q);
+    await app.request('/q?tags=a&tags=b');
+    expect(seen).toEqual([{ tags: 'a' }]);
+  });
+
+  it('keeps every key the client chose as its own entry, lists only where the schema says (property)', async () => {
+    const inputs: Record<string, unknown>[] = [];
+    const listing = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => {
+          inputs.push(value as Record<string, unknown>);
+          return { value: { ok: true } };
+        },
+        jsonSchema: {
+          input: () => ({
+            type: 'object',
+            // A property named __proto__ is an own key of the schema as of the input.
+            properties: { tags: { $ref: '#/$defs/Tags' }, ['__proto__']: { type: 'array' } },
+            $defs: { Tags: { type: 'array', items: { type: 'string' } } },
+          }),
+        },
+      },
+    };
+    const app = new RestApplication({ logger: silentLogger }).validates('q', listing, {
+      source: 'queryParams',
+    });
+    app.get('/q', ({ q }) => q);
+    const key = fc.oneof(
+      fc.constantFrom('tags', '__proto__', 'constructor', 'toString', 'hasOwnProperty'),
+      fc.string({ minLength: 1, maxLength: 6 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(key, fc.string({ maxLength: 4 })), { maxLength: 8 }),
+        async (pairs) => {
+          inputs.length = 0;
+          const response = await app.request(`/q?${new URLSearchParams(pairs)}`);
+          expect(response.statusCode).toBe(200);
+          const input = inputs[0] as Record<string, unknown>;
+          const expected = new Map<string, string[]>();
+          for (const [name, value] of pairs)
+            expected.set(name, [...(expected.get(name) ?? []), value]);
+          expect(Object.keys(input).sort()).toEqual([...expected.keys()].sort());
+          for (const [name, values] of expected) {
+            const own = Object.getOwnPropertyDescriptor(input, name)?.value;
+            expect(own).toEqual(name === 'tags' || name === '__proto__' ? values : values[0]);
+          }
+          expect(({} as Record<string, unknown>).tags).toBeUndefined();
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
