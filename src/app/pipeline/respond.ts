@@ -161,6 +161,11 @@ function isRawBody(body: unknown): boolean {
 /** Adds tuple headers, which may be a plain object, a MultiValueHeaders or a WHATWG Headers. */
 export function addTupleHeaders(target: MultiValueHeaders, headers: unknown): void {
   if (headers === undefined || headers === null) return;
+  if (headers instanceof MultiValueHeaders) {
+    // Every value of every name, each name replacing the response's own.
+    MultiValueHeaders.forEachField(headers, (name, _key, values) => target.set(name, values));
+    return;
+  }
   const source = headers as Parameters<MultiValueHeaders['set']>[1] & object;
   if (typeof (source as { forEach?: unknown }).forEach === 'function' && !Array.isArray(source)) {
     const seen = new Set<string>();
@@ -173,11 +178,6 @@ export function addTupleHeaders(target: MultiValueHeaders, headers: unknown): vo
       target.add(name, value);
     };
     const cookies = (source as { getSetCookie?: () => string[] }).getSetCookie?.();
-    if (typeof (source as { getAll?: unknown }).getAll === 'function') {
-      // A MultiValueHeaders: every value of every name.
-      for (const [name, value] of source as Iterable<[string, string]>) adopt(value, name);
-      return;
-    }
     (source as { forEach(cb: (value: string, name: string) => void): void }).forEach(
       (value, name) => {
         if (cookies !== undefined && name.toLowerCase() === 'set-cookie') return;

@@ -3,7 +3,13 @@
  */
 import { expect } from 'vitest';
 import * as z from 'zod';
-import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
+import {
+  HttpError,
+  MultiValueHeaders,
+  Response,
+  RestApplication,
+  silentLogger,
+} from '../../../src/index.js';
 import type { CasesModule } from '../suite.js';
 import { conformanceTest, get } from './helpers.js';
 
@@ -28,6 +34,14 @@ function buildApp() {
   app.get('/text', () => 'hello text');
   app.get('/number', () => 42);
   app.get('/tuple', () => [{ made: true }, 202, { 'X-Custom': 'yes' }]);
+  app.get('/tuple-headers', () => {
+    const headers = new MultiValueHeaders([
+      ['Set-Cookie', 'a=1'],
+      ['Set-Cookie', 'b=2'],
+      ['X-Custom', 'yes'],
+    ]);
+    return ['made', 202, headers];
+  });
   app.get('/data-array', () => ['a', 'b']);
   app.get('/nothing', () => undefined);
   app.get('/query', ({ queryParams, request }) => ({
@@ -165,6 +179,13 @@ export const coreCases: CasesModule = {
       expect(response.status).toBe(202);
       expect(response.headers.get('x-custom')).toBe('yes');
       expect(response.json()).toEqual({ made: true });
+    });
+
+    test('tuple headers may be a MultiValueHeaders, every value kept', async (send) => {
+      const response = await send(get('/tuple-headers'));
+      expect(response.status).toBe(202);
+      expect(response.headers.get('x-custom')).toBe('yes');
+      expect(response.headers.getAll('set-cookie')).toEqual(['a=1', 'b=2']);
     });
 
     test('POST can answer 201 with a Location', async (send) => {
