@@ -6,6 +6,7 @@
 import { HttpError } from '../../errors.js';
 import type { ReadableStreamLike } from '../../request.js';
 import { isStream, type Response } from '../../response.js';
+import { newRequestState } from '../inject/request-state.js';
 import { abortRequest, requestSignal } from '../inject/signal.js';
 import type { Exchange } from './exchange.js';
 
@@ -98,6 +99,29 @@ function abandon(response: Response): void {
   stopOnAbort(body, AbortSignal.abort())[Symbol.asyncIterator]();
 }
 
+function timeoutReason(timeout: number): DOMException {
+  return new DOMException(`The request took longer than ${timeout} ms`, 'TimeoutError');
+}
+
+/**
+ * A response ready at once whose stream body is still to be sent: from now, the body has
+ * `timeout` ms, and is cut short as the pending answers' bodies are when the timer expires.
+ * Anything else goes out as it is, with no timer.
+ */
+export function withStreamDeadline(
+  exchange: Exchange,
+  response: Response,
+  timeout: number,
+): Response {
+  const body = response.body;
+  if (!isStream(body)) return response;
+  exchange.state ??= newRequestState(exchange.request);
+  const state = exchange.state;
+  const timer = setTimeout(() => abortRequest(state, timeoutReason(timeout)), timeout);
+  response.body = stopOnAbort(body, requestSignal(state), () => clearTimeout(timer));
+  return response;
+}
+
 /**
  * Gives `pending` `timeout` ms; then the request's signal fires and `onTimeout` answers instead
  * (a 503 through the error path), and the late response is let go. The timer keeps running
@@ -114,11 +138,9 @@ export function withDeadline(
     let answered = false;
     const timer = setTimeout(() => {
       expired = true;
-      const message = `The request took longer than ${timeout} ms`;
-      if (exchange.state !== undefined) {
-        abortRequest(exchange.state, new DOMException(message, 'TimeoutError'));
-      }
-      if (!answered) resolve(onTimeout(new HttpError(503, message)));
+      const reason = timeoutReason(timeout);
+      if (exchange.state !== undefined) abortRequest(exchange.state, reason);
+      if (!answered) resolve(onTimeout(new HttpError(503, reason.message)));
     }, timeout);
     pending.then(
       (response) => {

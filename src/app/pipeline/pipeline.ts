@@ -37,7 +37,7 @@ import { EventStream } from '../sse.js';
 import { isPending, isThenable } from '../thenable.js';
 import { releaseUploadsAfter } from '../uploads/inject.js';
 import { isMultipart, multipartTotal } from '../uploads/limits.js';
-import { guardStream, withDeadline } from './deadline.js';
+import { guardStream, withDeadline, withStreamDeadline } from './deadline.js';
 import { answerError } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
 import { finalizeResponse } from './finalize.js';
@@ -55,10 +55,12 @@ export function runPipeline(
 ): Response | Promise<Response> {
   const exchange = newExchange(host, table, request);
   let response = answer(exchange);
-  // Only an answer still pending can run out of time; one ready now never needs the timer.
+  // An answer still pending can run out of time; one ready now only while its stream is sent.
   const timeout = host.requestTimeout;
-  if (timeout !== undefined && isPending(response)) {
-    response = withDeadline(exchange, response, timeout, (error) => answerError(exchange, error));
+  if (timeout !== undefined) {
+    response = isPending(response)
+      ? withDeadline(exchange, response, timeout, (error) => answerError(exchange, error))
+      : withStreamDeadline(exchange, response, timeout);
   }
   // Routing decided synchronously which onResponse hooks apply; most requests have none.
   return exchange.onResponse === undefined ? response : afterResponse(exchange, response);

@@ -4,7 +4,7 @@
  * event-stream format on every adapter that streams.
  */
 import { expect } from 'vitest';
-import { RestApplication, silentLogger, sse } from '../../../src/index.js';
+import { Response, RestApplication, silentLogger, sse } from '../../../src/index.js';
 import type { CasesModule } from '../suite.js';
 import { conformanceTest, get } from './helpers.js';
 
@@ -17,6 +17,22 @@ function buildApp() {
       new Promise((resolve) => {
         signal.addEventListener('abort', () => resolve({ reason: String(signal.reason) }));
       }),
+  );
+  // Ready at once, with a body that would take two seconds: the timer cuts it short.
+  app.get(
+    '/streams/endless',
+    () =>
+      new Response(
+        200,
+        (async function* () {
+          for (let i = 0; i < 200; i++) {
+            yield `${i}\n`;
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          yield 'finished\n';
+        })(),
+        { contentType: 'text/plain' },
+      ),
   );
   app.get('/streams/events', ({ lastEventId }) =>
     sse(
@@ -38,6 +54,18 @@ export const streamsCases: CasesModule = {
       expect(response.status).toBe(503);
       expect(response.json()).toMatchObject({ statusCode: 503, path: '/streams/slow' });
     });
+
+    conformanceTest(
+      context,
+      'requestTimeout: a stream a synchronous handler returned ends when it expires',
+      async (send) => {
+        const response = await send(get('/streams/endless'));
+        expect(response.status).toBe(200);
+        const text = response.text();
+        expect(text.startsWith('0\n1\n')).toBe(true);
+        expect(text).not.toContain('finished');
+      },
+    );
 
     conformanceTest(context, 'sse: an event stream in the event-stream format', async (send) => {
       const response = await send(get('/streams/events', { 'last-event-id': '0' }));
