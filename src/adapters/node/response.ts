@@ -105,6 +105,9 @@ function sendStream(
   logger: Logger,
 ): void {
   const source = Symbol.asyncIterator in body ? body : streamChunks(body);
+  // The status and headers go out now, not with the first chunk, which may be long in coming
+  // (an event stream's first event): a browser's EventSource opens on them.
+  res.flushHeaders();
   pipeline(source as AsyncIterable<Uint8Array | string>, res, (error) => {
     if (error) reportStreamError(logger, res, error);
   });

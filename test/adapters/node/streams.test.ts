@@ -78,6 +78,29 @@ describe('server-sent events over HTTP', () => {
     expect(await ended).toBe('event: second\nid: 2\ndata: line one\ndata: line two\n\n');
   });
 
+  it('sends the status and headers before the first event is produced', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    app.get('/quiet', () =>
+      sse(
+        (async function* () {
+          await gate; // opened only once the client has the headers
+          yield 'first';
+        })(),
+      ),
+    );
+    handle = await start(app);
+    const { incoming } = await open(handle.port, '/quiet');
+    expect(incoming.statusCode).toBe(200);
+    expect(incoming.headers['content-type']).toBe('text/event-stream');
+    const first = nextChunk(incoming);
+    release?.();
+    expect(await first).toBe('data: first\n\n');
+  });
+
   it('stops the producer (its finally runs) when the client disconnects', async () => {
     const app = new RestApplication({ logger: memoryLogger().logger });
     let produced = 0;
