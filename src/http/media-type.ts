@@ -109,9 +109,19 @@ function specificity(range: MediaRange, candidate: MediaType): number {
   if (range.subtype !== candidate.subtype) return -1;
   const keys = Object.keys(range.params);
   for (const key of keys) {
-    if (candidate.params[key]?.toLowerCase() !== range.params[key]?.toLowerCase()) return -1;
+    const value =
+      candidate.params[key] ?? (key === 'charset' ? impliedCharset(candidate) : undefined);
+    if (value?.toLowerCase() !== range.params[key]?.toLowerCase()) return -1;
   }
   return 2 + keys.length;
+}
+
+/** JSON defines no charset parameter: it is always UTF-8 (RFC 8259 §8.1). */
+function impliedCharset(candidate: MediaType): string | undefined {
+  const json =
+    candidate.type === 'application' &&
+    (candidate.subtype === 'json' || candidate.subtype.endsWith('+json'));
+  return json ? 'utf-8' : undefined;
 }
 
 /** The q-value the client gives `candidate`: that of the most specific matching range. */

@@ -175,14 +175,14 @@ const NONE: ReadonlySet<string> = new Set();
 
 function compileRenderer(
   compiler: GetterCompiler,
-  mediaType: string,
   injectable: Injectable | undefined,
   builtin: ((result: unknown) => string) | undefined,
   contentType: string,
   label: string,
   params: PathParamPositions,
 ): CompiledRenderer {
-  const media: MediaType = rendererMediaType(mediaType);
+  // Matched by what it sends: `Accept: text/html; charset=utf-8` takes the built-in HTML.
+  const media: MediaType = rendererMediaType(contentType);
   return {
     ...media,
     contentType,
@@ -216,7 +216,6 @@ function orderRenderers(
     'application/json',
     compileRenderer(
       compiler,
-      'application/json',
       jsonOverride,
       jsonOverride ? undefined : json.render,
       json.contentType,
@@ -231,7 +230,6 @@ function orderRenderers(
       key,
       compileRenderer(
         compiler,
-        type,
         injectable,
         undefined,
         type,
@@ -247,15 +245,7 @@ function orderRenderers(
     else if (!source.jsonOnly && !entries.has(builtin.mediaType)) {
       entries.set(
         builtin.mediaType,
-        compileRenderer(
-          compiler,
-          builtin.mediaType,
-          undefined,
-          builtin.render,
-          builtin.contentType,
-          label,
-          params,
-        ),
+        compileRenderer(compiler, undefined, builtin.render, builtin.contentType, label, params),
       );
     }
   }

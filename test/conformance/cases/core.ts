@@ -255,6 +255,19 @@ export const coreCases: CasesModule = {
       expect(html.headers.getAll('vary').join(',')).toMatch(/Accept/);
     });
 
+    test('a charset in Accept matches the charset each representation is sent in', async (send) => {
+      const typeFor = async (accept: string) => {
+        const response = await send(get('/', { accept }));
+        return response.status === 200 ? response.headers.get('content-type') : response.status;
+      };
+      expect(await typeFor('text/plain; charset=utf-8')).toBe('text/plain; charset=utf-8');
+      expect(await typeFor('text/html; charset="UTF-8"')).toBe('text/html; charset=utf-8');
+      // JSON is always UTF-8 (RFC 8259 §8.1), though it defines no charset parameter.
+      expect(await typeFor('application/json; charset=utf-8')).toBe('application/json');
+      expect(await typeFor('text/plain; charset=iso-8859-1')).toBe(406);
+      expect(await typeFor('application/json; charset=utf-16')).toBe(406);
+    });
+
     test('HTML rendering escapes values', async (send) => {
       const response = await send(get('/items/1', { accept: 'text/html' }));
       expect(response.text()).toContain('&quot;title&quot;');
