@@ -22,7 +22,8 @@ import type { TrustProxy } from './types.js';
  *
  * @example
  * // A handler that needs Node's own stream (to pipe an upload to disk, say). The application's
- * // bodyLimit does not apply to what is read this way: bound it yourself.
+ * // bodyLimit does not apply to what a handler reads itself, this way or by iterating the
+ * // body: bound it yourself.
  * app.put('/uploads/{name}', async ({ request, name }) => {
  *   if (!(request.body instanceof NodeRequestBody)) throw new HttpError(400);
  *   await pipeline(request.body.message, createWriteStream(join(uploads, basename(name))));
