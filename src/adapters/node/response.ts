@@ -53,7 +53,7 @@ export function writeResponse(
     // a plain 500 instead of a broken response, and the log says why.
     logger.error('Response headers could not be written', { error });
     discardBody(body);
-    writeFallback(res, 500);
+    writeFallback(res, 500, MultiValueHeaders.getLower(response.headers, 'x-request-id'));
     return;
   }
   if (body === undefined || body === null) res.end();
@@ -75,19 +75,24 @@ function bodyLeftUnread(message: IncomingMessage): boolean {
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** A minimal response for when the normal one cannot be written. */
-export function writeFallback(res: ServerResponse, status: number): void {
+/**
+ * A minimal response for when the normal one cannot be written, echoing the request id when
+ * there is one (the library made or checked it: always a safe value).
+ */
+export function writeFallback(res: ServerResponse, status: number, requestId?: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const text = status === 500 ? 'Internal Server Error' : 'Bad Request';
-  res.writeHead(status, [
+  const headers = [
     'Content-Type',
     'text/plain; charset=utf-8',
     'Content-Length',
     String(text.length),
-  ]);
+  ];
+  if (requestId !== undefined) headers.push('X-Request-ID', requestId);
+  res.writeHead(status, headers);
   res.end(text);
 }
 

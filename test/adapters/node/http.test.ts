@@ -331,8 +331,12 @@ describe('responses', () => {
   });
 
   it('answers 500 when Node refuses a header value, and keeps serving', async () => {
-    const response = await send(server.port, { path: '/bad-header' });
+    const response = await send(server.port, {
+      path: '/bad-header',
+      headers: { 'X-Request-ID': 'trace-42' },
+    });
     expect(response.status).toBe(500);
+    expect(response.headers['x-request-id']).toBe('trace-42');
     expect(log.lines.some((line) => line.message === 'Response headers could not be written')).toBe(
       true,
     );
