@@ -43,6 +43,12 @@ function encodeQuery(query: string): string {
   );
 }
 
+/** A file's representation as served, and its 200 headers. */
+interface Described {
+  representation: Representation;
+  headers: readonly string[];
+}
+
 /**
  * A router that serves files. Mount it like any router; it answers GET and HEAD below its mount
  * point, OPTIONS with `Allow: GET, HEAD, OPTIONS`, and any other method with 405.
@@ -74,10 +80,9 @@ export class StaticRouter extends Router {
   readonly #options: ResolvedOptions;
   readonly #local: LocalStore | undefined;
   readonly #s3: S3Store | undefined;
-  readonly #described = new WeakMap<
-    LocalFile,
-    { representation: Representation; headers: readonly string[] }
-  >();
+  // Per file, per content coding: `app.js.gz` is both a file of its own (application/gzip) and
+  // app.js's gzip variant (application/javascript, Content-Encoding: gzip).
+  readonly #described = new WeakMap<LocalFile, Map<string, Described>>();
 
   constructor(serve: string, options: StaticRouterOptions = {}) {
     super();
@@ -212,12 +217,13 @@ export class StaticRouter extends Router {
    * The representation of a file and its 200 headers, worked out once per version of the file:
    * a LocalFile object is replaced when the file changes, so the weak map forgets stale ones.
    */
-  #describe(
-    file: LocalFile,
-    coding: string | undefined,
-    segments: readonly string[],
-  ): { representation: Representation; headers: readonly string[] } {
-    let described = this.#described.get(file);
+  #describe(file: LocalFile, coding: string | undefined, segments: readonly string[]): Described {
+    let codings = this.#described.get(file);
+    if (codings === undefined) {
+      codings = new Map();
+      this.#described.set(file, codings);
+    }
+    let described = codings.get(coding ?? '');
     if (described === undefined) {
       const options = this.#options;
       const relative = segments.join('/');
@@ -232,7 +238,7 @@ export class StaticRouter extends Router {
         varyEncoding: options.precompressed,
       };
       described = { representation, headers: representationHeaders(representation) };
-      this.#described.set(file, described);
+      codings.set(coding ?? '', described);
     }
     return described;
   }

@@ -466,6 +466,27 @@ describe('precompressed siblings', () => {
     expect(wildcard.headers.get('content-encoding')).toBe('br');
   });
 
+  it('a variant served directly and as its sibling keeps its own headers, in either order', async () => {
+    for (const order of [
+      ['/zipped.js.gz', '/zipped.js'],
+      ['/zipped.js', '/zipped.js.gz'],
+    ]) {
+      const app = quietApp();
+      app.mount('/', new StaticRouter(fixture.root, { precompressed: true }));
+      const seen = new Map<string, Awaited<ReturnType<typeof send>>>();
+      for (const path of order) {
+        seen.set(path, await send(app, path, { headers: { 'Accept-Encoding': 'gzip' } }));
+      }
+      const variant = seen.get('/zipped.js');
+      expect(variant?.headers.get('content-encoding')).toBe('gzip');
+      expect(variant?.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+      const direct = seen.get('/zipped.js.gz');
+      expect(direct?.headers.has('content-encoding')).toBe(false);
+      expect(direct?.headers.get('content-type')).toBe('application/gzip');
+      expect(direct?.headers.get('etag')).not.toBe(variant?.headers.get('etag'));
+    }
+  });
+
   it('each variant has its own ETag', async () => {
     const br = await send(compressed, '/zipped.js', { headers: { 'Accept-Encoding': 'br' } });
     const plain = await send(compressed, '/zipped.js');
