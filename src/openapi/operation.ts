@@ -119,6 +119,8 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
     scoped.authorizationHooks,
     reach(bindings, [
       ...reached,
+      // The checks the route's renderers reach guard it too, as the pipeline runs them.
+      ...compiled.renderers.flatMap((renderer) => renderer.names),
       ...scoped.authorizationHooks.filter((hook) => hook.global).map((hook) => hook.name),
     ]),
   );

@@ -54,6 +54,8 @@ export interface RouteFeatures {
 export interface FeaturesSource {
   readonly authorizationHooks: readonly AuthorizationHook[];
   readonly defaultHeaderSources: readonly DefaultHeadersSource[];
+  /** The names the route's renderers inject: checks they reach guard the route too. */
+  readonly rendererNames?: readonly string[];
 }
 
 /** Where the features keep their settings on routes and routers (`settings[key]`). */
@@ -168,10 +170,12 @@ export function compileRouteFeatures(
       conditional = { etag, lastModified, varyAccept };
     }
     if (source.authorizationHooks.length > 0) {
+      // A renderer runs after the handler: a check only it reaches must still come first.
       const roots = [
         ...route.handler.names,
         ...(etag?.names ?? []),
         ...(lastModified?.names ?? []),
+        ...(source.rendererNames ?? []),
       ];
       for (const hook of source.authorizationHooks) if (hook.global) roots.push(hook.name);
       const hooks = hooksFor(source.authorizationHooks, compiler.reach(roots));

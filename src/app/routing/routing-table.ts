@@ -314,6 +314,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         {
           authorizationHooks: exempt ? [] : scope.authorizationHooks,
           defaultHeaderSources: source.defaultHeaderSources,
+          rendererNames: renderers.flatMap((renderer) => renderer.names),
         },
         routers,
         route,

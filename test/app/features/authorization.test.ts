@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HttpError, RestApplication, SetupError, silentLogger } from '../../../src/index.js';
+import { openapi } from '../../../src/openapi/index.js';
 
 describe('authorization hooks', () => {
   it('guard the routes that reach the name through a provider', async () => {
@@ -85,6 +86,34 @@ describe('authorization hooks', () => {
     app.get('/b', ({ broken }) => broken);
     expect((await app.request('/a')).statusCode).toBe(400);
     expect((await app.request('/b')).statusCode).toBe(500);
+  });
+
+  it('a check only a renderer reaches still runs before the handler', async () => {
+    const orders: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized('user', ({ headers }) => headers.get('authorization'))
+      .provides('text/csv', ({ result, user }) => `${user},${JSON.stringify(result)}`);
+    app
+      .post('/orders', () => {
+        orders.push('created');
+        return { ok: true };
+      })
+      .provides('text/html', ({ user }) => `<p>${user}</p>`);
+    for (const accept of ['text/html', 'text/csv']) {
+      const anonymous = await app.request('/orders', { method: 'POST', headers: { accept } });
+      expect(anonymous.statusCode).toBe(401);
+    }
+    expect(orders).toEqual([]);
+    const signed = await app.request('/orders', {
+      method: 'POST',
+      headers: { accept: 'text/html', authorization: 'ann' },
+    });
+    expect(signed.statusCode).toBe(200);
+    expect(signed.body).toBe('<p>ann</p>');
+    expect(orders).toEqual(['created']);
+    const document = openapi(app, { info: { title: 't', version: '1' } });
+    expect(document.paths['/orders']?.post?.security).toEqual([{ user: [] }]);
+    expect(Object.keys(document.paths['/orders']?.post?.responses ?? {})).toContain('401');
   });
 
   it('check names and options at registration', () => {
