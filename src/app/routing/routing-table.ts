@@ -9,11 +9,7 @@ import type { MediaType } from '../../http/media-type.js';
 import { accessLogHook } from '../features/access-log.js';
 import type { AuthorizationHook } from '../features/authorization.js';
 import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
-import {
-  BUILTIN_RENDERERS,
-  type CompiledRenderer,
-  rendererMediaType,
-} from '../features/renderers.js';
+import type { CompiledRenderer } from '../features/renderers.js';
 import { compileResultCheck, type ResultCheck } from '../features/response-validation.js';
 import {
   compileDefaultHeaders,
@@ -36,6 +32,7 @@ import { RouteMatcher } from './path-matcher.js';
 import { duplicateRouteMessage } from './registration-site.js';
 import type { Route } from './route.js';
 import { compileRouteBodies } from './route-bodies.js';
+import { orderRenderers, textFirst } from './route-renderers.js';
 import type { Router } from './router.js';
 import {
   applicationScope,
@@ -127,6 +124,13 @@ export interface TableSource extends InjectionHost, FeaturesSource {
   /** `validateResponses`: handler results are checked against `returns()` (development). */
   readonly validateResponses?: boolean;
   readonly debug?: boolean;
+  /** `authorization: 'required'`: a route no check guards (and not public) answers 500. */
+  readonly authorizationRequired?: boolean;
+}
+
+function unguardedProblem(label: string): SetupError {
+  const message = `${label}: authorization: 'required', but no authorization hook guards it`;
+  return new SetupError('UNGUARDED_ROUTE', message);
 }
 
 interface FlatRoute {
@@ -170,93 +174,7 @@ function flatten(
   }
 }
 
-const RESULT = new Set(['result']);
 const NONE: ReadonlySet<string> = new Set();
-
-function compileRenderer(
-  compiler: GetterCompiler,
-  injectable: Injectable | undefined,
-  builtin: ((result: unknown) => string) | undefined,
-  contentType: string,
-  label: string,
-  params: PathParamPositions,
-): CompiledRenderer {
-  // Matched by what it sends: `Accept: text/html; charset=utf-8` takes the built-in HTML.
-  const media: MediaType = rendererMediaType(contentType);
-  return {
-    ...media,
-    contentType,
-    builtin,
-    fn: injectable?.fn,
-    names: injectable?.names ?? [],
-    getters: injectable
-      ? compiler.compile(injectable.names, label, { params, extras: RESULT })
-      : [],
-  };
-}
-
-/** Orders renderers: JSON first, then the route's own, then the application's
- * (docs/application.md, "Content negotiation"). */
-function orderRenderers(
-  compiler: GetterCompiler,
-  source: TableSource,
-  route: Route<Registry> | undefined,
-  label: string,
-  params: PathParamPositions,
-): CompiledRenderer[] {
-  const entries = new Map<string, CompiledRenderer>();
-  const essence = (type: string) => {
-    const media = rendererMediaType(type);
-    return `${media.type}/${media.subtype}`;
-  };
-  const jsonOverride =
-    route?.renderers.get('application/json') ?? source.appRenderers.get('application/json');
-  const json = BUILTIN_RENDERERS[0] as (typeof BUILTIN_RENDERERS)[number];
-  entries.set(
-    'application/json',
-    compileRenderer(
-      compiler,
-      jsonOverride,
-      jsonOverride ? undefined : json.render,
-      json.contentType,
-      `Renderer for application/json (${label})`,
-      params,
-    ),
-  );
-  const add = (type: string, injectable: Injectable) => {
-    const key = essence(type);
-    if (entries.has(key)) return;
-    entries.set(
-      key,
-      compileRenderer(
-        compiler,
-        injectable,
-        undefined,
-        type,
-        `Renderer for ${type} (${label})`,
-        params,
-      ),
-    );
-  };
-  if (route !== undefined) for (const [type, injectable] of route.renderers) add(type, injectable);
-  for (const builtin of BUILTIN_RENDERERS.slice(1)) {
-    const override = source.appRenderers.get(builtin.mediaType);
-    if (override !== undefined) add(builtin.mediaType, override);
-    else if (!source.jsonOnly && !entries.has(builtin.mediaType)) {
-      entries.set(
-        builtin.mediaType,
-        compileRenderer(compiler, undefined, builtin.render, builtin.contentType, label, params),
-      );
-    }
-  }
-  for (const [type, injectable] of source.appRenderers) add(type, injectable);
-  return [...entries.values()];
-}
-
-function textFirst(renderers: readonly CompiledRenderer[]): CompiledRenderer[] {
-  const text = renderers.find((r) => r.type === 'text' && r.subtype === 'plain');
-  return text === undefined ? renderers.slice() : [text, ...renderers.filter((r) => r !== text)];
-}
 
 export function compileTable(source: TableSource, generation: number): RoutingTable {
   const matcher = new RouteMatcher<CompiledRoute>();
@@ -349,6 +267,8 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
       };
       if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
+        // Fails closed, for a route added after startup checked the others too.
+        if (source.authorizationRequired === true) compiled.problem = unguardedProblem(label);
       }
     } catch (error) {
       const problem =

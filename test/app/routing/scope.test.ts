@@ -184,6 +184,27 @@ describe("authorization: 'required'", () => {
     await expect(app.startup()).resolves.toBeUndefined();
   });
 
+  it('a route added after startup that no check guards answers 500, never its handler', async () => {
+    const reached: string[] = [];
+    const loose = new Router();
+    loose.get('/a', () => 'a').public();
+    const app = new RestApplication({ logger: silentLogger, authorization: 'required' })
+      .authorized('user', ({ headers }) => headers.get('authorization'))
+      .mount('/loose', loose);
+    await app.startup();
+    loose.get('/b', () => void reached.push('/loose/b'));
+    app.get('/late', () => void reached.push('/late'));
+    app.get('/me', ({ user }) => user);
+    app.get('/open', () => 'open').public();
+    expect((await app.request('/loose/b')).statusCode).toBe(500);
+    expect((await app.request('/late')).statusCode).toBe(500);
+    expect(reached).toEqual([]);
+    expect((await app.request('/me')).statusCode).toBe(401);
+    expect((await app.request('/me', { headers: { authorization: 'ann' } })).body).toBe('ann');
+    expect((await app.request('/open')).statusCode).toBe(200);
+    expect((await app.request('/loose/a')).statusCode).toBe(200);
+  });
+
   it('refuses an unknown value', () => {
     expect(() => new RestApplication({ authorization: 'yes' as unknown as 'required' })).toThrow(
       SetupError,
