@@ -49,6 +49,24 @@ function serialise(fields: LogFields | undefined): LogFields | undefined {
 }
 
 /**
+ * Makes any value writable, since a request can make anything reach the log (a thrown value
+ * is logged as it is): an object met again is `"[Circular]"`, a bigint its digits, an error
+ * its name, message and stack wherever it sits.
+ */
+function safeReplacer(): (key: string, value: unknown) => unknown {
+  const seen = new WeakSet<object>();
+  return (_key, value) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value)) return '[Circular]';
+    seen.add(value);
+    return value instanceof Error
+      ? { name: value.name, message: value.message, stack: value.stack }
+      : value;
+  };
+}
+
+/**
  * The default logger: one JSON object per line on the console (`warn`/`error` on stderr).
  *
  * @example
@@ -58,12 +76,10 @@ export function createConsoleLogger(options: { level?: Level } = {}): Logger {
   const threshold = ORDER[options.level ?? 'info'];
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;
-    const line = JSON.stringify({
-      level,
-      time: new Date().toISOString(),
-      msg: message,
-      ...serialise(fields),
-    });
+    const line = JSON.stringify(
+      { level, time: new Date().toISOString(), msg: message, ...serialise(fields) },
+      safeReplacer(),
+    );
     if (level === 'warn' || level === 'error') console.error(line);
     else console.log(line);
   };

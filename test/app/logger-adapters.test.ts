@@ -6,7 +6,7 @@ import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isPino } from '../../src/app/logger-adapters.js';
 import { createConsoleLogger, RestApplication, silentLogger } from '../../src/index.js';
 
@@ -164,5 +164,35 @@ describe('logger detection', () => {
     expect(new RestApplication({ logger }).logger).toBe(logger);
     const powertools = capturedPowertools([]);
     expect(new RestApplication({ logger: powertools }).logger).toBe(powertools);
+  });
+});
+
+describe('the default console logger', () => {
+  it('writes a thrown value it cannot encode as JSON, and the client still gets the 500', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      const app = new RestApplication({ logger: createConsoleLogger() });
+      app.get('/circular', () => {
+        const value: Record<string, unknown> = { id: 7n };
+        value.self = value;
+        value.cause = new Error('disk full');
+        throw value;
+      });
+      const response = await app.request('/circular');
+      expect(response.statusCode).toBe(500);
+      expect(JSON.parse(response.body as string)).toMatchObject({ statusCode: 500 });
+      const line = JSON.parse(written.at(-1) as string) as Line;
+      expect(line).toMatchObject({
+        level: 'error',
+        msg: 'Unhandled error in request',
+        error: { id: '7', self: '[Circular]', cause: { name: 'Error', message: 'disk full' } },
+      });
+      expect(typeof line.requestId).toBe('string');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
