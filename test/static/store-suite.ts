@@ -325,6 +325,21 @@ export function storeSuite(store: StoreUnderTest): void {
     });
 
     describe('options', () => {
+      storeTest('under compress(), HEAD carries the encoding headers GET gets', async (open) => {
+        const app = open().compress({ threshold: 1 });
+        const headers = { 'Accept-Encoding': 'gzip' };
+        const get = await send(app, '/hello.txt', { headers });
+        const head = await send(app, '/hello.txt', { method: 'HEAD', headers });
+        expect(get.headers.get('content-encoding')).toBe('gzip');
+        expect(head.status).toBe(200);
+        expect(head.body.length).toBe(0);
+        for (const name of ['content-encoding', 'content-type', 'etag', 'vary']) {
+          expect(head.headers.get(name)).toBe(get.headers.get(name));
+        }
+        // Never the unencoded length: only producing the compressed body would tell it.
+        expect(head.headers.get('content-length')).not.toBe('12');
+      });
+
       storeTest('cacheControl and immutable set Cache-Control', async (open) => {
         const app = open({ cacheControl: 'no-cache', immutable: /\.[0-9a-f]{8}\.js$/ });
         expect((await send(app, '/hello.txt')).headers.get('cache-control')).toBe('no-cache');

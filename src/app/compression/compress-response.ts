@@ -26,9 +26,10 @@ function essenceOf(contentType: string): string {
  * range (a 206's bytes are of the unencoded representation, RFC 9110 §14.1) and not encoded
  * already.
  */
-function isCompressible(settings: CompiledCompression, response: Response): boolean {
+function isCompressible(settings: CompiledCompression, response: Response, head: boolean): boolean {
   const body = response.body;
-  if (body === undefined || body === null || response.statusCode === 206) return false;
+  // A HEAD answered without its body (a static file's) is judged by the GET's Content-Length.
+  if (((body === undefined || body === null) && !head) || response.statusCode === 206) return false;
   const headers = response.headers;
   if (headers.has('content-encoding')) return false;
   const type = MultiValueHeaders.getLower(headers, 'content-type');
@@ -72,7 +73,7 @@ export function compressResponse(
     }
     return response;
   }
-  if (!isCompressible(settings, response)) return head ? withoutBody(response) : response;
+  if (!isCompressible(settings, response, head)) return head ? withoutBody(response) : response;
   // The answer depends on Accept-Encoding whether or not this client gets it compressed.
   addVary(response.headers, 'Accept-Encoding');
   if (chooseEncoding(accept, settings.encodings) === undefined) {
@@ -106,6 +107,12 @@ function encode(
   const headers = response.headers;
   headers.set('Content-Encoding', coding);
   weakenEtag(response);
+  if (body === undefined || body === null) {
+    // A HEAD without its body: the compressed length would be known only by producing it,
+    // and RFC 9110 §9.3.2 lets a HEAD omit what only generating the content would tell.
+    headers.delete('content-length');
+    return response;
+  }
   if (body instanceof FileBody || isStream(body)) {
     // Sent chunked: the compressed length is known only at the end.
     headers.delete('content-length');
