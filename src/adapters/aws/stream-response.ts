@@ -163,7 +163,10 @@ export async function writeStreamedResponse(
       if (!stream.write(step.value) && !(await writable(stream))) return;
     }
   } catch (error) {
-    logger.error('Response body stream failed after the status was sent', { error });
+    logger.error('Response body stream failed after the status was sent', {
+      requestId: response.request?.requestId,
+      error,
+    });
     throw error;
   } finally {
     // A client that went away (or a failure) ends the producer's iteration: a generator's

@@ -100,11 +100,11 @@ async function toFetchResponse(response: RestResponse): Promise<globalThis.Respo
   return new Response(await toBody(response.body), { status: response.statusCode, headers });
 }
 
-function failure(): globalThis.Response {
-  return new Response('Internal Server Error', {
-    status: 500,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+/** The plain 500 when the normal response cannot be made, echoing the request id if any. */
+function failure(requestId: string | undefined): globalThis.Response {
+  const headers = new Headers({ 'Content-Type': 'text/plain; charset=utf-8' });
+  if (requestId !== undefined) headers.set('X-Request-ID', requestId);
+  return new Response('Internal Server Error', { status: 500, headers });
 }
 
 /**
@@ -136,16 +136,19 @@ export class FetchAdapter {
   /** Handles one request. Never rejects: anything unexpected is logged and answered with 500. */
   async handle(request: globalThis.Request): Promise<globalThis.Response> {
     let response: RestResponse | undefined;
+    let restRequest: ReturnType<typeof toRestRequest> | undefined;
     try {
-      response = await this.app.execute(toRestRequest(request));
+      restRequest = toRestRequest(request);
+      response = await this.app.execute(restRequest);
       return await toFetchResponse(response);
     } catch (error) {
-      this.app.logger.error('Request could not be handled', { error });
+      const requestId = restRequest?.requestId;
+      this.app.logger.error('Request could not be handled', { requestId, error });
       const body = response?.body;
       if (body !== null && typeof body === 'object' && 'destroy' in body) {
         (body as { destroy(): void }).destroy();
       }
-      return failure();
+      return failure(requestId);
     }
   }
 }

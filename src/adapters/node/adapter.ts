@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dispatch, isPending } from '../../app/kernel.js';
 import { SetupError } from '../../errors.js';
+import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { toRequest } from './request.js';
 import { writeFallback, writeResponse } from './response.js';
@@ -99,11 +100,12 @@ export class NodeAdapter {
     expectsContinue: boolean,
   ): undefined | Promise<void> {
     let response: Response | Promise<Response>;
+    let request: Request | undefined;
     try {
-      const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
+      request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
       response = dispatch(this.app, request);
     } catch (error) {
-      this.#fail(res, error);
+      this.#fail(res, error, request);
       return undefined;
     }
     if (!isPending(response)) {
@@ -112,7 +114,7 @@ export class NodeAdapter {
     }
     return Promise.resolve(response).then(
       (settled) => this.#write(req, res, settled),
-      (error: unknown) => this.#fail(res, error),
+      (error: unknown) => this.#fail(res, error, request),
     );
   }
 
@@ -120,14 +122,15 @@ export class NodeAdapter {
     try {
       writeResponse(req, res, response, this.#draining, this.app.logger);
     } catch (error) {
-      this.#fail(res, error);
+      this.#fail(res, error, response.request);
     }
   }
 
   // execute() never throws for anything a request causes; reaching this is a bug in the
   // application's wiring, and the client still gets an answer.
-  #fail(res: ServerResponse, error: unknown): void {
-    this.app.logger.error('Request could not be handled', { error });
-    if (!res.destroyed) writeFallback(res, 500);
+  #fail(res: ServerResponse, error: unknown, request: Request | undefined): void {
+    const requestId = request?.requestId;
+    this.app.logger.error('Request could not be handled', { requestId, error });
+    if (!res.destroyed) writeFallback(res, 500, requestId);
   }
 }

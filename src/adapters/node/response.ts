@@ -51,15 +51,16 @@ export function writeResponse(
   } catch (error) {
     // Node refuses some values the core lets through (characters above U+00FF); the client gets
     // a plain 500 instead of a broken response, and the log says why.
-    logger.error('Response headers could not be written', { error });
+    const requestId = response.request?.requestId;
+    logger.error('Response headers could not be written', { requestId, error });
     discardBody(body);
-    writeFallback(res, 500, MultiValueHeaders.getLower(response.headers, 'x-request-id'));
+    writeFallback(res, 500, requestId);
     return;
   }
   if (body === undefined || body === null) res.end();
   else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
-  else if (body instanceof FileBody) sendFile(res, body, logger);
-  else if (isStream(body)) sendStream(res, body, logger);
+  else if (body instanceof FileBody) sendFile(res, body, reporter(logger, res, response));
+  else if (isStream(body)) sendStream(res, body, reporter(logger, res, response));
   else res.end();
 }
 
@@ -96,36 +97,48 @@ export function writeFallback(res: ServerResponse, status: number, requestId?: s
   res.end(text);
 }
 
-function reportStreamError(logger: Logger, res: ServerResponse, error: unknown): void {
-  const errno = error as NodeJS.ErrnoException;
-  if (!isClientGone(errno)) logger.error('Response body stream failed', { error });
-  // Headers are out, so the status cannot change; cutting the connection tells the client the
-  // body is incomplete instead of letting it take a short body as whole.
-  if (!res.destroyed) res.destroy();
+/** What a body stream's failure does once the headers are out: logs it and cuts the connection. */
+function reporter(
+  logger: Logger,
+  res: ServerResponse,
+  response: Response,
+): (error: NodeJS.ErrnoException | null) => void {
+  return (error) => {
+    if (!error) return;
+    if (!isClientGone(error)) {
+      logger.error('Response body stream failed', {
+        requestId: response.request?.requestId,
+        error,
+      });
+    }
+    // Headers are out, so the status cannot change; cutting the connection tells the client
+    // the body is incomplete instead of letting it take a short body as whole.
+    if (!res.destroyed) res.destroy();
+  };
 }
 
 function sendStream(
   res: ServerResponse,
   body: AsyncIterable<Uint8Array | string> | Parameters<typeof streamChunks>[0],
-  logger: Logger,
+  done: (error: NodeJS.ErrnoException | null) => void,
 ): void {
   const source = Symbol.asyncIterator in body ? body : streamChunks(body);
   // The status and headers go out now, not with the first chunk, which may be long in coming
   // (an event stream's first event): a browser's EventSource opens on them.
   res.flushHeaders();
-  pipeline(source as AsyncIterable<Uint8Array | string>, res, (error) => {
-    if (error) reportStreamError(logger, res, error);
-  });
+  pipeline(source as AsyncIterable<Uint8Array | string>, res, done);
 }
 
-function sendFile(res: ServerResponse, body: FileBody, logger: Logger): void {
+function sendFile(
+  res: ServerResponse,
+  body: FileBody,
+  done: (error: NodeJS.ErrnoException | null) => void,
+): void {
   // Read in chunks from `start` to `end` (inclusive, as in Content-Range): a range never reads
   // the rest of the file, and a large file never sits in memory.
   const stream =
     body.start === undefined && body.end === undefined
       ? createReadStream(body.path)
       : createReadStream(body.path, { start: body.start, end: body.end });
-  pipeline(stream, res, (error) => {
-    if (error) reportStreamError(logger, res, error);
-  });
+  pipeline(stream, res, done);
 }

@@ -256,9 +256,12 @@ describe('streamHandler', () => {
     expect(stream.parsed().prelude.statusCode).toBe(200);
     expect(stream.parsed().body.toString()).toBe('partial');
     expect(stream.writableEnded).toBe(true);
-    expect(
-      lines.some((line) => line.level === 'error' && /after the status/.test(line.message)),
-    ).toBe(true);
+    const failed = lines.find(
+      (line) => line.level === 'error' && /after the status/.test(line.message),
+    );
+    // The line names the request, like every line written for it.
+    expect(failed?.fields?.requestId).toEqual(expect.any(String));
+    expect(failed?.fields?.requestId).not.toBe('');
   });
 
   it('sends server-sent events, which the buffered handler refuses', async () => {

@@ -18,12 +18,12 @@ import {
   type Request as RestRequest,
 } from '../../../src/index.js';
 
-const lines: Array<{ level: string; message: string }> = [];
+const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
 const logger: Logger = {
   debug: (message) => lines.push({ level: 'debug', message }),
   info: (message) => lines.push({ level: 'info', message }),
   warn: (message) => lines.push({ level: 'warn', message }),
-  error: (message) => lines.push({ level: 'error', message }),
+  error: (message, fields) => lines.push({ level: 'error', message, ...(fields && { fields }) }),
 };
 
 const events: string[] = [];
@@ -264,6 +264,19 @@ describe('startup', () => {
     ]);
     expect([await a.text(), await b.text()]).toEqual(['hi', 'hi']);
     expect(runs).toBe(1);
+  });
+
+  it('answers a plain 500 echoing the request id when the runtime refuses a header', async () => {
+    lines.length = 0;
+    const app = new RestApplication({ logger });
+    app.get('/name', () => ['ok', 200, { 'X-Author': 'Łukasz' }]);
+    const response = await new FetchAdapter(app).fetch(
+      new Request('http://x/name', { headers: { 'X-Request-ID': 'trace-7' } }),
+    );
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-request-id')).toBe('trace-7');
+    const failed = lines.find((line) => line.message === 'Request could not be handled');
+    expect(failed?.fields?.requestId).toBe('trace-7');
   });
 
   it('answers 500 when startup fails and logs it once', async () => {

@@ -327,7 +327,8 @@ describe('responses', () => {
     });
     // A truncated chunked body must not look complete to the client.
     expect(outcome).not.toBe('ended normally');
-    expect(log.lines.some((line) => line.message === 'Response body stream failed')).toBe(true);
+    const failed = log.lines.find((line) => line.message === 'Response body stream failed');
+    expect(failed?.fields?.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers 500 when Node refuses a header value, and keeps serving', async () => {
@@ -337,9 +338,10 @@ describe('responses', () => {
     });
     expect(response.status).toBe(500);
     expect(response.headers['x-request-id']).toBe('trace-42');
-    expect(log.lines.some((line) => line.message === 'Response headers could not be written')).toBe(
-      true,
+    const refused = log.lines.find(
+      (line) => line.message === 'Response headers could not be written',
     );
+    expect(refused?.fields?.requestId).toBe('trace-42');
     expect((await send(server.port, { path: '/' })).status).toBe(200);
   });
 });
