@@ -192,8 +192,12 @@ export class S3Store {
     const input: GetObjectCommandInput = { Bucket: this.bucket, Key: key };
     // RFC 9110 §13.2.2: If-Unmodified-Since only counts without If-Match, If-Modified-Since
     // only without If-None-Match. Passing only what counts keeps that order whatever the store.
-    if (headers.has('if-match')) input.IfMatch = headers.getAll('if-match').join(', ');
-    else input.IfUnmodifiedSince = request.getIfUnmodifiedSince();
+    if (headers.has('if-match')) {
+      const ifMatch = headers.getAll('if-match').join(', ');
+      // `*` holds for any current object (§13.1.1), which the read itself finds or not; the
+      // store need not understand it.
+      if (ifMatch.trim() !== '*') input.IfMatch = ifMatch;
+    } else input.IfUnmodifiedSince = request.getIfUnmodifiedSince();
     if (headers.has('if-none-match'))
       input.IfNoneMatch = headers.getAll('if-none-match').join(', ');
     else input.IfModifiedSince = request.getIfModifiedSince();

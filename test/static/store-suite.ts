@@ -216,6 +216,12 @@ export function storeSuite(store: StoreUnderTest): void {
           headers: { 'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' },
         });
         expect(unmodified.status).toBe(412);
+        // `If-Match: *` holds for any current representation (§13.1.1), and wins over a date.
+        const any = await send(app, '/hello.txt', {
+          headers: { 'If-Match': '*', 'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' },
+        });
+        expect(any.status).toBe(200);
+        expect(any.text).toBe('hello world\n');
       });
     });
 
