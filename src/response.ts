@@ -4,7 +4,7 @@
  */
 import { collectBytes } from './http/bytes.js';
 import { type CookieOptions, serializeCookie } from './http/cookie.js';
-import { formatHttpDate } from './http/date.js';
+import { formatLastModified } from './http/date.js';
 import { formatEntityTag } from './http/etag.js';
 import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
 import type { ReadableStreamLike, Request } from './request.js';
@@ -141,7 +141,7 @@ export class Response {
       throw new TypeError('setLastModified needs a valid Date');
     }
     this.lastModified = lastModified;
-    this.headers.set('Last-Modified', formatHttpDate(lastModified));
+    this.headers.set('Last-Modified', formatLastModified(lastModified));
     return this;
   }
 

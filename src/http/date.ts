@@ -79,6 +79,18 @@ export function formatHttpDate(date: Date): string {
   return date.toUTCString();
 }
 
+/**
+ * A `Last-Modified` value: `date`, or now when `date` is in the future (a clock set wrong, a
+ * file touched with a future time), which RFC 9110 §8.8.2.1 forbids sending.
+ *
+ * @example
+ * formatLastModified(new Date(Date.now() + 60_000)); // now, not a minute from now
+ */
+export function formatLastModified(date: Date): string {
+  const now = Date.now();
+  return formatHttpDate(date.getTime() > now ? new Date(now) : date);
+}
+
 /** Whole seconds since the epoch: HTTP dates carry no finer precision (RFC 9110 §13.1.3). */
 export function toHttpSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);

@@ -5,7 +5,7 @@
  */
 import { HttpError } from '../errors.js';
 import { evaluatePreconditions, evaluateRange } from '../http/conditional.js';
-import { formatHttpDate } from '../http/date.js';
+import { formatLastModified } from '../http/date.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import { formatContentRange, formatUnsatisfiedRange } from '../http/range.js';
 import type { Request } from '../request.js';
@@ -29,7 +29,7 @@ export interface Representation {
 function validatorPairs(representation: Representation, pairs: string[]): string[] {
   if (representation.etag !== undefined) pairs.push('ETag', representation.etag);
   if (representation.lastModified !== undefined) {
-    pairs.push('Last-Modified', formatHttpDate(representation.lastModified));
+    pairs.push('Last-Modified', formatLastModified(representation.lastModified));
   }
   if (representation.cacheControl !== undefined) {
     pairs.push('Cache-Control', representation.cacheControl);

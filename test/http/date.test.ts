@@ -4,7 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatHttpDate, parseHttpDate, toHttpSeconds } from '../../src/http/date.js';
+import {
+  formatHttpDate,
+  formatLastModified,
+  parseHttpDate,
+  toHttpSeconds,
+} from '../../src/http/date.js';
+import { Response, RestApplication, silentLogger } from '../../src/index.js';
 
 const IMF =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
@@ -144,5 +150,27 @@ describe('HTTP dates', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('Last-Modified is never later than the response (RFC 9110 §8.8.2.1)', () => {
+  it('keeps a past date and writes now for a future one', () => {
+    expect(formatLastModified(sample)).toBe('Sun, 06 Nov 1994 08:49:37 GMT');
+    const before = toHttpSeconds(new Date());
+    const written = parseHttpDate(formatLastModified(new Date(Date.now() + 86_400_000)));
+    const after = toHttpSeconds(new Date());
+    expect(toHttpSeconds(written as Date)).toBeGreaterThanOrEqual(before);
+    expect(toHttpSeconds(written as Date)).toBeLessThanOrEqual(after);
+  });
+
+  it('holds for a handler that sets a future date', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    app.get('/a', () => new Response(200, 'a', { lastModified: tomorrow }));
+    app.get('/b', () => new Response(200, 'b').setLastModified(tomorrow));
+    for (const path of ['/a', '/b']) {
+      const header = (await app.request(path)).headers.get('last-modified') as string;
+      expect((parseHttpDate(header) as Date).getTime()).toBeLessThanOrEqual(Date.now());
+    }
   });
 });

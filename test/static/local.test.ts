@@ -437,6 +437,19 @@ describe('ranges', () => {
   });
 });
 
+describe('a file modified in the future', () => {
+  it('is sent with Last-Modified no later than now (RFC 9110 §8.8.2.1)', async () => {
+    const path = join(fixture.root, 'from-the-future.txt');
+    writeFileSync(path, 'later');
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    utimesSync(path, tomorrow, tomorrow);
+    const app = quietApp();
+    app.mount('/', new StaticRouter(fixture.root));
+    const header = (await send(app, '/from-the-future.txt')).headers.get('last-modified');
+    expect(Date.parse(header as string)).toBeLessThanOrEqual(Date.now());
+  });
+});
+
 describe('precompressed siblings', () => {
   let compressed: ReturnType<typeof quietApp>;
   beforeAll(() => {

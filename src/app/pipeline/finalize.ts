@@ -9,7 +9,7 @@
 import { HttpError } from '../../errors.js';
 import { discardBody, utf8Length } from '../../http/bytes.js';
 import { contentTypeFor } from '../../http/content-types.js';
-import { formatHttpDate } from '../../http/date.js';
+import { formatLastModified } from '../../http/date.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Request } from '../../request.js';
 import { FileBody, isStream, type Response } from '../../response.js';
@@ -175,7 +175,7 @@ function completeHeaders(
       headers,
       'Last-Modified',
       'last-modified',
-      formatHttpDate(response.lastModified),
+      formatLastModified(response.lastModified),
     );
   }
   if (request.requestId !== undefined) {
