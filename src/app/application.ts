@@ -35,7 +35,7 @@ import { builtinErrorResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
 import { checkScope } from './routing/registration.js';
-import type { ValidatedBy } from './routing/route-types.js';
+import type { RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import { isPending } from './thenable.js';
@@ -90,18 +90,18 @@ export interface RestApplication<Deps extends Registry = {}> {
     name: Name,
     provider: Provider<Deps, T>,
     options?: { scope?: Scope },
-  ): RestApplication<With<Deps, Name, Awaited<T>>>;
+  ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
   authorized<Name extends string, T>(
     name: Name,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
-  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>>>;
+  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>>> & RoutesCarriedBy<this>;
   forbidden<Name extends string>(
     name: Name,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
-  ): RestApplication<With<Deps, Name, false>>;
+  ): RestApplication<With<Deps, Name, false>> & RoutesCarriedBy<this>;
 }
 
 /**
@@ -180,7 +180,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     name: Name,
     validator: V,
     options?: { source?: Source; scope?: Scope },
-  ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> {
+  ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
+    RoutesCarriedBy<this> {
     const scope = checkScope(options?.scope);
     if (isStandardSchema(validator)) {
       const source = options?.source ?? 'jsonBody';
@@ -214,7 +215,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     name: Name,
     provider: Provider<Deps, T>,
     options?: { scope?: Scope },
-  ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> {
+  ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> & RoutesCarriedBy<this> {
     this.register({
       kind: 'exists',
       name,
@@ -273,7 +274,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   onStartup<Name extends string, T>(
     name: Name,
     handler: LifecycleHandler<Deps, T>,
-  ): RestApplication<With<Deps, Name, Awaited<T>>>;
+  ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   onStartup(handler: LifecycleHandler<Deps>): this;
   onStartup(
     nameOrHandler: string | LifecycleHandler<Deps>,

@@ -63,6 +63,28 @@ describe('client types', () => {
     c2.get('/api/v1/ping');
     type Ping = Awaited<ReturnType<typeof c2.get<'/api/v1/ping'>>>;
     expectTypeOf<Extract<Ping, { status: 200 }>['data']>().toEqualTypeOf<string>();
+    // Registering a name between two withRoutes() calls keeps the routes of the first.
+    const chained = new RestApplication()
+      .withRoutes((r) => [r.get('/a', () => 1)])
+      .dependency('db', () => ({ n: 1 }))
+      .validates('q', Page, { source: 'queryParams' })
+      .resourceExists('found', () => 'x')
+      .authorized('user', () => 'u')
+      .forbidden('banned', () => false)
+      .onStartup('clock', () => 0)
+      .withRoutes((r) => [r.get('/b', ({ db }) => db.n)]);
+    const c3 = createClient<typeof chained>({ app: chained });
+    c3.get('/a');
+    c3.get('/b');
+    // @ts-expect-error: no such route
+    c3.get('/c');
+    const nested = new Router()
+      .withRoutes((r) => [r.get('/x', () => 'x')])
+      .dependency('db', () => 1)
+      .authorized('user', () => 'u')
+      .forbidden('banned', () => false);
+    const m = new RestApplication().mount('/n', nested);
+    createClient<typeof m>({ app: m }).get('/n/x');
   };
 
   it('are checked by the type checker', () => {

@@ -118,6 +118,17 @@ export interface CarriesRoutes<Map extends object> {
   readonly '~routes'?: Map;
 }
 
+/**
+ * The route map `This` carries, kept by the registration methods that return an application or
+ * router of a new registry type (`dependency()`, `validates()`...), so that a chain such as
+ * `.withRoutes(...).dependency(...).withRoutes(...)` keeps the routes of both calls.
+ */
+export type RoutesCarriedBy<This> = This extends { readonly '~routes'?: infer Map }
+  ? [NonNullable<Map>] extends [never]
+    ? {}
+    : CarriesRoutes<NonNullable<Map>>
+  : {};
+
 type TrimSlash<P extends string> = P extends `${infer Head}/` ? TrimSlash<Head> : P;
 type LeadSlash<P extends string> = P extends `/${string}` ? P : `/${P}`;
 

@@ -38,6 +38,7 @@ import type {
   MountedRoutes,
   NewRoute,
   RouteMap,
+  RoutesCarriedBy,
   TypedRoute,
 } from './route-types.js';
 import { normalizePrefix, validateTemplate } from './template.js';
@@ -134,7 +135,7 @@ export class Router<Deps extends Registry = {}> {
     name: Name,
     provider: Provider<Deps, T>,
     options?: { scope?: Scope },
-  ): Router<With<Deps, Name, Awaited<T>>>;
+  ): Router<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
   dependency(
     nameOrProvider: string | Provider<Deps, unknown>,
@@ -171,7 +172,7 @@ export class Router<Deps extends Registry = {}> {
     name: Name,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
-  ): Router<With<Deps, Name, Truthy<Awaited<T>>>> {
+  ): Router<With<Deps, Name, Truthy<Awaited<T>>>> & RoutesCarriedBy<this> {
     this.#registerHook('authorized', name, check, options);
     return this as never;
   }
@@ -188,7 +189,7 @@ export class Router<Deps extends Registry = {}> {
     name: Name,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
-  ): Router<With<Deps, Name, false>> {
+  ): Router<With<Deps, Name, false>> & RoutesCarriedBy<this> {
     this.#registerHook('forbidden', name, check, options);
     return this as never;
   }
