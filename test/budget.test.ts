@@ -7,7 +7,12 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 104 KiB:
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 106 KiB: the
+ * fixes of a newcomer's review (about 2.1 KiB: a queryParams validator's array properties read
+ * from its JSON Schema, requestTimeout for streams returned at once, the checks a renderer
+ * reaches, routes added after startup under authorization 'required', a logger that writes any
+ * value, 205 and 1xx answers, Vary on errors, Last-Modified never in the future) took the core
+ * from 102.2 KiB to 104.4 KiB. Before that, 104 KiB:
  * uploads (limits, the `formBody`/`files`/`parts` names, release after the answer: about
  * 3.7 KiB; the parser itself loads on first use), compression (Accept-Encoding negotiation and
  * the response step: about 4.4 KiB; the encoders load on first use) and the typed-route and
@@ -19,7 +24,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 104 * 1024;
+const CORE_BUDGET = 106 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
