@@ -100,12 +100,11 @@ export class NodeAdapter {
     expectsContinue: boolean,
   ): undefined | Promise<void> {
     let response: Response | Promise<Response>;
-    let request: Request | undefined;
     try {
-      request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
+      const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
       response = dispatch(this.app, request);
     } catch (error) {
-      this.#fail(res, error, request);
+      this.#fail(res, error);
       return undefined;
     }
     if (!isPending(response)) {
@@ -114,7 +113,7 @@ export class NodeAdapter {
     }
     return Promise.resolve(response).then(
       (settled) => this.#write(req, res, settled),
-      (error: unknown) => this.#fail(res, error, request),
+      (error: unknown) => this.#fail(res, error),
     );
   }
 
@@ -128,7 +127,7 @@ export class NodeAdapter {
 
   // execute() never throws for anything a request causes; reaching this is a bug in the
   // application's wiring, and the client still gets an answer.
-  #fail(res: ServerResponse, error: unknown, request: Request | undefined): void {
+  #fail(res: ServerResponse, error: unknown, request?: Request): void {
     const requestId = request?.requestId;
     this.app.logger.error('Request could not be handled', { requestId, error });
     if (!res.destroyed) writeFallback(res, 500, requestId);
