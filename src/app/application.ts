@@ -191,6 +191,13 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
           `Unknown validation source ${JSON.stringify(source)}`,
         );
       }
+      if (scope === 'session') {
+        // SPEC §5.3: the model is read from each request; one made once would be shared by all.
+        throw new SetupError(
+          'SCOPE_MISMATCH',
+          `Validator "${name}" checks each request's ${source}, so it cannot be session-scoped: the first request's model would be handed to every other`,
+        );
+      }
       this.register({ kind: 'schema', name, scope, schema: validator, source });
     } else {
       this.register({

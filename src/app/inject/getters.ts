@@ -7,15 +7,14 @@
 
 import { HttpError, SetupError } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
-import type { MetricsRecorder } from '../../request.js';
-import { type Logger, withFields } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { isPending, isThenable } from '../thenable.js';
 import { readFiles, readFormOrUpload, readParts } from '../uploads/inject.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from '../uploads/limits.js';
 import { type CompiledParser, parsedBodyGetter, readJsonBody } from './body-parsers.js';
+import { builtinGetter, isRouteBuiltin } from './builtins.js';
 import type { Injectable } from './handler-parameters.js';
-import { type Getter, type RequestState, requestNonce } from './request-state.js';
-import { requestSignal } from './signal.js';
+import type { Getter, RequestState } from './request-state.js';
 import {
   queryInput,
   runStandardSchema,
@@ -86,86 +85,6 @@ export interface Available {
   multipart?: MultipartLimits | undefined;
 }
 
-const NOOP_METRICS: MetricsRecorder = {
-  addMetric: () => undefined,
-  addDimension: () => undefined,
-  addProperty: () => undefined,
-};
-
-function requestLogger(host: InjectionHost, state: RequestState): Logger {
-  state.log ??= withFields(host.logger, { requestId: state.request.requestId });
-  return state.log;
-}
-
-/** The getters of the built-in names (docs/application.md, "Dependency injection by name"). */
-export function builtinGetter(name: string, host: InjectionHost): Getter | undefined {
-  switch (name) {
-    case 'request':
-      return (s) => s.request;
-    case 'pathParams':
-      return (s) => s.request.pathParams;
-    case 'queryParams':
-      return (s) => s.request.queryParams;
-    case 'queryParamsAll':
-      return (s) => s.request.queryParamsAll;
-    case 'headers':
-      return (s) => s.request.headers;
-    case 'body':
-      return (s) => s.request.text();
-    case 'jsonBody':
-      return (s) => readJsonBody(s.request);
-    case 'cookies':
-      return (s) => s.request.cookies;
-    case 'requestId':
-      return (s) => s.request.requestId;
-    case 'cspNonce':
-      return requestNonce;
-    case 'log':
-      return (s) => requestLogger(host, s);
-    case 'lambdaEvent':
-      return (s) => s.request.context.lambdaEvent;
-    case 'lambdaContext':
-      return (s) => s.request.context.lambdaContext;
-    case 'authorizer':
-      return (s) => s.request.context.authorizer;
-    case 'metrics':
-      return (s) => s.request.context.metrics ?? NOOP_METRICS;
-    case 'signal':
-      return requestSignal;
-    case 'lastEventId':
-      return (s) => s.request.headers.get('last-event-id');
-    default:
-      return undefined;
-  }
-}
-
-/** Every built-in name, including the ones only renderers and error handlers get. */
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
-  'request',
-  'pathParams',
-  'queryParams',
-  'queryParamsAll',
-  'headers',
-  'body',
-  'jsonBody',
-  'formBody',
-  'files',
-  'parts',
-  'parsedBody',
-  'cookies',
-  'requestId',
-  'cspNonce',
-  'log',
-  'lambdaEvent',
-  'lambdaContext',
-  'authorizer',
-  'metrics',
-  'signal',
-  'lastEventId',
-  'result',
-  'error',
-]);
-
 /**
  * Calls `getters` in order from the `from`-th, for what their values do rather than the values
  * themselves (an authorization hook or a `resourceExists` provider throws to end the request).
@@ -222,16 +141,36 @@ export function buildContext(
   return Promise.all([settleFirst, ...pending]).then(() => context);
 }
 
-function cached<K>(cache: Map<K, unknown>, key: K, produce: () => unknown): unknown {
+/**
+ * Whether a name bound to `binding` has a value of its own in every request: a built-in, a path
+ * parameter or extra (no binding), or a request-scoped dependency.
+ */
+function belongsToOneRequest(binding: Binding | undefined): boolean {
+  if (binding === undefined) return true;
+  return binding.kind !== 'startup' && binding.scope === 'request';
+}
+
+/**
+ * The value cached under `key`, produced on first use. A promise is replaced by its value once
+ * settled, so later readers need no await. A rejection stays cached in a request, so every
+ * reader in it sees the same failure; with `retry` (session values) it is forgotten once
+ * settled, so a later request tries again, as it does after a synchronous throw.
+ */
+function cached<K>(
+  cache: Map<K, unknown>,
+  key: K,
+  produce: () => unknown,
+  retry: boolean,
+): unknown {
   if (cache.has(key)) return cache.get(key);
   const value = produce();
   cache.set(key, value);
   if (isThenable(value)) {
-    // Keep the settled value so later readers need no await; a rejection stays cached as the
-    // rejected promise, so every reader in the request sees the same failure.
     Promise.resolve(value).then(
       (resolved) => cache.set(key, resolved),
-      () => undefined,
+      () => {
+        if (retry && cache.get(key) === value) cache.delete(key);
+      },
     );
   }
   return value;
@@ -307,7 +246,7 @@ export class GetterCompiler {
   compile(names: readonly string[], label: string, available: Available): Getter[] {
     const getters: Getter[] = [];
     for (const name of names) {
-      this.#verify(name, label, available, []);
+      this.#verify(name, label, available, [], undefined);
       getters.push(this.#getter(name, available));
     }
     return getters;
@@ -332,6 +271,7 @@ export class GetterCompiler {
     label: string,
     available: { params: PathParamPositions; extras: ReadonlySet<string> },
     chain: string[],
+    session: string | undefined,
   ): void {
     const binding = this.#bindings.get(name);
     if (binding !== undefined && available.params.has(name)) {
@@ -340,9 +280,17 @@ export class GetterCompiler {
         `${label}: "${name}" is both a path parameter and a registered dependency`,
       );
     }
+    // A session value is made once and shared by every request: made from one request's
+    // values, it would hand them to all the others (SPEC §5.3).
+    if (session !== undefined && belongsToOneRequest(binding)) {
+      throw new SetupError(
+        'SCOPE_MISMATCH',
+        `${label}: session-scoped "${session}" needs "${name}" (via ${chain.join(' -> ')}), which belongs to one request; a session value is shared by every request, so make "${session}" request-scoped or have it need only session values and startup results`,
+      );
+    }
     if (available.extras.has(name) || available.params.has(name)) return;
     if (binding === undefined) {
-      if (BUILTIN_NAMES.has(name) && name !== 'result' && name !== 'error') return;
+      if (isRouteBuiltin(name)) return;
       const via = chain.length > 0 ? ` (needed by ${chain.join(' -> ')})` : '';
       throw new SetupError(
         'UNKNOWN_DEPENDENCY',
@@ -355,7 +303,10 @@ export class GetterCompiler {
       throw new SetupError('DEPENDENCY_CYCLE', `${label}: dependency cycle ${cycle}`);
     }
     chain.push(name);
-    for (const inner of binding.injectable.names) this.#verify(inner, label, available, chain);
+    const within = binding.scope === 'session' ? name : session;
+    for (const inner of binding.injectable.names) {
+      this.#verify(inner, label, available, chain, within);
+    }
     chain.pop();
   }
 
@@ -412,10 +363,10 @@ export class GetterCompiler {
       }
       getter =
         binding.scope === 'session'
-          ? (s) => cached(host.sessionCache, binding, () => produce(s))
+          ? (s) => cached(host.sessionCache, binding, () => produce(s), true)
           : (s) => {
               s.cache ??= new Map();
-              return cached(s.cache, name, () => produce(s));
+              return cached(s.cache, name, () => produce(s), false);
             };
     }
     // Getters that depend on which names are path parameters or extras are not shared.

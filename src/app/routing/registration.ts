@@ -5,7 +5,8 @@
  * routing table is built (routing/scope.ts), since a router may be mounted after it registers.
  */
 import { SetupError } from '../../errors.js';
-import { type Binding, BUILTIN_NAMES, type Scope } from '../inject/getters.js';
+import { BUILTIN_NAMES } from '../inject/builtins.js';
+import type { Binding, Scope } from '../inject/getters.js';
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
 

@@ -255,6 +255,10 @@ describe('dependency injection', () => {
 
   it('refuses names that clash with a built-in, a registered name or a path parameter', async () => {
     expect(() => newApp().dependency('request', () => 1)).toThrow(/built-in/);
+    // The names only onResponse hooks, renderers and error handlers get are built-ins too.
+    for (const name of ['response', 'elapsedMs', 'result', 'error']) {
+      expect(() => newApp().dependency(name, () => 1)).toThrow(/built-in/);
+    }
     const app = newApp().dependency('id', () => 'dependency');
     expect(() => app.dependency('id', () => 2)).toThrow(/already registered/);
     app.get('/x/{id}', ({ id }) => id);
@@ -278,5 +282,122 @@ describe('dependency injection', () => {
     const broken = await app.request('/broken');
     expect(broken.statusCode).toBe(500);
     expect(broken.body).not.toContain('secret');
+  });
+});
+
+describe('session scope', () => {
+  const USERS: Record<string, string> = { 'token-ada': 'ada' };
+
+  it('refuses a session provider that reads one request, naming the route and both names', async () => {
+    const app = looseApp()
+      .dependency('user', ({ headers }) => USERS[headers.get('authorization') ?? ''] ?? null, {
+        scope: 'session',
+      })
+      .authorized('signedIn', ({ user }) => user);
+    app.get('/me', ({ signedIn }) => signedIn);
+    const failure = app.startup();
+    await expect(failure).rejects.toMatchObject({ code: 'SCOPE_MISMATCH' });
+    await expect(failure).rejects.toThrow(
+      /Route GET \/me: session-scoped "user" needs "headers" \(via signedIn -> user\), which belongs to one request/,
+    );
+  });
+
+  it('refuses every way one request reaches a session value, however deep', async () => {
+    const cases: Array<[string, (app: ReturnType<typeof looseApp>) => void, RegExp]> = [
+      [
+        'a path parameter',
+        (app) => {
+          app.resourceExists('item', ({ id }) => ({ id }), { scope: 'session' });
+          app.get('/items/{id}', ({ item }) => item);
+        },
+        /session-scoped "item" needs "id"/,
+      ],
+      [
+        'a request-scoped dependency two steps down',
+        (app) => {
+          app.dependency('tenant', ({ headers }) => headers.get('x-tenant'));
+          app.dependency('tenantName', ({ tenant }) => String(tenant), { scope: 'session' });
+          app.dependency('greeting', ({ tenantName }) => `hello ${tenantName}`, {
+            scope: 'session',
+          });
+          app.get('/', ({ greeting }) => greeting);
+        },
+        /session-scoped "tenantName" needs "tenant" \(via greeting -> tenantName\)/,
+      ],
+      [
+        'the request logger',
+        (app) => {
+          app.dependency('db', ({ log }) => ({ log }), { scope: 'session' });
+          app.get('/', ({ db }) => typeof db);
+        },
+        /session-scoped "db" needs "log"/,
+      ],
+    ];
+    for (const [what, build, message] of cases) {
+      const app = looseApp();
+      build(app);
+      await expect(app.startup(), what).rejects.toThrow(message);
+    }
+  });
+
+  it('refuses a session-scoped schema validator at registration: it reads every request', async () => {
+    const { z } = await import('zod');
+    expect(() =>
+      newApp().validates('order', z.object({ qty: z.number() }), { scope: 'session' }),
+    ).toThrow(/Validator "order" checks each request's jsonBody, so it cannot be session-scoped/);
+    expect(() =>
+      newApp().validates('order', z.object({ qty: z.number() }), { scope: 'request' }),
+    ).not.toThrow();
+  });
+
+  it('lets session values build on session values and startup results', async () => {
+    let opened = 0;
+    const app = looseApp()
+      .onStartup('url', () => 'postgres://db')
+      .dependency('pool', ({ url }) => ({ url, id: ++opened }), { scope: 'session' })
+      .dependency('repo', ({ pool }) => ({ pool }), { scope: 'session' });
+    app.get('/', ({ repo }) => repo);
+    await app.startup();
+    await app.request('/');
+    const response = await app.request('/');
+    expect(JSON.parse(response.body as string)).toEqual({ pool: { url: 'postgres://db', id: 1 } });
+    expect(opened).toBe(1);
+  });
+
+  it('tries a session provider again after it rejected, as after a synchronous throw', async () => {
+    for (const fail of [
+      async () => {
+        throw new Error('ECONNREFUSED');
+      },
+      () => {
+        throw new Error('ECONNREFUSED');
+      },
+    ]) {
+      let calls = 0;
+      const app = newApp().dependency(
+        'db',
+        (): string | Promise<string> => (++calls === 1 ? fail() : 'connected'),
+        { scope: 'session' },
+      );
+      app.get('/', ({ db }) => db);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await app.request('/')).statusCode);
+      expect(statuses).toEqual([500, 200, 200]);
+      expect(calls).toBe(2);
+    }
+  });
+
+  it('shares one rejection among the readers of one request', async () => {
+    let calls = 0;
+    const app = newApp()
+      .dependency('flaky', async () => {
+        calls++;
+        throw new Error('down');
+      })
+      .dependency('a', ({ flaky }) => flaky)
+      .dependency('b', ({ flaky }) => flaky);
+    app.get('/', ({ a, b }) => [a, b]);
+    expect((await app.request('/')).statusCode).toBe(500);
+    expect(calls).toBe(1);
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * The built-in names a function can inject (docs/application.md, "Dependency injection by
+ * name") and the getters of those every route can read.
+ */
+
+import type { MetricsRecorder } from '../../request.js';
+import { type Logger, withFields } from '../logger.js';
+import { readJsonBody } from './body-parsers.js';
+import type { InjectionHost } from './getters.js';
+import { type Getter, type RequestState, requestNonce } from './request-state.js';
+import { requestSignal } from './signal.js';
+
+const NOOP_METRICS: MetricsRecorder = {
+  addMetric: () => undefined,
+  addDimension: () => undefined,
+  addProperty: () => undefined,
+};
+
+function requestLogger(host: InjectionHost, state: RequestState): Logger {
+  state.log ??= withFields(host.logger, { requestId: state.request.requestId });
+  return state.log;
+}
+
+/** The getters of the built-in names (docs/application.md, "Dependency injection by name"). */
+export function builtinGetter(name: string, host: InjectionHost): Getter | undefined {
+  switch (name) {
+    case 'request':
+      return (s) => s.request;
+    case 'pathParams':
+      return (s) => s.request.pathParams;
+    case 'queryParams':
+      return (s) => s.request.queryParams;
+    case 'queryParamsAll':
+      return (s) => s.request.queryParamsAll;
+    case 'headers':
+      return (s) => s.request.headers;
+    case 'body':
+      return (s) => s.request.text();
+    case 'jsonBody':
+      return (s) => readJsonBody(s.request);
+    case 'cookies':
+      return (s) => s.request.cookies;
+    case 'requestId':
+      return (s) => s.request.requestId;
+    case 'cspNonce':
+      return requestNonce;
+    case 'log':
+      return (s) => requestLogger(host, s);
+    case 'lambdaEvent':
+      return (s) => s.request.context.lambdaEvent;
+    case 'lambdaContext':
+      return (s) => s.request.context.lambdaContext;
+    case 'authorizer':
+      return (s) => s.request.context.authorizer;
+    case 'metrics':
+      return (s) => s.request.context.metrics ?? NOOP_METRICS;
+    case 'signal':
+      return requestSignal;
+    case 'lastEventId':
+      return (s) => s.request.headers.get('last-event-id');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every built-in name, including the ones only renderers (`result`), error handlers (`error`)
+ * and `onResponse` hooks (`response`, `elapsedMs`) get.
+ */
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
+  'request',
+  'pathParams',
+  'queryParams',
+  'queryParamsAll',
+  'headers',
+  'body',
+  'jsonBody',
+  'formBody',
+  'files',
+  'parts',
+  'parsedBody',
+  'cookies',
+  'requestId',
+  'cspNonce',
+  'log',
+  'lambdaEvent',
+  'lambdaContext',
+  'authorizer',
+  'metrics',
+  'signal',
+  'lastEventId',
+  'result',
+  'error',
+  'response',
+  'elapsedMs',
+]);
+
+// Names given only where they make sense, as extras: a renderer's result, an error handler's
+// error, an `onResponse` hook's response and time taken.
+const GIVEN_WHERE_THEY_APPLY: ReadonlySet<string> = new Set([
+  'result',
+  'error',
+  'response',
+  'elapsedMs',
+]);
+
+/** Whether `name` is a built-in every route's functions can inject. */
+export function isRouteBuiltin(name: string): boolean {
+  return BUILTIN_NAMES.has(name) && !GIVEN_WHERE_THEY_APPLY.has(name);
+}
