@@ -91,7 +91,7 @@ export class Lifecycle {
   /** Runs the shutdown handlers once, last registered first; shared promise. */
   shutdown(): Promise<void> {
     this.#shutdown ??= settle(() =>
-      this.#run('Shutdown', [...this.#shutdownHandlers].reverse(), 'async'),
+      this.#runShutdown([...this.#shutdownHandlers].reverse(), 'async', 0, []),
     );
     return this.#shutdown;
   }
@@ -100,7 +100,7 @@ export class Lifecycle {
   shutdownSync(): void {
     if (this.#shutdown !== undefined) return;
     this.#shutdown = Promise.resolve();
-    this.#run('Shutdown', [...this.#shutdownHandlers].reverse(), 'sync');
+    this.#runShutdown([...this.#shutdownHandlers].reverse(), 'sync', 0, []);
   }
 
   #finishStartup(ready: () => void): void {
@@ -137,6 +137,72 @@ export class Lifecycle {
       }
       this.#keep(phase, entry, value);
     }
+  }
+
+  /**
+   * Calls every shutdown handler from the `from`-th, whatever the others did: one that fails
+   * does not keep the rest from releasing what they hold. A handler that needs a startup result
+   * never made (startup failed before it) has nothing to release and is skipped. Throws the
+   * failure once all have run, or an AggregateError of several.
+   */
+  #runShutdown(
+    entries: readonly LifecycleEntry[],
+    mode: 'sync' | 'async',
+    from: number,
+    failures: unknown[],
+  ): void | Promise<void> {
+    for (let i = from; i < entries.length; i++) {
+      const entry = entries[i] as LifecycleEntry;
+      let value: unknown;
+      try {
+        const context = this.#shutdownContext(entry);
+        if (context === undefined) continue;
+        value = (entry.injectable.fn as (c: object) => unknown)(context);
+      } catch (error) {
+        failures.push(error);
+        continue;
+      }
+      if (isThenable(value)) {
+        if (mode === 'sync') {
+          Promise.resolve(value).catch(() => undefined);
+          failures.push(
+            new SetupError(
+              'SYNC_STARTUP_PROMISE',
+              `Shutdown handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.shutdown()`,
+            ),
+          );
+          continue;
+        }
+        return Promise.resolve(value).then(
+          () => this.#runShutdown(entries, mode, i + 1, failures),
+          (error: unknown) => {
+            failures.push(error);
+            return this.#runShutdown(entries, mode, i + 1, failures);
+          },
+        );
+      }
+    }
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) {
+      throw new AggregateError(failures, `${failures.length} shutdown handlers failed`);
+    }
+  }
+
+  /** A shutdown handler's injection object; `undefined` when a startup result it needs is missing. */
+  #shutdownContext(entry: LifecycleEntry): Record<string, unknown> | undefined {
+    if (!this.#started) {
+      const missing = entry.injectable.names.find(
+        (name) => name !== 'log' && !this.startupValues.has(name),
+      );
+      if (missing !== undefined) {
+        this.#logger.warn('Shutdown handler skipped: a startup result it needs was never made', {
+          handler: entry.name ?? '(anonymous)',
+          missing,
+        });
+        return undefined;
+      }
+    }
+    return this.#context('Shutdown', entry);
   }
 
   #keep(phase: Phase, entry: LifecycleEntry, value: unknown): void {

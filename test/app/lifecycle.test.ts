@@ -75,6 +75,76 @@ describe('lifecycle', () => {
     expect(order).toEqual(['second', 'first db']);
   });
 
+  it('every shutdown handler runs when one fails; shutdown() rejects with the failure after', async () => {
+    const order: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('db', () => ({ name: 'db' }))
+      .onShutdown(({ db }) => {
+        order.push(`closed ${db.name}`);
+      })
+      .onShutdown(async () => {
+        throw new Error('metrics flush failed');
+      })
+      .onShutdown(() => {
+        order.push('last registered');
+      });
+    await app.startup();
+    await expect(app.shutdown()).rejects.toThrow('metrics flush failed');
+    expect(order).toEqual(['last registered', 'closed db']);
+  });
+
+  it('several failing shutdown handlers reject together, sync or not', async () => {
+    const failing = () =>
+      new RestApplication({ logger: silentLogger })
+        .onShutdown(() => {
+          throw new Error('first registered');
+        })
+        .onShutdown(() => {
+          throw new Error('second registered');
+        });
+    const rejection = await failing()
+      .shutdown()
+      .catch((error: unknown) => error);
+    expect(rejection).toBeInstanceOf(AggregateError);
+    expect((rejection as AggregateError).message).toBe('2 shutdown handlers failed');
+    expect((rejection as AggregateError).errors.map((e: Error) => e.message)).toEqual([
+      'second registered',
+      'first registered',
+    ]);
+    expect(() => failing().shutdownSync()).toThrow(AggregateError);
+  });
+
+  it('after a failed startup, skips the shutdown handlers whose startup results were never made', async () => {
+    const events: string[] = [];
+    const warnings: unknown[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, warn: (message, fields) => warnings.push({ message, ...fields }) },
+    })
+      .onStartup('db', () => {
+        events.push('db opened');
+        return { close: () => events.push('db closed') };
+      })
+      .onStartup('cache', (): { close(): void } => {
+        throw new Error('cache unreachable');
+      })
+      .onShutdown(({ db }) => {
+        db.close();
+      })
+      .onShutdown(function closeCache({ cache }) {
+        cache.close();
+      });
+    await expect(app.startup()).rejects.toThrow('cache unreachable');
+    await app.shutdown();
+    expect(events).toEqual(['db opened', 'db closed']);
+    expect(warnings).toEqual([
+      {
+        message: 'Shutdown handler skipped: a startup result it needs was never made',
+        handler: 'closeCache',
+        missing: 'cache',
+      },
+    ]);
+  });
+
   it('startupSync and shutdownSync run synchronous handlers', () => {
     const events: string[] = [];
     const app = new RestApplication({ logger: silentLogger })
