@@ -52,11 +52,20 @@ function describeError(exchange: Exchange, error: unknown): ErrorInfo {
       error,
     });
   }
-  const details =
-    host.debug && error instanceof Error
-      ? { name: error.name, message: error.message, stack: error.stack }
-      : undefined;
+  const details = host.debug ? debugDetails(error) : undefined;
   return { status: 500, message: reasonPhrase(500), details, headers: undefined };
+}
+
+/** What debug mode shows of a thrown value: an Error's name, message and stack, else its text. */
+function debugDetails(error: unknown): Record<string, unknown> {
+  if (error instanceof Error)
+    return { name: error.name, message: error.message, stack: error.stack };
+  try {
+    return { thrown: String(error) };
+  } catch {
+    // An object whose conversion to text throws, or one without a prototype.
+    return { thrown: Object.prototype.toString.call(error) };
+  }
 }
 
 const ERROR_TYPES = [
@@ -95,10 +104,42 @@ export function builtinErrorResponse(
   return response;
 }
 
-/** The response for `error`, completed for sending like any other. */
+/**
+ * The response for `error`, completed for sending like any other. When that response cannot be
+ * made (details JSON cannot encode, a header value with CR or LF), the answer is the built-in 500.
+ */
 export async function answerError(exchange: Exchange, error: unknown): Promise<Response> {
-  const { request, table, host } = exchange;
+  const { request, host } = exchange;
   const info = describeError(exchange, error);
+  try {
+    // Error responses carry the route's CORS headers too, so a browser script can read them.
+    return await finalizeResponse(
+      await errorResponse(exchange, info, error),
+      request,
+      exchange.head,
+      exchange.features,
+      exchange.state,
+    );
+  } catch (failure) {
+    logFailure(host.logger, request, 'Could not complete an error response', failure);
+    const fallback = builtinErrorResponse(
+      request,
+      500,
+      reasonPhrase(500),
+      undefined,
+      host.jsonOnly,
+    );
+    return finalizeResponse(fallback, request, exchange.head);
+  }
+}
+
+/** The error response before completion: the application's error handler's, or the built-in. */
+async function errorResponse(
+  exchange: Exchange,
+  info: ErrorInfo,
+  error: unknown,
+): Promise<Response> {
+  const { request, table, host } = exchange;
   // A routed request's errors go to its routers' handlers first (docs/hooks-and-scope.md).
   const handlers = exchange.route?.errorHandlers ?? table.errorHandlers;
   const handler = handlers.get(info.status) ?? handlers.get('default');
@@ -124,26 +165,7 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
     }
   }
   if (info.status === 415) acceptHeaders(response, request, exchange.route?.accept ?? '*/*');
-  try {
-    // Error responses carry the route's CORS headers too, so a browser script can read them.
-    return await finalizeResponse(
-      response,
-      request,
-      exchange.head,
-      exchange.features,
-      exchange.state,
-    );
-  } catch (finalError) {
-    logFailure(host.logger, request, 'Could not complete an error response', finalError);
-    const fallback = builtinErrorResponse(
-      request,
-      500,
-      reasonPhrase(500),
-      undefined,
-      host.jsonOnly,
-    );
-    return finalizeResponse(fallback, request, exchange.head);
-  }
+  return response;
 }
 
 /**

@@ -75,6 +75,42 @@ describe('error handlers', () => {
     });
   });
 
+  it('answers 500, never rejects, when an HttpError cannot be sent as it is', async () => {
+    const logged: Array<[string, unknown]> = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (message, fields) => logged.push([message, fields]) },
+    });
+    app.get('/circular', () => {
+      const details: Record<string, unknown> = { field: 'name' };
+      details.self = details;
+      throw new HttpError(400, 'Bad', details);
+    });
+    app.get('/bigint', () => {
+      throw new HttpError(413, 'Too big', { limit: 10n });
+    });
+    // The header value comes from the client: a decoded CR LF must not make execute() throw.
+    app.get('/challenge', ({ queryParams }) => {
+      throw new HttpError(401, 'Sign in', undefined, {
+        'WWW-Authenticate': `Bearer realm="${queryParams.realm}"`,
+      });
+    });
+    for (const path of ['/circular', '/bigint', '/challenge?realm=a%0D%0ASet-Cookie:%20x=1']) {
+      const response = await app.request(path, { headers: { 'X-Request-ID': 'r-1' } });
+      expect(response.statusCode, path).toBe(500);
+      expect(JSON.parse(response.body as string), path).toEqual({
+        error: 'Internal Server Error',
+        statusCode: 500,
+        path: path.split('?')[0],
+      });
+      expect(response.headers.has('www-authenticate'), path).toBe(false);
+      expect(response.headers.has('set-cookie'), path).toBe(false);
+    }
+    expect(logged.map(([message]) => message)).toEqual(
+      Array(3).fill('Could not complete an error response'),
+    );
+    expect(logged[0]?.[1]).toMatchObject({ requestId: 'r-1' });
+  });
+
   it('keeps Allow on a 405 answered by a custom handler', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.errorHandler(() => ({ custom: true }));
@@ -102,6 +138,26 @@ describe('error handlers', () => {
     expect(debugBody.details.message).toBe('the secret');
     expect(debugBody.details.stack).toContain('Error: the secret');
     expect(logged).toHaveLength(2);
+  });
+
+  it('shows a thrown value that is not an Error as text in debug mode only', async () => {
+    const quiet = new RestApplication({ logger: silentLogger });
+    const debug = new RestApplication({ logger: silentLogger, debug: true });
+    for (const app of [quiet, debug]) {
+      app.get('/text', () => {
+        throw 'the secret';
+      });
+      app.get('/bare', () => {
+        throw Object.create(null);
+      });
+    }
+    expect(JSON.parse((await quiet.request('/text')).body as string)).not.toHaveProperty('details');
+    expect(JSON.parse((await debug.request('/text')).body as string).details).toEqual({
+      thrown: 'the secret',
+    });
+    expect(JSON.parse((await debug.request('/bare')).body as string).details).toEqual({
+      thrown: '[object Object]',
+    });
   });
 
   it('refuses an HttpError status outside 400-599', () => {
