@@ -16,23 +16,33 @@ export type Unrepresentable =
   | symbol
   | bigint;
 
-// A result, and for an array or a `[body, status, headers?]` tuple its members too.
-type WithMembers<T> = T extends readonly (infer Member)[] ? T | Member : T;
+type IsAny<T> = 0 extends 1 & T ? true : false;
 
-type Found<R> = Extract<WithMembers<Awaited<R>>, Unrepresentable>;
+// A result, and for an array or a `[body, status, headers?]` tuple its members too; `any`, as a
+// result, an awaited value or a member, is left out (TypeScript cannot see what it holds).
+type SeenMembers<T> =
+  IsAny<T> extends true
+    ? never
+    : T extends readonly (infer Member)[]
+      ? T | (IsAny<Member> extends true ? never : Member)
+      : T;
+
+type Found<R> = Extract<SeenMembers<Awaited<R>>, Unrepresentable>;
 
 /**
  * `unknown` (no constraint) when a handler may return `R`; otherwise an object type whose one
  * property names the mistake, so the compiler error says what is wrong. `any` and `unknown`
- * pass: TypeScript cannot see what they hold, and the run-time check answers for them.
+ * pass, also awaited (`Promise<any>`) or as an array's members (`any[]`, as database drivers
+ * return rows): TypeScript cannot see what they hold, and the run-time check answers for them.
  */
-export type Representable<R> = 0 extends 1 & R
-  ? unknown
-  : [Found<R>] extends [never]
+export type Representable<R> =
+  IsAny<R> extends true
     ? unknown
-    : {
-        'A handler cannot return a Map, Set, function, symbol or bigint: JSON has no representation for it (docs/application.md, "Handler results")': Found<R>;
-      };
+    : [Found<R>] extends [never]
+      ? unknown
+      : {
+          'A handler cannot return a Map, Set, function, symbol or bigint: JSON has no representation for it (docs/application.md, "Handler results")': Found<R>;
+        };
 
 /**
  * A route handler as registration takes it: its result type `R` is inferred and checked.

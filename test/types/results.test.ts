@@ -54,11 +54,36 @@ describe('handler result types', () => {
     app.get('/async', async ({ headers }) => (headers.has('x') ? null : [1, 2]));
     app.get('/unknown', (): unknown => new Map());
     app.get('/parsed', () => JSON.parse('{}'));
-    expect(app.routes).toHaveLength(11);
+    // `any` awaited or as members: what JSON.parse, response.json() and database rows give.
+    // biome-ignore lint/suspicious/noExplicitAny: what these handlers return is the point.
+    const rows: any[] = [];
+    app.get('/parsed-async', async () => JSON.parse('{}'));
+    app.get('/rows', () => rows);
+    app.get('/rows-async', async () => rows);
+    app.get('/rows-tuple', async () => [rows, 200]);
+    // biome-ignore lint/suspicious/noExplicitAny: what response.json() gives with the DOM types.
+    const json = async (): Promise<any> => ({});
+    app.get('/json', async () => json());
+    expect(app.routes).toHaveLength(16);
+  });
+
+  it('still refuses what it can see next to an any', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    // biome-ignore lint/suspicious/noExplicitAny: an any beside what TypeScript can see.
+    const rows: any[] = [];
+    // @ts-expect-error: a Set beside any rows is still a Set.
+    app.get('/set-or-rows', ({ headers }) => (headers.has('x') ? new Set([1]) : rows));
+    // @ts-expect-error: an array of Maps, awaited.
+    app.get('/maps', async () => [new Map<string, number>()]);
+    expect(app.routes).toHaveLength(2);
   });
 
   it('names the mistake in the error', () => {
     expectTypeOf<Representable<{ id: string }>>().toEqualTypeOf<unknown>();
+    // biome-ignore lint/suspicious/noExplicitAny: the awaited any a handler may return.
+    expectTypeOf<Representable<Promise<any>>>().toEqualTypeOf<unknown>();
+    // biome-ignore lint/suspicious/noExplicitAny: rows as database drivers type them.
+    expectTypeOf<Representable<any[]>>().toEqualTypeOf<unknown>();
     expectTypeOf<Representable<Promise<Set<number>>>>().toEqualTypeOf<{
       'A handler cannot return a Map, Set, function, symbol or bigint: JSON has no representation for it (docs/application.md, "Handler results")': Set<number>;
     }>();
