@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError, MultiValueHeaders, Request, type WholeBodyReader } from '../src/index.js';
 
@@ -40,6 +41,39 @@ describe('Request', () => {
     expect(request.path).toBe('/s%20p');
     expect(request.queryParams).toEqual({ q: 'a b', x: '/', bad: '%zz' });
     expect(request.queryParamsAll.q).toEqual(['a b', 'c']);
+  });
+
+  it('decodes the valid escapes beside a malformed one, as URLSearchParams does', () => {
+    const request = new Request({ method: 'GET', path: '/?q=caf%C3%A9+100%+off&b=%E9&%zz%41=1' });
+    expect(request.queryParams).toEqual({ q: 'café 100% off', b: '\uFFFD', '%zzA': '1' });
+  });
+
+  it('reads any query string as URLSearchParams reads it', () => {
+    // ASCII text made of what matters to decoding: escapes, malformed or not, and plus signs.
+    // Escaped bytes that are not UTF-8, and raw non-ASCII beside a malformed escape, are left to
+    // the example above: there Node's URLSearchParams departs from the URL Standard, which this
+    // follows.
+    const piece = fc.oneof(
+      fc.constantFrom('%', '+', '=', 'a', '%zz', '%4', '%41', '%C3%A9', '%F0%9F%98%80'),
+      fc.string({ maxLength: 3 }),
+    );
+    const pair = fc.tuple(fc.array(piece, { maxLength: 6 }), fc.array(piece, { maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.array(pair, { minLength: 1, maxLength: 4 }), (pairs) => {
+        const query = pairs
+          .map(
+            ([key, value]) =>
+              `${key.join('').replace(/[&#=]/g, '')}=${value.join('').replace(/[&#]/g, '')}`,
+          )
+          .join('&');
+        const expected = new Map<string, string[]>();
+        for (const [key, value] of new URLSearchParams(query)) {
+          expected.set(key, [...(expected.get(key) ?? []), value]);
+        }
+        const request = new Request({ method: 'GET', path: `/?${query}` });
+        expect(new Map(Object.entries(request.queryParamsAll))).toEqual(expected);
+      }),
+    );
   });
 
   it('takes query parameters as a record with array values', () => {

@@ -2,6 +2,7 @@
  * Query strings (`application/x-www-form-urlencoded`, as URLSearchParams reads them: `+` is a
  * space). Keys keep every value in order.
  */
+import { percentDecodeLeniently } from './percent.js';
 
 function decodeComponent(text: string): string {
   if (text.indexOf('+') !== -1) text = text.replace(/\+/g, ' ');
@@ -9,8 +10,9 @@ function decodeComponent(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    // A malformed escape in a query value is kept as sent rather than failing the request.
-    return text;
+    // A malformed escape stays as sent and the valid ones around it are still decoded; bytes
+    // that are not UTF-8 are U+FFFD. A query never fails the request.
+    return percentDecodeLeniently(text);
   }
 }
 

@@ -9,7 +9,7 @@ import { type CharsetDecoder, charsetDecoder } from '../../http/charset.js';
 import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence, parseMediaType } from '../../http/media-type.js';
-import { parseQueryString } from '../../http/query.js';
+import { percentDecodeBytes } from '../../http/percent.js';
 import { bodyRead, jsonBodyNow, type Request } from '../../request.js';
 import type { Injectable } from './handler-parameters.js';
 import type { Getter, RequestState } from './request-state.js';
@@ -66,17 +66,16 @@ export function readFormBody(request: Request): Promise<Record<string, string>> 
   if (type === undefined || mediaTypeEssence(type) !== FORM_MEDIA_TYPE) {
     return Promise.reject(unsupported(type, FORM_MEDIA_TYPE));
   }
-  const decoder = charsetDecoder(type);
-  if (decoder === undefined) {
-    return request.text().then((text) => {
-      const out = new DataRecord<string>();
-      for (const [key, values] of parseQueryString(text)) out[key] = values[0] as string;
-      return out;
-    });
+  const declared = charsetDecoder(type);
+  if (declared === null) {
+    return Promise.reject(new HttpError(415, `Unsupported charset in ${type}`));
   }
-  if (decoder === null) return Promise.reject(new HttpError(415, `Unsupported charset in ${type}`));
+  const decoder = declared ?? STRICT_UTF8;
   return request.bytes().then((bytes) => formFields(bytes, decoder));
 }
+
+// A form body without a charset is UTF-8, strictly (docs/application.md, "Request bodies").
+const STRICT_UTF8: CharsetDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The WHATWG URL Standard's urlencoded parser with an encoding: the pairs are split on bytes,
@@ -99,27 +98,9 @@ function formFields(bytes: Uint8Array, decoder: CharsetDecoder): Record<string, 
   return out;
 }
 
-function hexValue(byte: number | undefined): number {
-  if (byte === undefined) return -1;
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  const lower = byte | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
-}
-
 function percentDecoded(bytes: Uint8Array, decoder: CharsetDecoder): string {
-  const out = new Uint8Array(bytes.length);
-  let length = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i] as number;
-    const high = byte === 0x25 ? hexValue(bytes[i + 1]) : -1;
-    const low = high === -1 ? -1 : hexValue(bytes[i + 2]);
-    if (low !== -1) {
-      out[length++] = high * 16 + low;
-      i += 2;
-    } else out[length++] = byte === 0x2b ? 0x20 : byte;
-  }
   try {
-    return decoder.decode(out.subarray(0, length));
+    return decoder.decode(percentDecodeBytes(bytes, true));
   } catch {
     throw new HttpError(400, `Request body is not valid ${decoder.encoding}`);
   }

@@ -198,6 +198,22 @@ describe('declared charsets', () => {
     }
   });
 
+  it('reads a UTF-8 form body (declared or not) as bytes, strictly, around malformed escapes', async () => {
+    const app = echoApp();
+    for (const type of [
+      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded; charset=utf-8',
+    ]) {
+      const body = new TextEncoder().encode('q=caf%C3%A9+100%+off&r=%zz%41');
+      const response = await send(app, '/form', type, body);
+      expect(json(response), type).toEqual({ q: 'café 100% off', r: '%zzA' });
+      // An escape naming a byte that is not UTF-8 is the same 400 as the raw byte.
+      const latin = await send(app, '/form', type, new TextEncoder().encode('a=%E9'));
+      expect(latin.statusCode, type).toBe(400);
+      expect(json(latin), type).toMatchObject({ error: 'Request body is not valid utf-8' });
+    }
+  });
+
   it('keeps UTF-8 the strict default', async () => {
     const app = echoApp();
     expect((await send(app, '/text', 'text/plain', cafeLatin1)).statusCode).toBe(400);

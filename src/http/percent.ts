@@ -1,0 +1,38 @@
+/**
+ * Percent-decoding as the WHATWG URL Standard's urlencoded parser does it: each valid `%XX`
+ * escape is the byte it names, anything else (a lone `%`, `%zz`) stays as it is, and the bytes
+ * are then read in a charset. `decodeURIComponent` instead refuses the whole text for one bad
+ * escape.
+ */
+
+function hexValue(byte: number | undefined): number {
+  if (byte === undefined) return -1;
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
+/** `bytes` with every valid escape decoded and, in a form body, `+` as a space. */
+export function percentDecodeBytes(bytes: Uint8Array, plusIsSpace: boolean): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  let length = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    const high = byte === 0x25 ? hexValue(bytes[i + 1]) : -1;
+    const low = high === -1 ? -1 : hexValue(bytes[i + 2]);
+    if (low !== -1) {
+      out[length++] = high * 16 + low;
+      i += 2;
+    } else out[length++] = plusIsSpace && byte === 0x2b ? 0x20 : byte;
+  }
+  return out.subarray(0, length);
+}
+
+const ENCODER = new TextEncoder();
+// URLSearchParams reads a query's bytes as UTF-8 with U+FFFD for what is not.
+const LENIENT_UTF8 = new TextDecoder('utf-8');
+
+/** `text` (a query component) percent-decoded leniently, as URLSearchParams reads it. */
+export function percentDecodeLeniently(text: string): string {
+  return LENIENT_UTF8.decode(percentDecodeBytes(ENCODER.encode(text), false));
+}
