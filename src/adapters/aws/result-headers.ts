@@ -13,7 +13,7 @@ export function forbidsContent(status: number): boolean {
 /**
  * Calls `visit` once per header name with all its values, in the response's order:
  * Content-Length recomputed from the bytes actually sent (a HEAD keeps the GET's, RFC 9110
- * §9.3.2), Content-Type added when the body implies one. `Set-Cookie` values stay separate.
+ * §9.3.2), Content-Type added when the body implies one and the status allows content. `Set-Cookie` values stay separate.
  * `values` is a fresh array each time, which `visit` may keep.
  */
 export function forEachResultHeader(
@@ -37,7 +37,9 @@ export function forEachResultHeader(
     } else if (key === 'content-type') sawType = true;
     visit(name, values);
   });
-  if (!sawType) {
+  // A 204 or 304 has no content for a type to describe (a 304 drops Content-*, RFC 9110
+  // §15.4.5), as on every other adapter.
+  if (!sawType && !noContent) {
     const type = response.contentType ?? body.impliedContentType;
     if (type !== undefined) visit('Content-Type', [type]);
   }

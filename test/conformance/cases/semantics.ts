@@ -283,6 +283,7 @@ export const semanticsCases: CasesModule = {
       expect(response.status).toBe(304);
       expect(response.body.length).toBe(0);
       expect(response.headers.get('etag')).toBe('"v1"');
+      expect(response.headers.has('content-type')).toBe(false);
       expect(((await send(get('/calls/a'))).json() as { calls: number }).calls).toBe(before);
     });
 
@@ -330,6 +331,7 @@ export const semanticsCases: CasesModule = {
       const response = await send(get('/docs/a', { 'if-modified-since': UPDATED_HTTP }));
       expect(response.status).toBe(304);
       expect(response.headers.get('etag')).toBe('"v1"');
+      expect(response.headers.has('content-type')).toBe(false);
     });
 
     test('§13.1.3 If-Modified-Since is ignored when If-None-Match is present', async (send) => {
@@ -421,6 +423,8 @@ export const semanticsCases: CasesModule = {
       expect(response.headers.get('cache-control')).toBe('max-age=60');
       expect(varyOf(response)).toContain('accept-encoding');
       expect(response.headers.has('content-length')).toBe(false);
+      // The Content-* headers describe content a 304 does not have.
+      expect(response.headers.has('content-type')).toBe(false);
     });
 
     // Validators set by the handler.
@@ -430,9 +434,9 @@ export const semanticsCases: CasesModule = {
     });
 
     test('a Last-Modified set by the handler answers If-Modified-Since with 304', async (send) => {
-      expect(
-        (await send(get('/response-date', { 'if-modified-since': UPDATED_HTTP }))).status,
-      ).toBe(304);
+      const notModified = await send(get('/response-date', { 'if-modified-since': UPDATED_HTTP }));
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.has('content-type')).toBe(false);
       expect((await send(get('/response-date', { 'if-modified-since': BEFORE_HTTP }))).status).toBe(
         200,
       );
