@@ -57,7 +57,7 @@ function withoutBody(response: Response): Response {
  * Compresses `response` for `request` when the route's `settings` and the client's
  * `Accept-Encoding` allow it; `head` drops the body afterwards, keeping the headers a GET
  * gets (Content-Encoding and the compressed Content-Length included). A 304 gets the `Vary`
- * and the weak ETag the compressed 200 it stands for would carry.
+ * the 200 carries, and the weak ETag of the compressed 200 it stands for.
  */
 export function compressResponse(
   settings: CompiledCompression,
@@ -67,10 +67,10 @@ export function compressResponse(
 ): Response | Promise<Response> {
   const accept = MultiValueHeaders.getLower(request.headers, 'accept-encoding');
   if (response.statusCode === 304) {
-    if (chooseEncoding(accept, settings.encodings) !== undefined) {
-      addVary(response.headers, 'Accept-Encoding');
-      weakenEtag(response);
-    }
+    // The 200 varies on Accept-Encoding whatever this client accepts (RFC 9110 §15.4.5: the
+    // 304 carries the Vary the 200 would); its ETag is weak only where it would be encoded.
+    addVary(response.headers, 'Accept-Encoding');
+    if (chooseEncoding(accept, settings.encodings) !== undefined) weakenEtag(response);
     return response;
   }
   if (!isCompressible(settings, response, head)) return head ? withoutBody(response) : response;

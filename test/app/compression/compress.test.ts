@@ -149,6 +149,20 @@ describe('compress() on buffered bodies', () => {
     expect(identity.headers.get('etag')).toBe('"v1"');
   });
 
+  it('gives a 304 the Vary of its 200 when the client accepts no encoding', async () => {
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }]) {
+      const ok = await app.request('/tagged', { headers });
+      expect(varyOf(ok)).toContain('Accept-Encoding');
+      const notModified = await app.request('/tagged', {
+        headers: { ...headers, 'If-None-Match': '"v1"' },
+      });
+      expect(notModified.statusCode).toBe(304);
+      expect(varyOf(notModified)).toContain('Accept-Encoding');
+      // Strong as the identity 200's is.
+      expect(notModified.headers.get('etag')).toBe('"v1"');
+    }
+  });
+
   it('compresses error responses of the application too (a large one)', async () => {
     const response = await app.request(`/nowhere/${'x'.repeat(2000)}`, {
       headers: { 'Accept-Encoding': 'gzip' },
