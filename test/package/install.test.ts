@@ -11,15 +11,17 @@
 import { execFile } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +213,28 @@ describe('the packed tarball', () => {
     expect(files).toContain('package/docs/example-application.md');
     expect(files.some((file) => file.startsWith('package/src/'))).toBe(false);
     expect(files.some((file) => file.startsWith('package/test/'))).toBe(false);
+  });
+
+  it('holds no source map that points at a file it does not hold', async () => {
+    const unpacked = join(work, 'unpacked');
+    mkdirSync(unpacked, { recursive: true });
+    await run('tar', ['-xzf', tarball, '-C', unpacked]);
+    const listing = await run('tar', ['-tzf', tarball]);
+    const maps = listing.stdout.split('\n').filter((file) => file.endsWith('.map'));
+    expect(maps).toContain('package/dist/index.js.map');
+    const missing: string[] = [];
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(readFileSync(join(unpacked, map), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: Array<string | null>;
+      };
+      sources.forEach((source, i) => {
+        // A source given inline needs no file; otherwise the file must be in the package.
+        if (typeof sourcesContent?.[i] === 'string') return;
+        if (!existsSync(join(unpacked, dirname(map), source))) missing.push(`${map} -> ${source}`);
+      });
+    }
+    expect(missing).toEqual([]);
   });
 
   it('installs without the optional peers', () => {
