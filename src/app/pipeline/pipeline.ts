@@ -196,6 +196,15 @@ function adoptHooks(exchange: Exchange, hooks: RouteHooks | undefined): void {
 }
 
 /** Gives the answers routing found, or hands the request to its route. */
+/**
+ * The request target `*` (RFC 9112 §3.2.4) is the server as a whole and only OPTIONS may name
+ * it: it answers that the server is there (RFC 9110 §9.3.7); any other method is a 400.
+ */
+function asteriskForm(method: HTTPMethod): Response {
+  if (method === HTTPMethod.OPTIONS) return new Response(204);
+  throw new HttpError(400, 'The request target * is only for OPTIONS (RFC 9112 §3.2.4)');
+}
+
 function dispatchRoute(
   exchange: Exchange,
   matched: PathMatch<CompiledRoute> | undefined,
@@ -205,7 +214,10 @@ function dispatchRoute(
   if (method === undefined) {
     throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
   }
-  if (matched === undefined) throw new HttpError(404);
+  if (matched === undefined) {
+    if (request.path === '*') return asteriskForm(method);
+    throw new HttpError(404);
+  }
   recordRouting(request, matched.leaf.template);
   const byMethod = matched.leaf.byMethod;
   if (method === HTTPMethod.OPTIONS && isPreflight(request)) {

@@ -170,6 +170,20 @@ describe('request mapping', () => {
     expect(reply).toContain('"query":"x=1"');
   });
 
+  it('answers OPTIONS * for the server, and refuses * with any other method (RFC 9112 §3.2.4)', async () => {
+    const options = await rawExchange(
+      server.port,
+      'OPTIONS * HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n',
+    );
+    expect(options).toMatch(/^HTTP\/1\.1 204 /);
+    const get = await rawExchange(
+      server.port,
+      'GET * HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n',
+    );
+    expect(get).toMatch(/^HTTP\/1\.1 400 /);
+    expect(get).toContain('The request target * is only for OPTIONS');
+  });
+
   it('ignores X-Forwarded-* unless the proxy is trusted', async () => {
     const untrusted = await send(server.port, {
       path: '/echo-request',
