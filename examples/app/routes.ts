@@ -31,8 +31,8 @@ export function bookmarksRouter(app: BookmarksApp) {
     v1
       .get('/bookmarks', ({ store, listQuery }) => store.list(listQuery))
       .uses('listQuery')
-      .provides('text/html', ({ result }) => bookmarksHtml(result as Bookmark[]))
-      .provides('text/plain', ({ result }) => bookmarksText(result as Bookmark[]))
+      .provides('text/html; charset=utf-8', ({ result }) => bookmarksHtml(result as Bookmark[]))
+      .provides('text/plain; charset=utf-8', ({ result }) => bookmarksText(result as Bookmark[]))
       .describe({ summary: 'List bookmarks', tags: ['bookmarks'], operationId: 'listBookmarks' })
       .returns(200, z.array(StoredBookmark)),
 
@@ -53,8 +53,8 @@ export function bookmarksRouter(app: BookmarksApp) {
       .get('/bookmarks/{id}', ({ bookmark }) => bookmark)
       .etag(({ bookmark }) => `v${bookmark.version}`)
       .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
-      .provides('text/html', ({ result }) => bookmarkHtml(result as Bookmark))
-      .provides('text/plain', ({ result }) => bookmarkText(result as Bookmark))
+      .provides('text/html; charset=utf-8', ({ result }) => bookmarkHtml(result as Bookmark))
+      .provides('text/plain; charset=utf-8', ({ result }) => bookmarkText(result as Bookmark))
       .describe({ summary: 'Get a bookmark', tags: ['bookmarks'], operationId: 'getBookmark' })
       .returns(200, StoredBookmark)
       .returns(404),

@@ -4,6 +4,17 @@
  */
 import * as z from 'zod';
 
+/**
+ * Whether PostgreSQL can store `text` as it is: its `text` type refuses NUL (U+0000), and a lone
+ * UTF-16 surrogate has no UTF-8 encoding (the drivers would store U+FFFD in its place). Every
+ * string that reaches SQL is checked, so that the 422 names the field instead of SQL failing.
+ */
+function storable(text: string): boolean {
+  return !/[\0\p{Cs}]/u.test(text);
+}
+const NOT_STORABLE = 'must not contain NUL (U+0000) or a lone surrogate';
+
+// Letters, digits and dashes only: nothing PostgreSQL cannot store.
 const Tag = z
   .string()
   .min(1)
@@ -11,8 +22,8 @@ const Tag = z
   .regex(/^[a-z0-9-]+$/, 'use lower-case letters, digits and dashes');
 
 const Fields = z.object({
-  url: z.url({ protocol: /^https?$/ }),
-  title: z.string().trim().min(1).max(200),
+  url: z.url({ protocol: /^https?$/ }).refine(storable, NOT_STORABLE),
+  title: z.string().trim().min(1).max(200).refine(storable, NOT_STORABLE),
   tags: z.array(Tag).max(10),
 });
 
@@ -26,7 +37,7 @@ export const BookmarkChanges = Fields.partial().refine(
 
 export const ListQuery = z.object({
   tag: Tag.optional(),
-  q: z.string().max(100).optional(),
+  q: z.string().max(100).refine(storable, NOT_STORABLE).optional(),
 });
 
 /** A bookmark as the API sends it (documented with `returns()`, checked in development). */

@@ -157,6 +157,45 @@ describe.each(backends)('in-process on $name', (backend) => {
     expect(emptyPatch.statusCode).toBe(422);
   });
 
+  it('answers 422 naming the field for text PostgreSQL cannot store, never reaching SQL', async () => {
+    const before = await json(await app.request('/api/v1/bookmarks'));
+    // NUL is refused by PostgreSQL's text type; a lone surrogate has no UTF-8 encoding.
+    const requests: Array<[string, Parameters<BookmarksApp['request']>[1], string]> = [
+      [
+        '/api/v1/bookmarks',
+        { method: 'POST', json: { url: 'https://a.example/', title: 'a\u0000b' } },
+        'title',
+      ],
+      [
+        '/api/v1/bookmarks',
+        { method: 'POST', json: { url: 'https://a.example/\u0000', title: 'a' } },
+        'url',
+      ],
+      [
+        '/api/v1/bookmarks',
+        { method: 'POST', json: { url: 'https://a.example/', title: 'a\ud800b' } },
+        'title',
+      ],
+      ['/api/v1/bookmarks?q=%00', undefined, 'q'],
+      ['/api/v1/bookmarks/2', { method: 'PATCH', json: { title: 'a\u0000b' } }, 'title'],
+      [
+        '/api/v1/bookmarks/2',
+        { method: 'PATCH', json: { url: 'https://a.example/\udfff' } },
+        'url',
+      ],
+    ];
+    for (const [path, init, field] of requests) {
+      const response = await app.request(path, init);
+      expect(response.statusCode, `${init?.method ?? 'GET'} ${path}`).toBe(422);
+      const issues = (await json(response)).details.map((issue: { path: string }) => issue.path);
+      expect(issues).toEqual([field]);
+    }
+    expect(await json(await app.request('/api/v1/bookmarks'))).toEqual(before);
+    // Characters PostgreSQL stores, astral ones included, are still accepted.
+    const found = await app.request(`/api/v1/bookmarks?q=${encodeURIComponent('é😀')}`);
+    expect(found.statusCode).toBe(200);
+  });
+
   it('answers 404 for an unknown bookmark, whatever the method and the id', async () => {
     for (const id of ['999', '0', 'abc', '99999999999', '1.5']) {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
@@ -207,7 +246,7 @@ describe.each(backends)('in-process on $name', (backend) => {
     const html = await app.request(`/api/v1/bookmarks/${created.id}`, {
       headers: { accept: 'text/html' },
     });
-    expect(html.headers.get('content-type')).toBe('text/html');
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const page = decoder.decode(await bodyBytes(html));
     expect(page).toContain('&lt;script&gt;');
     expect(page).not.toContain('<script>');
@@ -216,6 +255,34 @@ describe.each(backends)('in-process on $name', (backend) => {
     expect(decoder.decode(await bodyBytes(text))).toContain(`${created.id}\t<script>`);
     const none = await app.request('/api/v1/bookmarks', { headers: { accept: 'image/png' } });
     expect(none.statusCode).toBe(406);
+  });
+
+  it('says HTML and text are UTF-8, and takes a charset=utf-8 in Accept', async () => {
+    // RFC 6657 §4: text/plain without a charset would mean US-ASCII. A charset in Accept must
+    // match what is sent (docs/application.md, "Content negotiation").
+    for (const path of ['/api/v1/bookmarks', '/api/v1/bookmarks/2']) {
+      for (const type of ['text/html', 'text/plain']) {
+        for (const accept of [type, `${type}; charset=utf-8`, `${type}; charset=UTF-8`]) {
+          const response = await app.request(path, { headers: { accept } });
+          expect(response.statusCode, `${accept} ${path}`).toBe(200);
+          expect(response.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
+        }
+        const latin1 = await app.request(path, {
+          headers: { accept: `${type}; charset=iso-8859-1` },
+        });
+        expect(latin1.statusCode, `${type}; charset=iso-8859-1 ${path}`).toBe(406);
+      }
+    }
+    const created = await json(
+      await app.request('/api/v1/bookmarks', {
+        method: 'POST',
+        json: { url: 'https://unicode.example/', title: 'Café 😀' },
+      }),
+    );
+    const text = await app.request(`/api/v1/bookmarks/${created.id}`, {
+      headers: { accept: 'text/plain; charset=utf-8' },
+    });
+    expect(decoder.decode(await bodyBytes(text))).toContain('Café 😀');
   });
 });
 
