@@ -5,7 +5,6 @@
  */
 
 import { SetupError } from '../../errors.js';
-import type { MediaType } from '../../http/media-type.js';
 import { accessLogHook } from '../features/access-log.js';
 import type { AuthorizationHook } from '../features/authorization.js';
 import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
