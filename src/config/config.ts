@@ -4,7 +4,7 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { dirname, extname, resolve as resolvePath } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { coerceText, replaceAt, toPointer } from './coercion.js';
 import {
@@ -16,7 +16,7 @@ import {
 import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
 import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
 import type { JsonValue } from './json.js';
-import { checkedLimit } from './limits.js';
+import { checkedLimit, DEFAULT_MAX_VALUE_BYTES, DEFAULT_TOTAL_PER_VALUE } from './limits.js';
 import {
   formatPath,
   type PathSegment,
@@ -53,6 +53,13 @@ export interface ConfigOptions {
    * configuration itself are not limited, only copies of them.
    */
   readonly maxValueBytes?: number;
+  /**
+   * The most bytes all the values interpolations produce in one `get`, `resolve` or `validate`
+   * may hold together, counted as for `maxValueBytes` (default 16 × `maxValueBytes`, 16 MiB;
+   * `Infinity` for no limit). Going over is a `TOO_LARGE` error naming the key and the
+   * expression where the total went over, before that value is copied.
+   */
+  readonly maxTotalBytes?: number;
 }
 
 /** Options of {@link Config.fromYaml}. */
@@ -84,6 +91,7 @@ export class Config {
   readonly #baseDir: string;
   readonly #env: Readonly<Record<string, string | undefined>> | undefined;
   readonly #maxValueBytes: number;
+  readonly #maxTotalBytes: number;
   readonly #templates = new WeakMap<ScalarNode, Template>();
 
   private constructor(
@@ -96,7 +104,16 @@ export class Config {
     this.#file = file;
     this.#baseDir = baseDir;
     this.#env = options.env;
-    this.#maxValueBytes = checkedLimit(options.maxValueBytes);
+    this.#maxValueBytes = checkedLimit(
+      options.maxValueBytes,
+      'maxValueBytes',
+      DEFAULT_MAX_VALUE_BYTES,
+    );
+    this.#maxTotalBytes = checkedLimit(
+      options.maxTotalBytes,
+      'maxTotalBytes',
+      DEFAULT_TOTAL_PER_VALUE * this.#maxValueBytes,
+    );
   }
 
   /** Reads a YAML (or JSON) file. A missing file is a `NOT_FOUND` error. */
@@ -121,7 +138,9 @@ export class Config {
     const { filename } = options;
     const baseDir =
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
-    return new Config(nodesFromYaml(text, filename), filename, resolvePath(baseDir), options);
+    const json = filename !== undefined && extname(filename).toLowerCase() === '.json';
+    const root = nodesFromYaml(text, filename, json ? 'JSON' : 'YAML');
+    return new Config(root, filename, resolvePath(baseDir), options);
   }
 
   /** Wraps a JSON value (any JSON value may be the root). Strings may hold interpolations. */
@@ -146,6 +165,7 @@ export class Config {
       baseDir: this.#baseDir,
       env: this.#env ?? process.env,
       maxValueBytes: this.#maxValueBytes,
+      maxTotalBytes: this.#maxTotalBytes,
       templates: this.#templates,
     };
   }

@@ -130,21 +130,28 @@ export class ConfigMalformedError extends ConfigError {
 }
 
 /**
- * A value produced by an interpolation that is larger than the limit (`TOO_LARGE`):
- * `maxValueBytes`, 1 MiB unless the configuration was given another.
+ * A value produced by an interpolation that is larger than `maxValueBytes`, or the value that
+ * brings all of them in one resolution over `maxTotalBytes` (`TOO_LARGE`).
  */
 export class ConfigTooLargeError extends ConfigError {
   override name = 'ConfigTooLargeError';
   /** The limit that was passed, in bytes. */
   readonly limit: number;
+  /** The option that sets that limit. */
+  readonly option: 'maxValueBytes' | 'maxTotalBytes';
 
-  constructor(limit: number, context: ValueContext = {}) {
-    super(
-      'TOO_LARGE',
-      describe(context, `the value is larger than the limit of ${limit} bytes (maxValueBytes)`),
-      context,
-    );
+  constructor(
+    limit: number,
+    context: ValueContext = {},
+    option: 'maxValueBytes' | 'maxTotalBytes' = 'maxValueBytes',
+  ) {
+    const reason =
+      option === 'maxValueBytes'
+        ? `the value is larger than the limit of ${limit} bytes (maxValueBytes)`
+        : `the values interpolations produce add up to more than the limit of ${limit} bytes (maxTotalBytes)`;
+    super('TOO_LARGE', describe(context, reason), context);
     this.limit = limit;
+    this.option = option;
   }
 }
 

@@ -1,23 +1,62 @@
 /**
- * The size limit of resolved values. Interpolations can double a value at every step
+ * The size limits of resolved values. Interpolations can double a value at every step
  * (`a1: ${a0}${a0}`, `a2: ${a1}${a1}`, ...), so thirty short lines could ask for a gigabyte; every
- * value an interpolation produces is measured against a limit instead, before it is copied.
+ * value an interpolation produces is measured against a limit instead, before it is copied, and
+ * so is the sum of them all.
  */
 
 import type { JsonValue } from './json.js';
 
+/**
+ * The most values a document may expand to: YAML aliases and merge keys, and objects that a
+ * value given to `Config.fromObject` holds in several places, counted once per place.
+ */
+export const MAX_DOCUMENT_VALUES = 1_000_000;
+
 /** The default of `maxValueBytes`: 1 MiB. */
 export const DEFAULT_MAX_VALUE_BYTES = 1024 * 1024;
 
-/** Checks a `maxValueBytes` option: a number, zero or more (`Infinity` turns the limit off). */
-export function checkedLimit(limit: number | undefined): number {
-  if (limit === undefined) return DEFAULT_MAX_VALUE_BYTES;
+/**
+ * The default of `maxTotalBytes` is this many times `maxValueBytes` (16 MiB with its default).
+ * Each copy stays under `maxValueBytes`, but a short document can ask for many of them
+ * (`k1: ${big}`, `k2: ${big}`, ...): the total is what bounds the memory a resolution takes.
+ */
+export const DEFAULT_TOTAL_PER_VALUE = 16;
+
+/** Checks a size option: a number, zero or more (`Infinity` turns the limit off). */
+export function checkedLimit(limit: number | undefined, name: string, fallback: number): number {
+  if (limit === undefined) return fallback;
   if (typeof limit !== 'number' || Number.isNaN(limit) || limit < 0) {
-    throw new TypeError(
-      `maxValueBytes must be a number of bytes, zero or more (got ${String(limit)})`,
-    );
+    throw new TypeError(`${name} must be a number of bytes, zero or more (got ${String(limit)})`);
   }
   return limit;
+}
+
+/** Which limit a value passed. */
+export type SizeLimit = 'maxValueBytes' | 'maxTotalBytes';
+
+/**
+ * The sizes of the values one resolution produces, measured against both limits before they
+ * are copied: each value against `maxValueBytes`, their sum against `maxTotalBytes`. Measuring
+ * stops at `maxValueBytes`, and the sum stops the resolution at `maxTotalBytes`, so the work a
+ * resolution does on copies is bounded by the limits, not by how often a value is copied.
+ */
+export class SizeBudget {
+  #spent = 0;
+
+  constructor(
+    readonly maxValueBytes: number,
+    readonly maxTotalBytes: number,
+  ) {}
+
+  /** Counts a value; returns the limit it passes, if any. */
+  spend(value: JsonValue): SizeLimit | undefined {
+    // Counting stops at whichever limit is nearer; what it counted is never more than the size.
+    const size = valueSize(value, Math.min(this.maxValueBytes, this.maxTotalBytes - this.#spent));
+    if (size > this.maxValueBytes) return 'maxValueBytes';
+    this.#spent += size;
+    return this.#spent > this.maxTotalBytes ? 'maxTotalBytes' : undefined;
+  }
 }
 
 /**

@@ -15,8 +15,15 @@ import {
   type SourcePosition,
 } from './errors.js';
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
+import { duplicateJsonKey, jsonOffset } from './json-places.js';
 import { pointerToSegments } from './path.js';
-import { createValidator, type Dialect, dialectOf, type Validator } from './schema/dialects.js';
+import {
+  createValidator,
+  type Dialect,
+  dialectOf,
+  type Validator,
+  withKnownMetaSchema,
+} from './schema/dialects.js';
 import { normalizeSchema } from './schema/draft07.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
@@ -121,6 +128,14 @@ export class Schema {
         const { offset, reason } = locateJsonSyntaxError(text);
         throw new SchemaError(`invalid JSON: ${reason}`, { file, ...lineAndColumn(text, offset) });
       }
+      // Duplicate keys are an error, as in a configuration (see json-places.ts).
+      const duplicate = duplicateJsonKey(text);
+      if (duplicate) {
+        throw new SchemaError(`invalid JSON: duplicate key ${JSON.stringify(duplicate.key)}`, {
+          file,
+          ...lineAndColumn(text, duplicate.offset),
+        });
+      }
     } else {
       try {
         definition = plainValue(nodesFromYaml(text, file));
@@ -142,9 +157,11 @@ export class Schema {
       });
     }
     // Positions are worked out only when the schema turns out to be invalid.
-    const locate = (pointer: string) => {
+    const locate = (pointer: string): SourcePosition => {
+      const segments = pointerToSegments(pointer, definition);
+      if (format === 'json') return { file, ...lineAndColumn(text, jsonOffset(text, segments)) };
       const root = nodesFromYaml(text, file);
-      const node = nearestNode(root, pointerToSegments(pointer, definition));
+      const node = nearestNode(root, segments);
       const location = node.keyLocation ?? node.location;
       return { file, line: location?.line, column: location?.column };
     };
@@ -171,7 +188,17 @@ export class Schema {
       originals: new WeakMap(),
     };
     const validator = createValidator(dialect);
-    if (!validator.validateSchema(definition as AnySchema)) {
+    let valid: boolean;
+    try {
+      valid = validator.validateSchema(withKnownMetaSchema(definition) as AnySchema) as boolean;
+    } catch (error) {
+      // Ajv throws when it cannot find a meta-schema; dialectOf admits only those it has.
+      throw new SchemaError(
+        `invalid schema: ${error instanceof Error ? error.message : String(error)}`,
+        locate('/$schema'),
+      );
+    }
+    if (!valid) {
       const errors = validator.errors ?? [];
       const [first] = violationsFrom(errors, definition);
       const pointer =
@@ -225,7 +252,7 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
   if (cached) return cached;
   const validator = premade ?? createValidator(state.dialect, { useDefaults: mode === 'defaults' });
   const prepare = (schema: unknown): AnySchema => {
-    const normalized = normalizeSchema(schema, state.dialect);
+    const normalized = withKnownMetaSchema(normalizeSchema(schema, state.dialect));
     return (
       mode === 'raw' ? withPlaceholders(normalized, state.originals) : normalized
     ) as AnySchema;

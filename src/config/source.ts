@@ -5,6 +5,7 @@
 
 import { ConfigMalformedError } from './errors.js';
 import { isJsonObject, type JsonObject, type JsonValue, setOwn } from './json.js';
+import { MAX_DOCUMENT_VALUES } from './limits.js';
 import { formatPath, type PathSegment } from './path.js';
 
 /** 1-based line and column in the source text. */
@@ -101,39 +102,69 @@ export function arrayIndex(segment: string): number | undefined {
 /**
  * Builds a node tree from a plain value (`Config.fromObject`). Anything that is not JSON is
  * rejected with the path where it was found. Built without recursion, so depth is no concern.
+ *
+ * An object may appear in several places (`{ primary: defaults, replica: defaults }`), as in any
+ * value `JSON.stringify` accepts: each place gets its own copy. Only an object inside itself is
+ * cyclic, so the walk keeps the objects on the path from the root, not every object seen. Shared
+ * objects nested in shared objects multiply (forty levels of `[d, d]` are 2^40 places), so the
+ * copies count against {@link MAX_DOCUMENT_VALUES} as YAML aliases do, and the walk stops there.
  */
 export function nodesFromValue(value: unknown): ConfigNode {
-  const pending: Array<{
-    value: unknown;
-    parent: ContainerNode | undefined;
-    key: PathSegment | undefined;
-  }> = [{ value, parent: undefined, key: undefined }];
+  type Pending =
+    | {
+        value: unknown;
+        parent: ContainerNode | undefined;
+        key: PathSegment | undefined;
+        copy: boolean;
+      }
+    | { leave: object };
+  const pending: Pending[] = [{ value, parent: undefined, key: undefined, copy: false }];
   let root: ConfigNode | undefined;
+  const ancestors = new Set<object>();
   const seen = new Set<object>();
+  let copies = 0;
   while (pending.length > 0) {
     const item = pending.pop()!;
+    if ('leave' in item) {
+      ancestors.delete(item.leave);
+      continue;
+    }
     const node = nodeFor(item.value, item.parent, item.key);
     if (item.parent === undefined) root = node;
     else if (item.parent.kind === 'map') item.parent.entries.set(item.key as string, node);
     else item.parent.items[item.key as number] = node;
-    if (node.kind === 'scalar') continue;
-    const container = item.value as object;
-    if (seen.has(container)) {
+    const container = node.kind === 'scalar' ? undefined : (item.value as object);
+    const copy = item.copy || (container !== undefined && seen.has(container));
+    if (copy && ++copies > MAX_DOCUMENT_VALUES) {
+      throw new ConfigMalformedError(
+        `the value expands to more than ${MAX_DOCUMENT_VALUES} values (an object held in several places counts in each)`,
+        { key: nodePath(node) },
+      );
+    }
+    if (container === undefined || node.kind === 'scalar') continue;
+    if (ancestors.has(container)) {
       throw new ConfigMalformedError('the value contains itself (a cyclic object is not JSON)', {
         key: nodePath(node),
       });
     }
     seen.add(container);
+    ancestors.add(container);
+    pending.push({ leave: container });
     if (node.kind === 'list') {
       const items = item.value as unknown[];
       for (let index = items.length - 1; index >= 0; index--) {
-        pending.push({ value: items[index], parent: node, key: index });
+        pending.push({ value: items[index], parent: node, key: index, copy });
       }
     } else {
       const entries = Object.keys(container);
       for (let index = entries.length - 1; index >= 0; index--) {
         const key = entries[index]!;
-        pending.push({ value: (container as Record<string, unknown>)[key], parent: node, key });
+        pending.push({
+          value: (container as Record<string, unknown>)[key],
+          parent: node,
+          key,
+          copy,
+        });
       }
     }
   }

@@ -30,6 +30,7 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import { ConfigMalformedError } from './errors.js';
+import { MAX_DOCUMENT_VALUES } from './limits.js';
 import { formatPath, type PathSegment } from './path.js';
 import {
   type ConfigNode,
@@ -38,14 +39,23 @@ import {
   listNode,
   type MapNode,
   mapNode,
+  nodeSegments,
   scalarNode,
 } from './source.js';
 
 /** The most values a document may expand to, aliases and merge keys counted as copies. */
-const MAX_NODES = 1_000_000;
+const MAX_NODES = MAX_DOCUMENT_VALUES;
 
-/** Parses YAML text into nodes. Syntax errors are {@link ConfigMalformedError}s with a position. */
-export function nodesFromYaml(text: string, file?: string): ConfigNode {
+/**
+ * Parses YAML text into nodes. Syntax errors are {@link ConfigMalformedError}s with a position.
+ * JSON is read the same way (it is YAML 1.2); `language` is what messages call the text, so a
+ * `.json` file's errors say JSON.
+ */
+export function nodesFromYaml(
+  text: string,
+  file?: string,
+  language: 'YAML' | 'JSON' = 'YAML',
+): ConfigNode {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
     lineCounter,
@@ -60,9 +70,13 @@ export function nodesFromYaml(text: string, file?: string): ConfigNode {
   const [error] = document.errors;
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new ConfigMalformedError(`invalid YAML: ${error.message}`, { file, line, column: col });
+    throw new ConfigMalformedError(`invalid ${language}: ${error.message}`, {
+      file,
+      line,
+      column: col,
+    });
   }
-  return new TreeBuilder(document, lineCounter, file).build();
+  return new TreeBuilder(document, lineCounter, file, language).build();
 }
 
 /** A map's entries after merge keys are applied, in order: key to the pair that gives its value. */
@@ -84,6 +98,7 @@ class TreeBuilder {
     private readonly document: Document,
     private readonly lineCounter: LineCounter,
     private readonly file: string | undefined,
+    private readonly language: 'YAML' | 'JSON',
   ) {}
 
   build(): ConfigNode {
@@ -216,7 +231,7 @@ class TreeBuilder {
       const key = this.keyOf(pair);
       if (explicitKeys.has(key)) {
         this.fail(
-          `invalid YAML: duplicate key ${JSON.stringify(key)}`,
+          `invalid ${this.language}: duplicate key ${JSON.stringify(key)}`,
           (pair.key as YamlNode | null)?.range?.[0],
         );
       }
@@ -296,6 +311,12 @@ class TreeBuilder {
         typeof value !== 'boolean'
       ) {
         this.fail(`unsupported YAML value ${String(value)}`, start);
+      }
+      // `.inf`, `.nan` and `1e400` are YAML numbers but not JSON ones (RFC 8259 §6): refused
+      // as Config.fromObject refuses them, rather than passing `type: number` and printing as null.
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        const where = parent === undefined ? [] : [...nodeSegments(parent), key!];
+        this.fail(`the number ${value} is not JSON`, start, formatPath(where));
       }
       node = scalarNode(value, parent, key);
     } else if (isMap(target)) {

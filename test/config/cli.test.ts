@@ -1,7 +1,8 @@
 /** The `restmachine-config` command, run as a real process on the TypeScript source. */
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -111,6 +112,25 @@ describe('restmachine-config', () => {
     ]);
     expect(invalid.status).toBe(1);
     expect(invalid.stderr).toContain('invalid schema: properties.port.type');
+  });
+
+  it('validate: a $schema in either scheme works; an unknown one is one line, exit 1', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-cli-'));
+    const file = join(fixtures, 'seed-valid.yaml');
+    const https = join(folder, 'https.yaml');
+    writeFileSync(https, '$schema: https://json-schema.org/draft-07/schema#\ntype: object\n');
+    expect(run(['validate', file, '--schema', https])).toEqual({
+      status: 0,
+      stdout: `${file}: valid\n`,
+      stderr: '',
+    });
+    const unknown = join(folder, 'unknown.yaml');
+    writeFileSync(unknown, 'type: object\n$schema: https://example.com/s\n');
+    expect(run(['validate', file, '--schema', unknown])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `${unknown}:2:1: unknown "$schema" "https://example.com/s"; expected draft-06, draft-07 (the default), 2019-09 or 2020-12\n`,
+    });
   });
 
   it.each([

@@ -4,6 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   Config,
@@ -377,6 +378,60 @@ describe('get and resolve', () => {
     cyclic.self = cyclic;
     expect(thrown(() => Config.fromObject(cyclic)).code).toBe('MALFORMED');
   });
+
+  it('accepts an object held in several places: it is not a cycle', () => {
+    const defaults = { host: 'localhost', port: 5432 };
+    const config = Config.fromObject({
+      primary: defaults,
+      replica: defaults,
+      servers: [defaults, defaults],
+    });
+    expect(config.resolve()).toEqual({
+      primary: defaults,
+      replica: defaults,
+      servers: [defaults, defaults],
+    });
+    // Each place is its own value, as it would be after a JSON round trip.
+    const resolved = config.resolve<{ primary: object; replica: object }>();
+    expect(resolved.primary).not.toBe(resolved.replica);
+  });
+
+  it('rejects exactly the values JSON.stringify finds cyclic (fast-check)', () => {
+    // Containers that hold one another by index: any graph, with or without cycles.
+    const graph = fc.array(
+      fc.record({
+        list: fc.boolean(),
+        members: fc.array(fc.oneof(fc.nat({ max: 5 }), fc.constant('x')), { maxLength: 3 }),
+      }),
+      { minLength: 1, maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(graph, (nodes) => {
+        const values = nodes.map(({ list }) => (list ? [] : {})) as Array<
+          unknown[] | Record<string, unknown>
+        >;
+        nodes.forEach(({ members }, index) => {
+          const target = values[index]!;
+          members.forEach((member, position) => {
+            const item = typeof member === 'number' ? values[member % values.length] : member;
+            if (Array.isArray(target)) target.push(item);
+            else target[`k${position}`] = item;
+          });
+        });
+        const root = values[0];
+        let expected: unknown;
+        try {
+          expected = JSON.parse(JSON.stringify(root));
+        } catch {
+          const error = thrown(() => Config.fromObject(root));
+          expect(error.message).toContain('the value contains itself');
+          return;
+        }
+        expect(Config.fromObject(root).resolve()).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('YAML', () => {
@@ -406,6 +461,39 @@ describe('YAML', () => {
     const error = thrown(() => Config.fromYaml('a: 1\nb:\n  c: 1\n  c: 2', { filename: 'd.yaml' }));
     expect(error).toBeInstanceOf(ConfigMalformedError);
     expect(error.message).toBe('d.yaml:4:3: invalid YAML: duplicate key "c"');
+  });
+
+  it('rejects duplicate keys in a .json file, calling it JSON', () => {
+    const error = thrown(() => Config.fromYaml('{"a": 1,\n "a": 2}', { filename: 'c.json' }));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toBe('c.json:2:2: invalid JSON: duplicate key "a"');
+    const syntax = thrown(() => Config.fromYaml('{"a": [1}', { filename: 'c.JSON' }));
+    expect(syntax.message).toMatch(/^c\.JSON:1:\d+: invalid JSON: /);
+  });
+
+  it.each([
+    ['timeout: .inf', 'timeout', 'Infinity', '1:10'],
+    ['a:\n  - 1\n  - -.Inf', 'a[1]', '-Infinity', '3:5'],
+    ['x: .nan', 'x', 'NaN', '1:4'],
+    ['big: 1e400', 'big', 'Infinity', '1:6'],
+    ['.NaN', '', 'NaN', '1:1'],
+  ])('refuses %j, a number JSON cannot hold, as fromObject does', (text, key, number, place) => {
+    const error = thrown(() => Config.fromYaml(text, { filename: 'n.yaml' }));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error).toMatchObject({ code: 'MALFORMED', key });
+    const reason = `the number ${number} is not JSON`;
+    expect(error.message).toBe(`n.yaml:${place}: ${key === '' ? '(root)' : key}: ${reason}`);
+    if (key !== '') {
+      const value = key === 'a[1]' ? { a: [1, -Infinity] } : { [key]: Number(number) };
+      expect(thrown(() => Config.fromObject(value)).message).toBe(`${key}: ${reason}`);
+    }
+  });
+
+  it('keeps the largest finite numbers and a key spelled .inf', () => {
+    expect(Config.fromYaml('.inf: 1\nb: 1.7976931348623157e308\n').resolve()).toEqual({
+      Infinity: 1,
+      b: Number.MAX_VALUE,
+    });
   });
 
   it('honours anchors, aliases and merge keys', () => {

@@ -8,6 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   Config,
@@ -63,6 +64,18 @@ describe('YAML aliases and merge keys', () => {
     const error = thrown(() => Config.fromYaml(mergeBomb(12)));
     expect(error).toBeInstanceOf(ConfigMalformedError);
     expect(error.message).toContain('expands to more than 1000000 values');
+  });
+
+  it('counts an object given to fromObject once per place it is held, up to the same cap', () => {
+    let shared: unknown = ['x'];
+    for (let level = 0; level < 40; level++) shared = [shared, shared];
+    const error = thrown(() => Config.fromObject({ bomb: shared }));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toContain('expands to more than 1000000 values');
+    expect(error.key).toMatch(/^bomb(\[[01]\])+$/);
+    let small: unknown = ['x'];
+    for (let level = 0; level < 10; level++) small = [small, small];
+    expect(JSON.stringify(Config.fromObject(small).resolve())).toBe(JSON.stringify(small));
   });
 
   it('still expands small documents with aliases and merges exactly', () => {
@@ -192,6 +205,102 @@ describe('the size limit of a resolved value', () => {
     for (const maxValueBytes of [-1, Number.NaN, '10' as unknown as number]) {
       expect(() => Config.fromObject({}, { maxValueBytes })).toThrow(TypeError);
     }
+  });
+
+  it('bounds the total of the copies: fan-out of a value under maxValueBytes is TOO_LARGE', () => {
+    // Every copy of `big` is under maxValueBytes; together they pass 16 × maxValueBytes.
+    let text = 'a0: [1,2,3,4,5,6,7,8,9,0]\n';
+    for (let level = 1; level <= 3; level++) {
+      text += `a${level}: [${Array(10)
+        .fill(`"\${a${level - 1}}"`)
+        .join(', ')}]\n`;
+    }
+    text += 'big: ["${a3}", "${a3}", "${a3}"]\n';
+    for (let index = 0; index < 1000; index++) text += `k${index}: \${big}\n`;
+    const error = thrown(() =>
+      Config.fromYaml(text, { filename: 'fan.yaml', maxValueBytes: 100_000 }).resolve(),
+    );
+    expect(error).toBeInstanceOf(ConfigTooLargeError);
+    expect(error).toMatchObject({
+      code: 'TOO_LARGE',
+      option: 'maxTotalBytes',
+      limit: 1_600_000,
+      expression: '${big}',
+    });
+    expect(error.key).toMatch(/^k\d+$/);
+    expect(error.message).toMatch(
+      /^fan\.yaml:\d+:\d+: k\d+: \$\{big\}: the values interpolations produce add up to more than the limit of 1600000 bytes \(maxTotalBytes\)$/,
+    );
+  });
+
+  it('defaults maxTotalBytes to 16 MiB, 16 × maxValueBytes', () => {
+    const value: Record<string, string> = { big: 'x'.repeat(1_000_000) };
+    for (let index = 0; index < 20; index++) value[`k${index}`] = '${big}';
+    // 16 copies are 16,000,000 bytes, under 16 MiB (16,777,216); the 17th passes it.
+    const error = thrown(() => Config.fromObject(value).resolve());
+    expect(error).toMatchObject({ option: 'maxTotalBytes', limit: 16 * 1024 * 1024, key: 'k16' });
+    expect(Config.fromObject(value).get<string>('k19')).toHaveLength(1_000_000);
+  });
+
+  it('counts environment variables, files and mixed text against the total', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-total-'));
+    writeFileSync(join(folder, 'f.txt'), 'f'.repeat(40));
+    const value = { e: '${env:E}', f: '${file:f.txt}', t: 'x${env:E}' };
+    const options = { baseDir: folder, env: { E: 'e'.repeat(40) } };
+    expect(Config.fromObject(value, { ...options, maxTotalBytes: 162 }).resolve()).toBeTruthy();
+    // env 40 + file 40 + (env 40 + text 41) = 161 bytes.
+    expect(
+      thrown(() => Config.fromObject(value, { ...options, maxTotalBytes: 160 }).resolve()),
+    ).toMatchObject({ option: 'maxTotalBytes', key: 't', expression: 'x${env:E}' });
+    expect(
+      thrown(() => Config.fromObject(value, { ...options, maxTotalBytes: 79 }).resolve()),
+    ).toMatchObject({ option: 'maxTotalBytes', key: 'f', expression: '${file:f.txt}' });
+  });
+
+  it('takes maxTotalBytes as an option, Infinity for no limit', () => {
+    const value = { big: 'x'.repeat(100), a: '${big}', b: '${big}', c: '${big}' };
+    expect(thrown(() => Config.fromObject(value, { maxTotalBytes: 250 }).resolve())).toMatchObject({
+      code: 'TOO_LARGE',
+      option: 'maxTotalBytes',
+      limit: 250,
+      key: 'c',
+    });
+    expect(Config.fromObject(value, { maxTotalBytes: 300 }).get<string>('c')).toHaveLength(100);
+    expect(
+      Config.fromObject(value, { maxValueBytes: 100, maxTotalBytes: Infinity }).resolve(),
+    ).toMatchObject({ c: 'x'.repeat(100) });
+    for (const maxTotalBytes of [-1, Number.NaN, '10' as unknown as number]) {
+      expect(() => Config.fromObject({}, { maxTotalBytes })).toThrow(
+        /^maxTotalBytes must be a number of bytes/,
+      );
+    }
+  });
+
+  it('fails at the first copy that brings the total over the limit (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 64 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (size, copies, maxTotalBytes) => {
+          const value: Record<string, string> = { big: 'é'.repeat(size) };
+          for (let index = 0; index < copies; index++) value[`k${index}`] = '${big}';
+          const config = Config.fromObject(value, { maxValueBytes: 128, maxTotalBytes });
+          // Each copy is 2 × size UTF-8 bytes.
+          const fitting = size === 0 ? copies : Math.floor(maxTotalBytes / (2 * size));
+          if (fitting >= copies) {
+            expect(Object.keys(config.resolve() as object)).toHaveLength(copies + 1);
+          } else {
+            expect(thrown(() => config.resolve())).toMatchObject({
+              code: 'TOO_LARGE',
+              option: 'maxTotalBytes',
+              key: `k${fitting}`,
+            });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('is a ConfigError, never a RangeError, at any depth', () => {

@@ -2,7 +2,10 @@
 // biome-ignore-all lint/suspicious/noThenProperty: "then" is the JSON Schema keyword in these schemas.
 /** Validation: coercion, validate against validateRaw, wording per keyword, loading schemas. */
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   Config,
@@ -540,6 +543,87 @@ describe('schemas', () => {
 });
 
 describe('schema positions', () => {
+  it('refuses a duplicate key in JSON schema text, as a configuration does, with its place', () => {
+    const error = thrown(() => Schema.fromJson('{"type": "object", "type": "int"}'));
+    expect(error).toBeInstanceOf(SchemaError);
+    expect(error.message).toBe('1:20: invalid JSON: duplicate key "type"');
+    // "\u0041" is "A": the same name, whatever the spelling.
+    expect(thrown(() => Schema.fromJson('{"default": {"A": 1, "\\u0041": 2}}')).message).toBe(
+      '1:22: invalid JSON: duplicate key "A"',
+    );
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-schema-'));
+    const file = join(folder, 'dup.json');
+    writeFileSync(
+      file,
+      '{\n  "properties": {\n    "port": {"type": "int", "type": "integer"}\n  }\n}\n',
+    );
+    expect(thrown(() => Schema.fromFile(file)).message).toBe(
+      `${file}:3:29: invalid JSON: duplicate key "type"`,
+    );
+    // The same keys in different objects are no duplicates.
+    expect(
+      Schema.fromJson('{"type": "object", "properties": {"type": {"type": "string"}}}').validate({
+        type: 1,
+      }),
+    ).toHaveLength(1);
+  });
+
+  it('places an invalid keyword in JSON text by reading it as JSON (long keys, 1e400)', () => {
+    const name = 'k'.repeat(1100);
+    const text = `{"properties": {\n  "${name}": {"type": "int"},\n  "b": [1, {"minimum": "x"}]\n}}`;
+    const error = thrown(() => Schema.fromJson(text));
+    expect(error).toBeInstanceOf(SchemaError);
+    expect(error.message).toMatch(/^2:1108: invalid schema: /);
+    // JSON text is located as JSON: 1e400 is a JSON number (JSON.parse reads it as Infinity),
+    // though a YAML reader refuses it.
+    const huge = thrown(() => Schema.fromJson('{"maximum": 1e400, "type": "int"}'));
+    expect(huge).toBeInstanceOf(SchemaError);
+    expect(huge.message).toMatch(/^1:20: invalid schema: type: /);
+    expect(thrown(() => Schema.fromJson('{"allOf": [{}, {"minimum": "x"}]}')).message).toMatch(
+      /^1:17: invalid schema: allOf\[1\]\.minimum: /,
+    );
+  });
+
+  it('finds duplicate keys at any depth of any JSON text (fast-check)', () => {
+    // Objects written member by member, names drawn from a few so that some repeat, each name
+    // spelled plainly or with every character escaped.
+    const name = fc.constantFrom('a', 'b', '__proto__', 'constructor', 'é', '"');
+    const spelled = (key: string, escaped: boolean) =>
+      escaped
+        ? `"${[...key].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
+        : JSON.stringify(key);
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant('1'),
+        fc
+          .array(tie('node'), { maxLength: 3 })
+          .map((items) => `[${(items as string[]).join(',')}]`),
+        fc.array(fc.tuple(name, fc.boolean(), tie('node')), { maxLength: 4 }).map((members) => {
+          const names = members.map(([key]) => key);
+          const text = `{${members.map(([key, escaped, value]) => `${spelled(key, escaped)}: ${value}`).join(', ')}}`;
+          return new Set(names).size < names.length ? `${text}\u0000` : text;
+        }),
+      ),
+    }));
+    fc.assert(
+      fc.property(tree.node as fc.Arbitrary<string>, (marked) => {
+        // A NUL after an object marks a duplicate inside it (JSON text never holds a raw NUL).
+        const text = marked.replaceAll('\u0000', '');
+        const hasDuplicate = marked.includes('\u0000');
+        const schema = `{"default": ${text}}`;
+        if (hasDuplicate) {
+          const error = thrown(() => Schema.fromJson(schema));
+          expect(error.code).toBe('INVALID_SCHEMA');
+          expect(error.message).toMatch(/^1:\d+: invalid JSON: duplicate key "/);
+        } else {
+          expect(Schema.fromJson(schema).definition).toEqual(JSON.parse(schema));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('places an unknown $schema in its file', () => {
     const error = thrown(() => Schema.fromYaml('type: object\n$schema: https://example.com/s\n'));
     expect(error.message).toBe(

@@ -9,8 +9,6 @@
  * bounds.
  */
 
-import { readFileSync, statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import {
   ConfigCircularReferenceError,
   ConfigMalformedError,
@@ -19,7 +17,7 @@ import {
   type ValueContext,
 } from '../errors.js';
 import { cloneJson, type JsonObject, type JsonValue, setOwn } from '../json.js';
-import { valueSize } from '../limits.js';
+import { SizeBudget, type SizeLimit } from '../limits.js';
 import { formatPath, type PathSegment } from '../path.js';
 import { type Secret, sourcesOf } from '../redaction.js';
 import {
@@ -30,6 +28,7 @@ import {
   nodeSegments,
   type ScalarNode,
 } from '../source.js';
+import { FileTexts } from './files.js';
 import {
   type Expression,
   mayInterpolate,
@@ -59,6 +58,8 @@ export interface ResolverSource {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The most bytes a value produced by an interpolation may hold (see limits.ts). */
   readonly maxValueBytes: number;
+  /** The most bytes the values one resolution produces may hold together. */
+  readonly maxTotalBytes: number;
   /** Parsed templates, shared by every resolution of one configuration. */
   readonly templates: WeakMap<ScalarNode, Template>;
 }
@@ -122,10 +123,14 @@ export class Resolution {
   private readonly memo = new Map<ConfigNode, Resolved>();
   private readonly frames: Frame[] = [];
   private readonly active = new Set<ConfigNode>();
-  private readonly files = new Map<string, string | Missing>();
+  private readonly files: FileTexts;
   private needed: ConfigNode | undefined;
+  private readonly budget: SizeBudget;
 
-  constructor(private readonly source: ResolverSource) {}
+  constructor(private readonly source: ResolverSource) {
+    this.budget = new SizeBudget(source.maxValueBytes, source.maxTotalBytes);
+    this.files = new FileTexts(source.baseDir, source.maxValueBytes);
+  }
 
   /** Resolves a node (and whatever it refers to). */
   resolve(node: ConfigNode): Resolved {
@@ -245,9 +250,9 @@ export class Resolution {
         for (const secret of resolved.secrets) secrets.push(secret);
       }
       // UTF-16 length never exceeds UTF-8 length, so this catches doubling before it grows.
-      if (text.length > limit) throw this.tooLarge(node, written);
+      if (text.length > limit) throw this.tooLarge(node, written, 'maxValueBytes');
     }
-    if (valueSize(text, limit) > limit) throw this.tooLarge(node, written);
+    this.checkSize(text, node, written);
     const sources = sourcesOf(secrets);
     return {
       value: text,
@@ -256,17 +261,15 @@ export class Resolution {
     };
   }
 
-  /** Throws when a value an expression produced is over the size limit, before it is copied. */
-  private checkSize(value: JsonValue, node: ScalarNode, expression: Expression): void {
-    const limit = this.source.maxValueBytes;
-    if (valueSize(value, limit) > limit) throw this.tooLarge(node, expression.source);
+  /** Counts a value an interpolation produced, before it is copied; throws past a limit. */
+  private checkSize(value: JsonValue, node: ScalarNode, written: string): void {
+    const over = this.budget.spend(value);
+    if (over) throw this.tooLarge(node, written, over);
   }
 
-  private tooLarge(node: ScalarNode, expression: string): ConfigTooLargeError {
-    return new ConfigTooLargeError(this.source.maxValueBytes, {
-      ...context(this.source, node),
-      expression,
-    });
+  private tooLarge(node: ScalarNode, expression: string, option: SizeLimit): ConfigTooLargeError {
+    const where = { ...context(this.source, node), expression };
+    return new ConfigTooLargeError(this.source[option], where, option);
   }
 
   private expression(expression: Expression, node: ScalarNode, frame: Frame): Resolved | undefined {
@@ -275,7 +278,7 @@ export class Resolution {
       const { env } = this.source;
       const value = Object.hasOwn(env, expression.name) ? env[expression.name] : undefined;
       if (typeof value === 'string') {
-        this.checkSize(value, node, expression);
+        this.checkSize(value, node, expression.source);
         const secrets = [{ path: ROOT, sources: [`env:${expression.name}`] }];
         return { value, coercible: WHOLE, secrets };
       }
@@ -285,17 +288,21 @@ export class Resolution {
       });
     }
     if (expression.kind === 'file') {
-      const text = this.readFile(expression, node);
-      if (typeof text === 'string') {
-        this.checkSize(text, node, expression);
+      const file = this.files.read(expression.path);
+      if (file.kind === 'text') {
+        this.checkSize(file.text, node, expression.source);
         const secrets = [{ path: ROOT, sources: [`file:${expression.path}`] }];
-        return { value: text, coercible: WHOLE, secrets };
+        return { value: file.text, coercible: WHOLE, secrets };
+      }
+      if (file.kind === 'too-large') throw this.tooLarge(node, expression.source, 'maxValueBytes');
+      if (file.kind === 'unreadable') {
+        throw new ConfigNotFoundError(file.reason, context(this.source, node, expression));
       }
       return this.fallback(
         expression,
         node,
         frame,
-        () => `file ${JSON.stringify(text.path)} not found`,
+        () => `file ${JSON.stringify(file.path)} not found`,
       );
     }
     const found = this.reference(expression, node, frame);
@@ -320,33 +327,6 @@ export class Resolution {
     const whole = wholeExpression(template);
     if (whole) return this.expression(whole, node, frame);
     return this.text(template, node, frame, expression.source, WHOLE);
-  }
-
-  private readFile(expression: Expression & { kind: 'file' }, node: ScalarNode): string | Missing {
-    const path = resolvePath(this.source.baseDir, expression.path);
-    const cached = this.files.get(path);
-    if (cached !== undefined) return cached;
-    let text: string | Missing;
-    try {
-      // The text of a file is at least as many UTF-8 bytes as the file (bytes that are not UTF-8
-      // become the 3-byte U+FFFD), so a file over the limit is refused without reading it.
-      if (statSync(path).size > this.source.maxValueBytes) {
-        throw this.tooLarge(node, expression.source);
-      }
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      if (error instanceof ConfigTooLargeError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        throw new ConfigNotFoundError(
-          `file ${JSON.stringify(path)} cannot be read (${code ?? String(error)})`,
-          context(this.source, node, expression),
-        );
-      }
-      text = new Missing(path);
-    }
-    this.files.set(path, text);
-    return text;
   }
 
   /** Follows a reference; `undefined` when it waits for another node. */
@@ -375,7 +355,7 @@ export class Resolution {
     const resolved = this.finished(current);
     if (!resolved) return this.need(current, frame, expression);
     if (index === segments.length) {
-      this.checkSize(resolved.value, node, expression);
+      this.checkSize(resolved.value, node, expression.source);
       return {
         value: cloneJson(resolved.value),
         coercible: resolved.coercible,
@@ -394,7 +374,7 @@ export class Resolution {
     const secrets = resolved.secrets
       .filter(({ path }) => inside(path))
       .map(({ path, sources }) => ({ path: path.slice(rest.length), sources }));
-    this.checkSize(value, node, expression);
+    this.checkSize(value, node, expression.source);
     return { value: cloneJson(value), coercible, secrets };
   }
 

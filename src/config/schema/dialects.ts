@@ -23,6 +23,17 @@ const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
   ['json-schema.org/draft/2020-12/schema', '2020-12'],
 ]);
 
+/**
+ * The `$schema` each dialect's Ajv knows its meta-schema by. Ajv looks `$schema` up as written,
+ * so a spelling {@link dialectOf} accepts with the other scheme is given to Ajv as this one.
+ */
+const META_SCHEMAS: Readonly<Record<Dialect, string>> = {
+  'draft-06': 'http://json-schema.org/draft-06/schema#',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+};
+
 const UNSUPPORTED: ReadonlyMap<string, string> = new Map([
   ['json-schema.org/draft-04/schema', 'draft-04'],
   ['json-schema.org/draft-03/schema', 'draft-03'],
@@ -34,8 +45,7 @@ export function dialectOf(schema: unknown): Dialect {
   if (typeof schema !== 'object' || schema === null || !('$schema' in schema)) return 'draft-07';
   const declared = (schema as { $schema: unknown }).$schema;
   if (typeof declared !== 'string') throw new SchemaError('"$schema" must be a string');
-  // Both schemes and the empty fragment name the same meta-schema.
-  const normalized = declared.replace(/^https?:\/\//, '').replace(/#$/, '');
+  const normalized = withoutSchemeAndFragment(declared) ?? '';
   const dialect = DIALECTS.get(normalized);
   if (dialect) return dialect;
   const unsupported = UNSUPPORTED.get(normalized);
@@ -46,6 +56,28 @@ export function dialectOf(schema: unknown): Dialect {
     );
   }
   throw new SchemaError(`unknown "$schema" ${JSON.stringify(declared)}; expected ${supported}`);
+}
+
+/** Both schemes and the empty fragment name the same meta-schema; a URI needs one of them. */
+function withoutSchemeAndFragment(uri: string): string | undefined {
+  return /^https?:\/\/(.*?)#?$/.exec(uri)?.[1];
+}
+
+/**
+ * The schema as Ajv must be given it: a `$schema` naming a supported dialect in another
+ * spelling is replaced by the one Ajv knows (a shallow copy; the input is not changed). Any
+ * other value is returned as it is.
+ */
+export function withKnownMetaSchema(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || !Object.hasOwn(schema, '$schema')) {
+    return schema;
+  }
+  const declared = (schema as { $schema: unknown }).$schema;
+  if (typeof declared !== 'string') return schema;
+  const dialect = DIALECTS.get(withoutSchemeAndFragment(declared) ?? '');
+  if (dialect === undefined || declared === META_SCHEMAS[dialect]) return schema;
+  // Spreading defines own properties, so a `__proto__` key stays a key.
+  return { ...schema, $schema: META_SCHEMAS[dialect] };
 }
 
 export interface ValidatorOptions {

@@ -1,0 +1,48 @@
+/**
+ * The texts `${file:...}` reads in one resolution: each file is read once, and a file longer
+ * than the limit is refused without being read.
+ */
+
+import { readFileSync, statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+
+/** What reading a file gave: its text, or why there is none (`path` is the absolute path). */
+export type FileText =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'missing'; readonly path: string }
+  | { readonly kind: 'too-large' }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+export class FileTexts {
+  readonly #texts = new Map<string, FileText>();
+
+  constructor(
+    private readonly baseDir: string,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The text of the file at `path`, relative to the base folder. */
+  read(path: string): FileText {
+    const absolute = resolvePath(this.baseDir, path);
+    let text = this.#texts.get(absolute);
+    if (text === undefined) {
+      text = readText(absolute, this.maxBytes);
+      this.#texts.set(absolute, text);
+    }
+    return text;
+  }
+}
+
+function readText(path: string, maxBytes: number): FileText {
+  try {
+    // The text of a file is at least as many UTF-8 bytes as the file (bytes that are not UTF-8
+    // become the 3-byte U+FFFD), so a file over the limit is refused without reading it.
+    if (statSync(path).size > maxBytes) return { kind: 'too-large' };
+    return { kind: 'text', text: readFileSync(path, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', path };
+    const reason = `file ${JSON.stringify(path)} cannot be read (${code ?? String(error)})`;
+    return { kind: 'unreadable', reason };
+  }
+}
