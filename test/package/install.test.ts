@@ -4,7 +4,7 @@
  * type-checked without the optional peers and again with them, and run.
  *
  * The build runs in a copy of the sources under os.tmpdir(), so the working tree's dist/ is
- * neither needed nor touched. The project's dependencies (ajv, ajv-formats, yaml) come from
+ * neither needed nor touched. The project's dependencies (ajv, ajv-formats, yaml, jsonc-parser...) come from
  * npm's cache where it has them (`--prefer-offline`); TypeScript and @types/node, the tools
  * any TypeScript project brings, are this repository's, linked in rather than downloaded.
  */
