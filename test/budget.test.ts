@@ -7,7 +7,11 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 106 KiB: the
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 108 KiB: a
+ * second review's fixes (about 1.9 KiB: session values that need one request's are refused at
+ * startup, every shutdown handler runs when one fails, an HttpError that cannot be sent becomes
+ * the built-in 500, query and form escapes decoded as the URL Standard does, OPTIONS *, the 304
+ * Vary under compress()) took the core from 104.4 KiB to 106.3 KiB. Before that, 106 KiB: the
  * fixes of a newcomer's review (about 2.1 KiB: a queryParams validator's array properties read
  * from its JSON Schema, requestTimeout for streams returned at once, the checks a renderer
  * reaches, routes added after startup under authorization 'required', a logger that writes any
@@ -24,7 +28,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 106 * 1024;
+const CORE_BUDGET = 108 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
