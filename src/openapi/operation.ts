@@ -99,7 +99,7 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
     const entry = schemas.get(source);
     if (entry === undefined) continue;
     const schema = context.schemas.convert(entry.schema, 'input', `${where} ${entry.name}`);
-    for (const [name, property, required] of objectProperties(schema)) {
+    for (const [name, property, required] of objectProperties(context.schemas.resolve(schema))) {
       if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
       parameters.push({ name, in: location, required, schema: property });
     }
@@ -169,7 +169,9 @@ function pathParameters(
   const properties = new Map<string, JsonSchema>();
   if (validated !== undefined) {
     const schema = context.schemas.convert(validated.schema, 'input', `${where} ${validated.name}`);
-    for (const [name, property] of objectProperties(schema)) properties.set(name, property);
+    for (const [name, property] of objectProperties(context.schemas.resolve(schema))) {
+      properties.set(name, property);
+    }
   }
   // OpenAPI 3.1, Parameter Object, field `required`: true for every path parameter.
   return names.map((name) => ({

@@ -83,6 +83,22 @@ export class SchemaConverter {
     return { $ref: reference(key) };
   }
 
+  /**
+   * `schema` itself, or the component its top-level `$ref` names (zod gives a schema with an id
+   * as a reference to its definition), followed a few times.
+   */
+  resolve(schema: JsonSchema): JsonSchema {
+    let resolved = schema;
+    for (let hops = 0; hops < 8 && typeof resolved.$ref === 'string'; hops++) {
+      const prefix = reference('');
+      if (!resolved.$ref.startsWith(prefix)) break;
+      const key = resolved.$ref.slice(prefix.length);
+      if (!Object.hasOwn(this.components, key)) break;
+      resolved = this.components[key] as JsonSchema;
+    }
+    return resolved;
+  }
+
   #json(schema: StandardSchemaV1, direction: Direction, where: string): JsonSchema {
     const known = converted.get(schema)?.[direction];
     if (known !== undefined) return known;

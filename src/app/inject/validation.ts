@@ -141,13 +141,29 @@ function findListProperties(schema: StandardSchemaV1): ReadonlySet<string> {
   } catch {
     return NO_LISTS;
   }
-  const properties = isRecord(root) ? root.properties : undefined;
+  if (!isRecord(root)) return NO_LISTS;
+  // A schema with an id (zod's `.meta({ id })`) is a reference to its own definition.
+  let object: unknown = root;
+  for (let depth = 0; depth < 8 && isRecord(object) && typeof object.$ref === 'string'; depth++) {
+    object = definition(object.$ref, root);
+  }
+  const properties = isRecord(object) ? object.properties : undefined;
   if (!isRecord(properties)) return NO_LISTS;
   const lists = new Set<string>();
   for (const key of Object.keys(properties)) {
-    if (takesList(properties[key], root as Record<string, unknown>, 0)) lists.add(key);
+    if (takesList(properties[key], root, 0)) lists.add(key);
   }
   return lists.size === 0 ? NO_LISTS : lists;
+}
+
+/** The definition a local `$ref` names (`#/$defs/...`, `#/definitions/...`), if any. */
+function definition(ref: string, root: Record<string, unknown>): unknown {
+  const [, group, name] = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) ?? [];
+  const definitions = group === undefined ? undefined : root[group];
+  if (!isRecord(definitions) || name === undefined || !Object.hasOwn(definitions, name)) {
+    return undefined;
+  }
+  return definitions[name];
 }
 
 // Whether `property` accepts an array: by its type, one of its alternatives, or the definition
@@ -158,11 +174,8 @@ function takesList(property: unknown, root: Record<string, unknown>, depth: numb
   if (type === 'array' || (Array.isArray(type) && type.includes('array'))) return true;
   const ref = property.$ref;
   if (typeof ref === 'string') {
-    const [, group, name] = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref) ?? [];
-    const definitions = group === undefined ? undefined : root[group];
-    if (isRecord(definitions) && name !== undefined && Object.hasOwn(definitions, name)) {
-      return takesList(definitions[name], root, depth + 1);
-    }
+    const target = definition(ref, root);
+    if (target !== undefined) return takesList(target, root, depth + 1);
   }
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const alternatives = property[key];

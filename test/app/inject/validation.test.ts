@@ -167,6 +167,39 @@ describe('query validators and repeated keys', () => {
     });
   });
 
+  it('reads the list properties of a schema with an id, behind its reference, in the document too', async () => {
+    const Search = z
+      .object({ q: z.string(), tag: z.array(z.string()).optional() })
+      .meta({ id: 'Search' });
+    const ById = z.object({ id: z.uuid() }).meta({ id: 'ById' });
+    const Tenant = z.object({ 'x-tenant': z.string() }).meta({ id: 'TenantHeaders' });
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('search', Search, { source: 'queryParams' })
+      .validates('byId', ById, { source: 'pathParams' })
+      .validates('tenant', Tenant, { source: 'headers' });
+    app.get('/items/{id}', ({ search, byId, tenant }) => ({ search, byId, tenant }));
+    const id = '0b8e0a76-5a1b-4d7e-9a1e-2f0e4a7c9b11';
+    const response = await app.request(`/items/${id}?q=x&tag=a&tag=b`, {
+      headers: { 'X-Tenant': 't' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(json(response.body)).toEqual({
+      search: { q: 'x', tag: ['a', 'b'] },
+      byId: { id },
+      tenant: { 'x-tenant': 't' },
+    });
+    const document = openapi(app, { info: { title: 't', version: '1' } });
+    const parameters = document.paths['/items/{id}']?.get?.parameters ?? [];
+    expect(parameters.map(({ name, in: where, required }) => [name, where, required])).toEqual([
+      ['id', 'path', true],
+      ['q', 'query', true],
+      ['tag', 'query', false],
+      ['x-tenant', 'header', true],
+    ]);
+    expect(parameters[0]?.schema).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(parameters[2]?.schema).toMatchObject({ type: 'array' });
+  });
+
   it('gives first values to a validator without a JSON Schema of its input', async () => {
     const seen: unknown[] = [];
     const echo = {
