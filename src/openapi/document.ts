@@ -29,6 +29,10 @@ export interface DocumentedApplication {
   routingTable(): RoutingTable;
   readonly logger: Logger;
   readonly appRenderers: ReadonlyMap<string, unknown>;
+  /** `renderers: 'json'`: error bodies are JSON only. */
+  readonly jsonOnly?: boolean;
+  /** `etag: 'auto'`: buffered answers to GET and HEAD get an ETag, so a 304. */
+  readonly autoEtag?: boolean;
 }
 
 /** Default for `authorized()` hooks registered without `{ openapi }` (RFC 6750). */
@@ -52,9 +56,10 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
   const context = {
     schemas,
     appRenderers: app.appRenderers.size > 0,
+    autoEtag: app.autoEtag === true,
     pipelineResponse(status: PipelineStatus): OpenApiResponse {
       const { key } = PIPELINE_RESPONSES[status];
-      responses[key] ??= pipelineResponse(status);
+      responses[key] ??= pipelineResponse(status, app.jsonOnly === true);
       return { $ref: `#/components/responses/${key}` };
     },
     securityScheme(hook: AuthorizationHook): string {

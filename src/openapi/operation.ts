@@ -30,6 +30,7 @@ export interface OperationContext {
   securityScheme(hook: AuthorizationHook): string;
   /** Whether the application registers renderers of its own. */
   appRenderers: boolean;
+  autoEtag: boolean;
 }
 
 /**
@@ -105,7 +106,10 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
     }
   }
   const declared = new Set(parameters.map((p) => `${p.in}:${p.name.toLowerCase()}`));
-  for (const parameter of conditionalParameters(route.method, !!etag, !!lastModified)) {
+  const read = route.method === 'GET' || route.method === 'HEAD';
+  // With `etag: 'auto'`, GET and HEAD answers get an ETag after the handler (docs/http-semantics.md).
+  const tagged = etag !== undefined || (context.autoEtag && read);
+  for (const parameter of conditionalParameters(route.method, tagged, !!lastModified)) {
     // OpenAPI 3.1 §4.8.10: a parameter is unique by name and location.
     if (!declared.has(`header:${parameter.name.toLowerCase()}`)) parameters.push(parameter);
   }
@@ -134,11 +138,13 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   }
   if (hooks.some((hook) => hook.kind === 'forbidden')) statuses.push(403);
   if (exists) statuses.push(404);
-  if (route.renderers.size > 0 || context.appRenderers) statuses.push(406);
-  if (etag !== undefined || lastModified !== undefined) {
+  // A route without negotiation (a static router's files) sends what it has, never a 406.
+  const negotiates = route.settings.negotiation !== false;
+  if (negotiates && (route.renderers.size > 0 || context.appRenderers)) statuses.push(406);
+  if (tagged || lastModified !== undefined) {
     // RFC 9110 §13.1: 304 answers only GET and HEAD; 412 any method with If-Match or
     // If-Unmodified-Since.
-    if (route.method === 'GET' || route.method === 'HEAD') statuses.push(304);
+    if (read) statuses.push(304);
     statuses.push(412);
   }
   if (body !== undefined) statuses.push(413, 415);

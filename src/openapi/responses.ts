@@ -51,15 +51,17 @@ const VALIDATION_SCHEMA = {
   ],
 };
 
-/** The component for `status`. A 304 has no body (RFC 9110 §15.4.5). */
-export function pipelineResponse(status: PipelineStatus): OpenApiResponse {
+/**
+ * The component for `status`. A 304 has no body (RFC 9110 §15.4.5). The error body is JSON, or
+ * the plain message for a client that accepts only text, unless `jsonOnly` (`renderers: 'json'`).
+ */
+export function pipelineResponse(status: PipelineStatus, jsonOnly = false): OpenApiResponse {
   const { description } = PIPELINE_RESPONSES[status];
   if (status === 304) return { description };
   const schema = status === 422 ? VALIDATION_SCHEMA : { $ref: '#/components/schemas/Error' };
-  const response: OpenApiResponse = {
-    description,
-    content: { 'application/json': { schema }, 'text/plain': { schema: { type: 'string' } } },
-  };
+  const content: Record<string, unknown> = { 'application/json': { schema } };
+  if (!jsonOnly) content['text/plain'] = { schema: { type: 'string' } };
+  const response: OpenApiResponse = { description, content };
   if (status === 401) {
     // RFC 9110 §15.5.2: every 401 carries a challenge.
     response.headers = { 'WWW-Authenticate': { schema: { type: 'string' } } };

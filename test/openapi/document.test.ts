@@ -147,6 +147,56 @@ describe('openapi()', () => {
     expect(Object.keys(doc.paths['/plain']?.get?.responses ?? {})).toEqual(['200']);
   });
 
+  it("documents no 406 for routes that do not negotiate (a static router's files)", async () => {
+    const { StaticRouter } = await import('../../src/static/index.js');
+    const app = new RestApplication({ logger: silentLogger });
+    app.provides('text/csv', () => 'a');
+    app.mount('/static', new StaticRouter(import.meta.dirname));
+    app.get('/report', () => ({ a: 1 }));
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    expect(Object.keys(doc.paths['/static/{path}']?.get?.responses ?? {})).not.toContain('406');
+    expect(Object.keys(doc.paths['/report']?.get?.responses ?? {})).toContain('406');
+    expect(
+      (await app.request('/static/document.test.ts', { headers: { Accept: 'image/png' } }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it("documents the 304 of etag: 'auto' on GET routes, and their conditional headers", async () => {
+    const app = new RestApplication({ logger: silentLogger, etag: 'auto' });
+    app.get('/notes', () => [{ id: 1 }]);
+    app.post('/notes', () => [{ id: 2 }, 201]);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    const get = doc.paths['/notes']?.get;
+    expect(Object.keys(get?.responses ?? {})).toEqual(['200', '304', '412']);
+    expect(get?.parameters?.map((p) => p.name)).toEqual(['If-Match', 'If-None-Match']);
+    expect(Object.keys(doc.paths['/notes']?.post?.responses ?? {})).not.toContain('304');
+    // What the document says is what the server does.
+    const first = await app.request('/notes');
+    const tag = first.headers.get('etag') as string;
+    const again = await app.request('/notes', { headers: { 'If-None-Match': tag } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("documents error bodies as JSON only with renderers: 'json'", async () => {
+    const app = new RestApplication({ logger: silentLogger, renderers: 'json' });
+    app.resourceExists('note', () => null);
+    app.get('/notes/{id}', ({ note }) => note);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    const notFound = doc.components?.responses?.NotFound as { content: object };
+    expect(Object.keys(notFound.content)).toEqual(['application/json']);
+    const plain = await app.request('/notes/1', { headers: { Accept: 'text/plain' } });
+    expect(plain.headers.get('content-type')).toBe('application/json');
+    const negotiated = new RestApplication({ logger: silentLogger }).resourceExists(
+      'n',
+      () => null,
+    );
+    negotiated.get('/n', ({ n }) => n);
+    const other = openapi(negotiated, { info: { title: 't', version: '1' } });
+    const both = other.components?.responses?.NotFound as { content: object };
+    expect(Object.keys(both.content)).toEqual(['application/json', 'text/plain']);
+  });
+
   it('documents a catch-all as a plain parameter', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/files/{path*}', ({ path }) => path);
