@@ -179,8 +179,10 @@ describe('openapi()', () => {
   });
 
   it("documents error bodies as JSON only with renderers: 'json'", async () => {
-    const app = new RestApplication({ logger: silentLogger, renderers: 'json' });
-    app.resourceExists('note', () => null);
+    const app = new RestApplication({ logger: silentLogger, renderers: 'json' }).resourceExists(
+      'note',
+      () => null,
+    );
     app.get('/notes/{id}', ({ note }) => note);
     const doc = openapi(app, { info: { title: 't', version: '1' } });
     const notFound = doc.components?.responses?.NotFound as { content: object };
