@@ -53,7 +53,7 @@ export function createClient<Api>(options: ClientOptions): Client<Api> {
   let base: string;
   if ('app' in options) {
     const adapter = new FetchAdapter(options.app);
-    send = (request) => adapter.handle(request);
+    send = (request) => abortable(request, (aborted) => adapter.handle(aborted));
     base = IN_PROCESS;
   } else {
     const fetcher = options.fetch ?? ((request: Request) => fetch(request));
@@ -70,6 +70,26 @@ export function createClient<Api>(options: ClientOptions): Client<Api> {
     patch: call('PATCH'),
     delete: call('DELETE'),
   } as unknown as Client<Api>;
+}
+
+/**
+ * `handle(request)`, rejected with the signal's reason once `request.signal` aborts, as fetch
+ * rejects: before the call nothing runs; during it the handler sees the abort (its `signal`)
+ * and the caller stops waiting.
+ */
+async function abortable(
+  request: Request,
+  handle: (request: Request) => Promise<globalThis.Response>,
+): Promise<globalThis.Response> {
+  const signal = request.signal;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    handle(request)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 async function sendCall(

@@ -73,7 +73,7 @@ export type RequestOptions<Path extends string, Shape extends RouteShape> = Flat
     TypedOr<Shape, 'json', unknown> &
     TypedOr<Shape, 'form', Readonly<Record<string, string>>> &
     TypedOr<Shape, 'headers', Readonly<Record<string, string>>> & {
-      /** Cancels the request (fetch only). */
+      /** Cancels the request: the call rejects with the signal's reason, as fetch does. */
       signal?: AbortSignal;
     }
 >;

@@ -51,6 +51,14 @@ function notesApi() {
         throw new HttpError(418, 'I am a teapot');
       }),
       r.get('/text', () => 'plain words').provides('text/plain', ({ result }) => String(result)),
+      // Answers when the request is aborted, saying whether the handler saw it.
+      r.get(
+        '/slow',
+        ({ signal }) =>
+          new Promise((resolve) =>
+            signal.addEventListener('abort', () => resolve({ aborted: true })),
+          ),
+      ),
     ])
     .mount('/files', files);
 }
@@ -98,6 +106,19 @@ describe.each(ways)('createClient %s', (_way, make) => {
     // @ts-expect-error: the validator's input type refuses it; the server does too
     const invalid = await client.post('/notes', { json: { text: '', pinned: 'no' } });
     expect(invalid.status).toBe(422);
+  });
+
+  it('rejects with the reason when the signal aborts, before or during the call', async () => {
+    const client = make();
+    const reason = new DOMException('The user left', 'AbortError');
+    const during = new AbortController();
+    const pending = client.get('/slow', { signal: during.signal });
+    setTimeout(() => during.abort(reason), 50);
+    await expect(pending).rejects.toThrow('The user left');
+    const before = AbortSignal.abort(reason);
+    await expect(
+      client.get('/notes/{id}', { params: { id: '1' }, signal: before }),
+    ).rejects.toThrow('The user left');
   });
 
   it('query values, repeated keys as arrays', async () => {
