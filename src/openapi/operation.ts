@@ -53,6 +53,12 @@ function reach(bindings: ReadonlyMap<string, Binding>, roots: readonly string[])
   return seen;
 }
 
+/** A validator and the name it was registered under. */
+interface NamedSchema {
+  name: string;
+  schema: StandardSchemaV1;
+}
+
 function objectProperties(schema: JsonSchema): [string, JsonSchema, boolean][] {
   const properties = schema.properties;
   if (typeof properties !== 'object' || properties === null) return [];
@@ -73,16 +79,20 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   const lastModified = route.settings.lastModified as Injectable | undefined;
   const providers = [...(etag?.names ?? []), ...(lastModified?.names ?? [])];
   const reached = reach(bindings, [...route.handler.names, ...providers]);
-  const schemas = new Map<ValidationSource, { name: string; schema: StandardSchemaV1 }>();
+  // Every validator of each source: several that read one part must all pass.
+  const schemas = new Map<ValidationSource, NamedSchema[]>();
   let validated = false;
   let exists = false;
-  for (const name of reached) {
-    const binding = bindings.get(name);
-    if (binding?.kind === 'schema') {
+  // In the order the names were registered: a part's validators are listed as they were added.
+  for (const [name, binding] of bindings) {
+    if (!reached.has(name)) continue;
+    if (binding.kind === 'schema') {
       validated = true;
-      schemas.set(binding.source, { name, schema: binding.schema });
-    } else if (binding?.kind === 'validator') validated = true;
-    else if (binding?.kind === 'exists') exists = true;
+      const list = schemas.get(binding.source) ?? [];
+      list.push({ name, schema: binding.schema });
+      schemas.set(binding.source, list);
+    } else if (binding.kind === 'validator') validated = true;
+    else if (binding.kind === 'exists') exists = true;
   }
 
   const operation: OpenApiOperation = { responses: {} };
@@ -97,10 +107,11 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
     ['queryParams', 'query'],
     ['headers', 'header'],
   ] as const) {
-    const entry = schemas.get(source);
-    if (entry === undefined) continue;
-    const schema = context.schemas.convert(entry.schema, 'input', `${where} ${entry.name}`);
-    for (const [name, property, required] of objectProperties(context.schemas.resolve(schema))) {
+    for (const [name, property, required] of sourceProperties(
+      schemas.get(source),
+      context,
+      where,
+    )) {
       if (location === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
       parameters.push({ name, in: location, required, schema: property });
     }
@@ -166,18 +177,35 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   return operation;
 }
 
+/**
+ * The properties the validators of one source name, each once (the first validator's schema),
+ * required when any of them requires it.
+ */
+function sourceProperties(
+  validators: readonly NamedSchema[] | undefined,
+  context: OperationContext,
+  where: string,
+): [string, JsonSchema, boolean][] {
+  const properties = new Map<string, [string, JsonSchema, boolean]>();
+  for (const { name: validator, schema } of validators ?? []) {
+    const converted = context.schemas.convert(schema, 'input', `${where} ${validator}`);
+    for (const [name, property, required] of objectProperties(context.schemas.resolve(converted))) {
+      const known = properties.get(name);
+      properties.set(name, [name, known?.[1] ?? property, (known?.[2] ?? false) || required]);
+    }
+  }
+  return [...properties.values()];
+}
+
 function pathParameters(
   names: readonly string[],
-  validated: { name: string; schema: StandardSchemaV1 } | undefined,
+  validators: readonly NamedSchema[] | undefined,
   context: OperationContext,
   where: string,
 ): OpenApiParameter[] {
   const properties = new Map<string, JsonSchema>();
-  if (validated !== undefined) {
-    const schema = context.schemas.convert(validated.schema, 'input', `${where} ${validated.name}`);
-    for (const [name, property] of objectProperties(context.schemas.resolve(schema))) {
-      properties.set(name, property);
-    }
+  for (const [name, property] of sourceProperties(validators, context, where)) {
+    properties.set(name, property);
   }
   // OpenAPI 3.1, Parameter Object, field `required`: true for every path parameter.
   return names.map((name) => ({
@@ -192,7 +220,7 @@ function pathParameters(
 function requestBody(
   scoped: ScopedRoute,
   reached: ReadonlySet<string>,
-  schemas: ReadonlyMap<ValidationSource, { name: string; schema: StandardSchemaV1 }>,
+  schemas: ReadonlyMap<ValidationSource, readonly NamedSchema[]>,
   context: OperationContext,
   where: string,
 ): Record<string, { schema: JsonSchema }> | undefined {
@@ -201,12 +229,13 @@ function requestBody(
     ['jsonBody', JSON_MEDIA_TYPE],
     ['formBody', FORM_MEDIA_TYPE],
   ] as const) {
-    const entry = schemas.get(source);
-    if (entry !== undefined) {
-      content[mediaType] = {
-        schema: context.schemas.named(entry.schema, entry.name, `${where} ${entry.name}`),
-      };
-    } else if (reached.has(source)) content[mediaType] = { schema: {} };
+    const named = (schemas.get(source) ?? []).map(({ name, schema }) =>
+      context.schemas.named(schema, name, `${where} ${name}`),
+    );
+    // A body that several validators check must satisfy each of them.
+    if (named.length > 1) content[mediaType] = { schema: { allOf: named } };
+    else if (named[0] !== undefined) content[mediaType] = { schema: named[0] };
+    else if (reached.has(source)) content[mediaType] = { schema: {} };
   }
   if (scoped.compiled.uploads !== undefined) {
     content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(content[FORM_MEDIA_TYPE], reached) };

@@ -85,6 +85,25 @@ describe('client types', () => {
       .forbidden('banned', () => false);
     const m = new RestApplication().mount('/n', nested);
     createClient<typeof m>({ app: m }).get('/n/x');
+    // Two validators of one body: the body must satisfy both; one that is a union stays one.
+    const both = new RestApplication()
+      .validates('identity', z.object({ id: z.string() }))
+      .validates('contact', z.object({ email: z.string() }))
+      .validates('either', z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]), {
+        source: 'queryParams',
+      })
+      .withRoutes((r) => [
+        r
+          .post('/users', ({ identity, contact }) => ({ identity, contact }))
+          .uses('identity', 'contact'),
+        r.get('/pick', ({ either }) => either).uses('either'),
+      ]);
+    const c4 = createClient<typeof both>({ app: both });
+    c4.post('/users', { json: { id: 'x', email: 'e' } });
+    // @ts-expect-error: the contact validator needs email too
+    c4.post('/users', { json: { id: 'x' } });
+    c4.get('/pick', { query: { a: 'x' } });
+    c4.get('/pick', { query: { b: 1 } });
   };
 
   it('are checked by the type checker', () => {

@@ -199,6 +199,42 @@ describe('openapi()', () => {
     expect(Object.keys(both.content)).toEqual(['application/json', 'text/plain']);
   });
 
+  it('documents a part that several validators check as needing all of them', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('identity', z.object({ id: z.string() }))
+      .validates('contact', z.object({ email: z.string() }))
+      .validates('paging', z.object({ page: z.string() }), { source: 'queryParams' })
+      .validates(
+        'sorting',
+        z.object({ sort: z.string().optional(), page: z.string().optional() }),
+        {
+          source: 'queryParams',
+        },
+      );
+    app.post('/users', ({ identity, contact, paging, sorting }) => ({
+      identity,
+      contact,
+      paging,
+      sorting,
+    }));
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    const post = doc.paths['/users']?.post;
+    expect(post?.requestBody?.content['application/json']?.schema).toEqual({
+      allOf: [{ $ref: '#/components/schemas/identity' }, { $ref: '#/components/schemas/contact' }],
+    });
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(
+      expect.arrayContaining(['identity', 'contact']),
+    );
+    // `page` once, required because one of the two requires it.
+    expect(post?.parameters?.map(({ name, required }) => [name, required])).toEqual([
+      ['page', true],
+      ['sort', false],
+    ]);
+    // The server indeed wants both bodies' fields.
+    const half = await app.request('/users?page=1', { method: 'POST', json: { id: 'x' } });
+    expect(half.statusCode).toBe(422);
+  });
+
   it('documents a catch-all as a plain parameter', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/files/{path*}', ({ path }) => path);

@@ -41,18 +41,35 @@ export interface SourceKeys {
   pathParams: 'params';
 }
 
-/** The request parts the validators `Names` of `Deps` describe, by client key. */
+// The client key an entry is read into (one per entry: the conditional distributes).
+type KeyOf<Entry> = Entry extends ValidatedInput<infer Source> ? SourceKeys[Source] : never;
+
+// A union made an intersection; each member is boxed first, so that an input that is itself a
+// union (`A | B`) stays one.
+type AllOf<Boxes> = Unbox<
+  (Boxes extends unknown ? (box: Boxes) => void : never) extends (box: infer Both) => void
+    ? Both
+    : never
+>;
+type Unbox<Box> = Box extends readonly [unknown] ? Box[0] : never;
+
+/**
+ * The request parts the validators `Names` of `Deps` describe, by client key. Validators that
+ * read the same part all check it, so the part must satisfy them all: their inputs intersect.
+ */
 export type InputsOf<Deps, Names extends string> = Deps extends {
   readonly [VALIDATED]?: infer Map;
 }
   ? {
-      [Name in Names & keyof NonNullable<Map> as NonNullable<Map>[Name] extends ValidatedInput<
-        infer Source
-      >
-        ? SourceKeys[Source]
-        : never]: NonNullable<Map>[Name] extends ValidatedInput<ValidationSource, infer Input>
-        ? Input
-        : never;
+      [Key in KeyOf<NonNullable<Map>[Names & keyof NonNullable<Map>]>]: AllOf<
+        {
+          [Name in Names & keyof NonNullable<Map>]: KeyOf<NonNullable<Map>[Name]> extends Key
+            ? NonNullable<Map>[Name] extends ValidatedInput<ValidationSource, infer Input>
+              ? [Input]
+              : never
+            : never;
+        }[Names & keyof NonNullable<Map>]
+      >;
     }
   : {};
 
