@@ -94,8 +94,16 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
       operationIds.add(operation.operationId);
     }
     const path = documentedPath(template, operation, pathsByShape);
-    paths[path] ??= {};
-    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operation;
+    const item = (paths[path] ??= {}) as Record<string, unknown>;
+    const method = route.method.toLowerCase();
+    if (item[method] !== undefined) {
+      // `GET /files/{name}` beside `GET /files/{name*}`: one path item, one GET in OpenAPI.
+      app.logger.warn(
+        `OpenAPI: ${route.method} ${template} is left out: its path item ${path} already has a ${route.method} (OpenAPI has no catch-all templates)`,
+      );
+      continue;
+    }
+    item[method] = operation;
   }
 
   const document: OpenApiDocument = { openapi: '3.1.1', info: options.info, paths };
@@ -135,7 +143,8 @@ const PARAMETER = /\{([^}*]+)(\*?)\}/g;
 
 /**
  * The key of `template`'s path item. A catch-all `{rest*}` documents as `{rest}`: OpenAPI
- * templates have no catch-all. Templates that differ only in their parameters' names are one
+ * templates have no catch-all, so it shares the path item of a one-segment parameter in the
+ * same place. Templates that differ only in their parameters' names are one
  * path to the router, and one path item to OpenAPI 3.1 ("templated paths with the same
  * hierarchy but different templated names MUST NOT exist"): the first one documented names it,
  * and the path parameters of later operations are renamed to match, position by position.
@@ -146,7 +155,8 @@ function documentedPath(
   pathsByShape: Map<string, string>,
 ): string {
   const path = template.replace(PARAMETER, '{$1}');
-  const shape = template.replace(PARAMETER, '{$2}');
+  // A catch-all has the same hierarchy as a one-segment parameter once documented.
+  const shape = template.replace(PARAMETER, '{}');
   const documented = pathsByShape.get(shape);
   if (documented === undefined) {
     pathsByShape.set(shape, path);

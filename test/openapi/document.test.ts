@@ -244,19 +244,35 @@ describe('openapi()', () => {
     ]);
   });
 
+  it('documents a catch-all in the path item of a one-segment parameter in its place', () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => warnings.push(message) };
+    const app = new RestApplication({ logger });
+    app.get('/files/{name}', ({ name }) => ({ one: name })).describe({ operationId: 'getFile' });
+    app.get('/files/{name*}', ({ name }) => ({ rest: name })).describe({ operationId: 'getTree' });
+    app.get('/docs/{id}', ({ id }) => id);
+    app.delete('/docs/{path*}', ({ path }) => path);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    // OpenAPI 3.1: no two path items of the same hierarchy.
+    expect(Object.keys(doc.paths)).toEqual(['/files/{name}', '/docs/{id}']);
+    expect(doc.paths['/files/{name}']?.get?.operationId).toBe('getFile');
+    expect(doc.paths['/docs/{id}']?.delete?.parameters?.[0]).toMatchObject({
+      name: 'id',
+      in: 'path',
+    });
+    // One GET per path item: the catch-all's is left out, and the log says so.
+    expect(warnings).toEqual([
+      'OpenAPI: GET /files/{name*} is left out: its path item /files/{name} already has a GET (OpenAPI has no catch-all templates)',
+    ]);
+  });
+
   it('documents one path item for templates that differ only in parameter names', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/users/{id}/posts/{postId}', ({ id, postId }) => ({ id, postId }));
     app.delete('/users/{userId}/posts/{post}', ({ userId, post }) => ({ userId, post }));
-    app.get('/files/{name}', ({ name }) => name);
-    app.get('/files/{rest*}', ({ rest }) => rest); // another path: it takes several segments
     const doc = openapi(app, { info: { title: 't', version: '1' } });
     // OpenAPI 3.1, Paths Object: templates of the same hierarchy must not differ by names only.
-    expect(Object.keys(doc.paths)).toEqual([
-      '/users/{id}/posts/{postId}',
-      '/files/{name}',
-      '/files/{rest}',
-    ]);
+    expect(Object.keys(doc.paths)).toEqual(['/users/{id}/posts/{postId}']);
     const item = doc.paths['/users/{id}/posts/{postId}'];
     expect(Object.keys(item ?? {})).toEqual(['get', 'delete']);
     expect(item?.delete?.parameters?.map(({ name, in: where }) => `${where}:${name}`)).toEqual([
