@@ -94,7 +94,8 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
       operationIds.add(operation.operationId);
     }
     const path = documentedPath(template, operation, pathsByShape);
-    const item = (paths[path] ??= {}) as Record<string, unknown>;
+    paths[path] ??= {};
+    const item = paths[path] as Record<string, unknown>;
     const method = route.method.toLowerCase();
     if (item[method] !== undefined) {
       // `GET /files/{name}` beside `GET /files/{name*}`: one path item, one GET in OpenAPI.
