@@ -130,6 +130,33 @@ describe('sse()', () => {
     expect(await readAll(response)).toBe('event: hello\nid: 1\ndata: after 41\n\ndata: plain\n\n');
   });
 
+  it('answers an EventSource, whose Accept names text/event-stream alone', async () => {
+    for (const options of [{}, { renderers: 'json' as const }]) {
+      const app = new RestApplication({ logger: silentLogger, ...options });
+      app.provides('text/csv', ({ result }) => String(result));
+      app.get('/events', () =>
+        sse(
+          (async function* () {
+            yield 'tick';
+          })(),
+        ),
+      );
+      app.get('/report', () => ({ a: 1 }));
+      const headers = { Accept: 'text/event-stream' };
+      const events = await app.request('/events', { headers });
+      expect(events.statusCode).toBe(200);
+      expect(events.headers.get('content-type')).toBe('text/event-stream');
+      expect(await readAll(events)).toBe('data: tick\n\n');
+      // A route that has no stream to give answers with its first representation rather than
+      // a 406 (RFC 9110 §12.5.1 lets a server disregard Accept); other types still get 406.
+      const report = await app.request('/report', { headers });
+      expect(report.statusCode).toBe(200);
+      expect(report.headers.get('content-type')).toBe('application/json');
+      const css = await app.request('/report', { headers: { Accept: 'text/css' } });
+      expect(css.statusCode).toBe(406);
+    }
+  });
+
   it('sends keep-alive comments while no event comes', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/events', () =>

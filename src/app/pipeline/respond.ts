@@ -35,9 +35,21 @@ export function chooseRenderer(route: CompiledRoute, request: Request): Compiled
   const renderer = negotiate(MultiValueHeaders.getLower(request.headers, 'accept'), renderers);
   if (renderer !== undefined) return renderer;
   // A route that answers with its own representation (a static file) has nothing to
-  // negotiate: `Accept: text/css` must not turn a stylesheet into a 406.
-  if (route.route.settings.negotiation !== false) throw notAcceptable(renderers);
+  // negotiate: `Accept: text/css` must not turn a stylesheet into a 406. Nor has a request
+  // for an event stream, which only the handler's result (an `sse()` response) can be: an
+  // EventSource sends `Accept: text/event-stream` and nothing else.
+  if (route.route.settings.negotiation !== false && !asksForEventStream(request)) {
+    throw notAcceptable(renderers);
+  }
   return renderers[0] as CompiledRenderer;
+}
+
+const EVENT_STREAM = [{ type: 'text', subtype: 'event-stream', params: {} }];
+
+function asksForEventStream(request: Request): boolean {
+  return (
+    negotiate(MultiValueHeaders.getLower(request.headers, 'accept'), EVENT_STREAM) !== undefined
+  );
 }
 
 function notAcceptable(renderers: readonly CompiledRenderer[]): HttpError {
