@@ -7,7 +7,7 @@ import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { toRequest } from './request.js';
-import { writeFallback, writeResponse } from './response.js';
+import { type WriteContext, writeFallback, writeResponse } from './response.js';
 import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
 
 function checkTrustProxy(value: unknown): TrustProxy {
@@ -54,6 +54,10 @@ export class NodeAdapter {
    */
   readonly checkContinueListener: (req: IncomingMessage, res: ServerResponse) => void;
   #draining = false;
+  // The logger and the count of dispatches awaiting the pipeline or still piping a body: one
+  // object for the adapter's life, so only an asynchronous request or a streamed body pays, with
+  // one increment and one decrement.
+  readonly #context: WriteContext;
 
   constructor(app: ServedApplication, options: NodeAdapterOptions = {}) {
     if (app === null || typeof app !== 'object' || typeof app.execute !== 'function') {
@@ -61,6 +65,7 @@ export class NodeAdapter {
     }
     this.app = app;
     this.trustProxy = checkTrustProxy(options.trustProxy);
+    this.#context = { logger: app.logger, inFlight: 0 };
     // One closure for the adapter's life, none per request.
     this.listener = (req, res) => {
       this.#serve(req, res, false);
@@ -82,6 +87,16 @@ export class NodeAdapter {
   /** Whether `drain()` was called. */
   get draining(): boolean {
     return this.#draining;
+  }
+
+  /**
+   * How many requests are still being worked on: handlers not yet settled and response bodies
+   * (streams, files) still being sent or torn down. A request cut by closing its connection
+   * counts until its cleanup is done (its `signal` aborted and the handler settled, a stream's
+   * `finally` run). Wait for `0` before running shutdown handlers, as `serve()` does.
+   */
+  get inFlight(): number {
+    return this.#context.inFlight;
   }
 
   /**
@@ -111,15 +126,22 @@ export class NodeAdapter {
       this.#write(req, res, response);
       return undefined;
     }
+    this.#context.inFlight++;
     return Promise.resolve(response).then(
-      (settled) => this.#write(req, res, settled),
-      (error: unknown) => this.#fail(res, error),
+      (settled) => {
+        this.#write(req, res, settled);
+        this.#context.inFlight--;
+      },
+      (error: unknown) => {
+        this.#fail(res, error);
+        this.#context.inFlight--;
+      },
     );
   }
 
   #write(req: IncomingMessage, res: ServerResponse, response: Response): void {
     try {
-      writeResponse(req, res, response, this.#draining, this.app.logger);
+      writeResponse(req, res, response, this.#draining, this.#context);
     } catch (error) {
       this.#fail(res, error, response.request);
     }

@@ -11,6 +11,16 @@ import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 
+/**
+ * What writing a response needs from its adapter: the logger, and the count of requests still
+ * being worked on (`NodeAdapter.inFlight`), which a streamed or file body is part of until it is
+ * sent or torn down.
+ */
+export interface WriteContext {
+  readonly logger: Logger;
+  inFlight: number;
+}
+
 /** Errors that only mean the client stopped listening; nothing to report. */
 function isClientGone(error: NodeJS.ErrnoException): boolean {
   return (
@@ -30,7 +40,7 @@ export function writeResponse(
   res: ServerResponse,
   response: Response,
   closeConnection: boolean,
-  logger: Logger,
+  context: WriteContext,
 ): void {
   const body = response.body;
   if (res.destroyed || res.writableEnded) {
@@ -52,15 +62,15 @@ export function writeResponse(
     // Node refuses some values the core lets through (characters above U+00FF); the client gets
     // a plain 500 instead of a broken response, and the log says why.
     const requestId = response.request?.requestId;
-    logger.error('Response headers could not be written', { requestId, error });
+    context.logger.error('Response headers could not be written', { requestId, error });
     discardBody(body);
     writeFallback(res, 500, requestId);
     return;
   }
   if (body === undefined || body === null) res.end();
   else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
-  else if (body instanceof FileBody) sendFile(res, body, reporter(logger, res, response));
-  else if (isStream(body)) sendStream(res, body, reporter(logger, res, response));
+  else if (body instanceof FileBody) sendFile(res, body, reporter(context, res, response));
+  else if (isStream(body)) sendStream(res, body, reporter(context, res, response));
   else res.end();
 }
 
@@ -97,16 +107,22 @@ export function writeFallback(res: ServerResponse, status: number, requestId?: s
   res.end(text);
 }
 
-/** What a body stream's failure does once the headers are out: logs it and cuts the connection. */
+/**
+ * What a body stream's end does: it leaves `inFlight`; a failure once the headers are out is
+ * logged and cuts the connection. Node's `pipeline` calls it once the source is torn down (a
+ * generator's `finally` has run).
+ */
 function reporter(
-  logger: Logger,
+  context: WriteContext,
   res: ServerResponse,
   response: Response,
 ): (error: NodeJS.ErrnoException | null) => void {
+  context.inFlight++;
   return (error) => {
+    context.inFlight--;
     if (!error) return;
     if (!isClientGone(error)) {
-      logger.error('Response body stream failed', {
+      context.logger.error('Response body stream failed', {
         requestId: response.request?.requestId,
         error,
       });

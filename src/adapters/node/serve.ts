@@ -25,7 +25,8 @@ export interface ServeOptions extends NodeAdapterOptions {
   handleSignals?: boolean;
   /**
    * How long `close()` lets in-flight requests run before cutting their connections, in
-   * milliseconds (default 10 000).
+   * milliseconds (default 10 000). Cut requests then get up to one second more to clean up
+   * before the shutdown handlers run.
    */
   shutdownTimeout?: number;
   /** Time to receive a request's headers, in milliseconds (default 30 000). */
@@ -50,7 +51,8 @@ export interface ServeHandle {
   readonly server: Server | HttpsServer;
   /**
    * Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeout`,
-   * then cuts them), then runs the application's shutdown handlers. Calling it again returns
+   * then cuts them and gives them up to one second to settle), then runs the application's
+   * shutdown handlers. Calling it again returns
    * the same promise.
    */
   close(): Promise<void>;
@@ -204,9 +206,17 @@ export async function serve(
 }
 
 /**
+ * How long requests cut at `shutdownTimeout` get to settle (their `signal` aborted, a stream's
+ * `finally` run, the handler's promise settled) before the shutdown handlers run anyway, in
+ * milliseconds (docs/node.md "Shutdown").
+ */
+const SETTLE_GRACE = 1_000;
+
+/**
  * Stops accepting, lets in-flight requests finish, and cuts whatever is left after `grace`
  * milliseconds. Idle keep-alive connections are closed at once; busy ones are told to close
- * after their current response.
+ * after their current response. Resolves once every connection is gone and every request has
+ * settled, or `SETTLE_GRACE` after the cut if some never do.
  */
 function drainServer(
   server: Server | HttpsServer,
@@ -215,16 +225,30 @@ function drainServer(
 ): Promise<void> {
   adapter.drain();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), grace);
+    let closed = false;
+    let giveUpAt = Number.POSITIVE_INFINITY;
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      giveUpAt = Date.now() + SETTLE_GRACE;
+    }, grace);
     // A response that was already on its way when draining began did not ask its client to
-    // close; its connection turns idle afterwards and is closed on the next sweep.
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    // close; its connection turns idle afterwards and is closed on the next sweep. Once the
+    // connections are gone, the requests that ran on them (a handler the client left, a cut
+    // stream still tearing down) are polled until they settle: polling costs nothing per request.
+    const poll = setInterval(() => {
+      if (!closed) server.closeIdleConnections();
+      else if (adapter.inFlight === 0 || Date.now() >= giveUpAt) done();
+    }, 25);
+    const done = (): void => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve();
+    };
     // `close()` stops listening and (Node >= 19) closes idle connections; its callback runs
     // once every connection is gone, including those still serving a request.
     server.close(() => {
-      clearTimeout(timer);
-      clearInterval(sweep);
-      resolve();
+      closed = true;
+      if (adapter.inFlight === 0) done();
     });
   });
 }

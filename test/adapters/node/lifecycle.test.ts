@@ -8,7 +8,7 @@ import { connect, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServeHandle, serve } from '../../../src/adapters/node/index.js';
-import { RestApplication, silentLogger } from '../../../src/index.js';
+import { Response, RestApplication, silentLogger } from '../../../src/index.js';
 import { rawExchange, send, sleep, start } from './helpers.js';
 
 /** A port nothing listens on right now. */
@@ -262,6 +262,67 @@ describe('shutdown', () => {
     expect(Date.now() - began).toBeLessThan(2_000);
     expect(await inFlight).toBe('ECONNRESET');
     expect(events).toContain('shutdown');
+  });
+
+  it('lets cut requests settle (signal aborted, stream finally run) before shutdown handlers', async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.get(
+      '/rows',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            try {
+              for (;;) {
+                yield 'row\n';
+                await sleep(50);
+              }
+            } finally {
+              await sleep(20);
+              events.push('stream released');
+            }
+          })(),
+        ),
+    );
+    app.get('/waits', async ({ signal }) => {
+      await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      await sleep(20);
+      events.push('handler aborted');
+      return 'late';
+    });
+    app.onShutdown(() => {
+      events.push('shutdown');
+    });
+    const handle = await start(app, { shutdownTimeout: 200 });
+    const clients = [
+      rawExchange(handle.port, 'GET /rows HTTP/1.1\r\nHost: x\r\n\r\n', 5_000),
+      rawExchange(handle.port, 'GET /waits HTTP/1.1\r\nHost: x\r\n\r\n', 5_000),
+    ];
+    await sleep(150);
+    await handle.close();
+    events.push('closed');
+    await Promise.all(clients);
+    expect(events.slice(0, 2).sort()).toEqual(['handler aborted', 'stream released']);
+    expect(events.slice(2)).toEqual(['shutdown', 'closed']);
+  });
+
+  it('does not let a cut request that never settles hold shutdown', async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/stuck', () => new Promise<string>(() => {}));
+    app.onShutdown(() => {
+      events.push('shutdown');
+    });
+    const handle = await start(app, { shutdownTimeout: 100 });
+    const client = rawExchange(handle.port, 'GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n', 5_000);
+    await sleep(50);
+    const began = Date.now();
+    await handle.close();
+    // shutdownTimeout, then at most the settling grace after the cut (docs/node.md "Shutdown").
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(events).toEqual(['shutdown']);
+    expect(await client).toBe('');
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
