@@ -22,8 +22,11 @@ export interface CollectedUpload {
 /** One request's collected upload: the result once read, and its release. */
 export interface UploadCollection {
   result: Promise<CollectedUpload>;
-  /** Stops reading (with `reason` when it was not asked for) and drops what was kept. */
-  release(reason?: unknown): Promise<void>;
+  /**
+   * Stops reading (with `reason` when it was not asked for) and drops what was kept; a file's
+   * stream that was never read is closed unless `keepStreams`.
+   */
+  release(reason?: unknown, keepStreams?: boolean): Promise<void>;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -110,15 +113,21 @@ export function collectUpload(
     }
     return { fields, files };
   };
-  const release = (reason?: unknown): Promise<void> => {
-    if (reason !== undefined) source?.fail(reason);
-    else source?.close();
-    for (const file of files) file.release();
+  // The first reason the upload stopped for is the answer: a release mid-way also breaks what
+  // was under way (a temporary file being made), which is not a failure of its own.
+  let stopped: { reason: unknown } | undefined;
+  const release = (reason?: unknown, keepStreams = false): Promise<void> => {
+    if (reason !== undefined) {
+      stopped ??= { reason };
+      source?.fail(reason);
+    } else source?.close();
+    for (const file of files) file.release(keepStreams);
     return store.release();
   };
   const result = read().catch(async (error: unknown) => {
-    await release(error);
-    throw error;
+    const reason = stopped?.reason ?? error;
+    await release(reason);
+    throw reason;
   });
   return { result, release };
 }

@@ -7,6 +7,7 @@
 import { HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence } from '../../http/media-type.js';
+import { isStream, type Response } from '../../response.js';
 import { FORM_MEDIA_TYPE, readFormBody } from '../inject/body-parsers.js';
 import type { RequestState } from '../inject/request-state.js';
 import { requestSignal } from '../inject/signal.js';
@@ -21,10 +22,10 @@ const UPLOAD_KEY = ' upload';
 interface Upload {
   value: Promise<unknown>;
   mode: 'collected' | 'streamed';
-  release(reason?: unknown): Promise<void>;
+  release(reason?: unknown, keepStreams?: boolean): Promise<void>;
 }
 
-type Opened = { value: Promise<unknown> | unknown; release(reason?: unknown): Promise<void> };
+type Opened = Pick<Upload, 'release'> & { value: Promise<unknown> | unknown };
 
 function openUpload(
   state: RequestState,
@@ -39,27 +40,33 @@ function openUpload(
   }
   const contentType = state.request.headers.get('content-type') as string;
   let opened: Opened | undefined;
-  let releasedWith: { reason: unknown } | undefined;
+  let releasedWith: { reason: unknown; keep: boolean | undefined } | undefined;
   const upload: Upload = {
     mode,
     value: open(contentType).then((result) => {
       opened = result;
-      if (releasedWith !== undefined) void result.release(releasedWith.reason);
+      if (releasedWith !== undefined) void result.release(releasedWith.reason, releasedWith.keep);
       return result.value;
     }),
-    release(reason) {
+    release(reason, keep) {
       if (releasedWith !== undefined) return Promise.resolve();
-      releasedWith = { reason };
-      return opened?.release(reason) ?? Promise.resolve();
+      releasedWith = { reason, keep };
+      return opened?.release(reason, keep) ?? Promise.resolve();
     },
   };
   state.cache.set(UPLOAD_KEY, upload);
-  // An aborted request (client gone, requestTimeout) stops reading and drops what it kept.
+  // An aborted request (client gone, requestTimeout) stops reading and drops what it kept. Its
+  // body was cut short: a 400 as for any other body (docs/uploads.md), not an error of the
+  // application; a timeout's 503 is answered without waiting for it.
   const signal = requestSignal(state);
-  const abort = () => void upload.release(signal.reason ?? new Error('aborted'));
+  const abort = () => void upload.release(cutShort());
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true });
   return upload.value;
+}
+
+function cutShort(): HttpError {
+  return new HttpError(400, 'The request body was not received completely');
 }
 
 function collected(state: RequestState, limits: MultipartLimits) {
@@ -114,23 +121,39 @@ export function readParts(
   }) as Promise<AsyncIterable<MultipartPart>>;
 }
 
-/** Drops the request's upload, if it has one: temporary files removed, the body left unread. */
-export function releaseUploads(state: RequestState): Promise<void> | undefined {
+/**
+ * Drops the request's upload, if it has one: temporary files removed, the body left unread, a
+ * file's stream never read closed, unless the route `answered` with a stream, which may be one
+ * (docs/uploads.md: such a stream keeps its file until it is read).
+ */
+export function releaseUploads(
+  state: RequestState,
+  answered?: Response,
+): Promise<void> | undefined {
   const upload = state.cache?.get(UPLOAD_KEY) as Upload | undefined;
-  return upload?.release();
+  return upload?.release(undefined, answered !== undefined && isStream(answered.body));
 }
 
 /**
  * `answer` (the route's answer, or a promise of it), releasing the request's upload once it is
  * settled, whichever way; the answer goes out once the temporary files are removed.
  */
-export function releaseUploadsAfter<T>(
+export function releaseUploadsAfter(
   state: RequestState,
-  answer: T | Promise<T>,
-): T | Promise<T> {
+  answer: Response | Promise<Response>,
+): Response | Promise<Response> {
   if (!isThenable(answer)) {
-    const released = releaseUploads(state);
+    const released = releaseUploads(state, answer);
     return released === undefined ? answer : released.then(() => answer);
   }
-  return Promise.resolve(answer).finally(() => releaseUploads(state));
+  return answer.then(
+    async (response) => {
+      await releaseUploads(state, response);
+      return response;
+    },
+    async (error: unknown) => {
+      await releaseUploads(state);
+      throw error;
+    },
+  );
 }

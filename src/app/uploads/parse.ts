@@ -39,6 +39,11 @@ export function limitCrossed(
   return new HttpError(413, `Upload over the ${limit} limit of ${value}${unit}${where}`, [detail]);
 }
 
+/** RFC 7578 §4.2: every part has `Content-Disposition: form-data` with the field's name. */
+function notFormData(): HttpError {
+  return new HttpError(400, 'A multipart part has no form-data disposition or no field name');
+}
+
 function malformed(error: unknown): HttpError {
   return new HttpError(400, `Malformed multipart/form-data body: ${(error as Error).message}`);
 }
@@ -120,7 +125,10 @@ export class PartSource {
         // Every part comes as a stream: text fields are limited, decoded and kept here, so a
         // field over its limit is a 413 as soon as it crosses it, like a file.
         isPartAFile: () => true,
-        limits: { headerSize: PART_OVERHEAD / 2, headerPairs: 32 },
+        // The parser counts every part against `parts`, those it drops unannounced included
+        // (no `form-data` disposition, RFC 7578 §4.2), so a flood of them stops at the limit.
+        // One over ours: a well-formed part one over is refused below, naming its field.
+        limits: { headerSize: PART_OVERHEAD / 2, headerPairs: 32, parts: limits.parts + 1 },
       });
     } catch (error) {
       throw malformed(error);
@@ -128,8 +136,10 @@ export class PartSource {
     this.#parser.on('file', (field, stream, filename, _encoding, contentType) =>
       this.#announce(field, stream, filename, contentType),
     );
+    this.#parser.on('partsLimit', () => this.fail(limitCrossed('parts', limits.parts, undefined)));
     this.#parser.on('error', (error: unknown) => this.fail(malformed(error)));
     this.#parser.on('finish', () => {
+      if (!this.#closed && this.#dropped()) return this.fail(notFormData());
       this.#ended = true;
       this.#settle();
     });
@@ -149,7 +159,8 @@ export class PartSource {
       stream.resume();
       return;
     }
-    const refusal = this.#refusal(field, filename);
+    this.#parts++;
+    const refusal = this.#dropped() ? notFormData() : this.#refusal(field, filename);
     if (refusal !== undefined) {
       stream.resume();
       this.fail(refusal);
@@ -167,12 +178,21 @@ export class PartSource {
     this.#settle();
   }
 
+  /**
+   * Whether the parser dropped a part without announcing it: it emits no event for those, only
+   * counts them, so its count is compared with the parts announced so far (`#parts`).
+   */
+  #dropped(): boolean {
+    const counted = (this.#parser as unknown as { _parser?: { _nparts?: unknown } })._parser
+      ?._nparts;
+    return typeof counted === 'number' && counted > this.#parts;
+  }
+
   /** Why a new part is refused (a count over its limit, no field name), if it is. */
   #refusal(field: string | undefined, filename: string | undefined): HttpError | undefined {
     const limits = this.#limits;
-    if (++this.#parts > limits.parts) return limitCrossed('parts', limits.parts, field, filename);
-    // RFC 7578 §4.2: every part names its field.
-    if (field === undefined) return new HttpError(400, 'A multipart part has no field name');
+    if (this.#parts > limits.parts) return limitCrossed('parts', limits.parts, field, filename);
+    if (field === undefined) return notFormData();
     if (filename !== undefined && ++this.#files > limits.files) {
       return limitCrossed('files', limits.files, field, filename);
     }

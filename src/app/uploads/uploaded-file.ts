@@ -23,6 +23,8 @@ export class StoredFile implements UploadedFile {
   readonly contentType: string;
   readonly size: number;
   #content: FileContent | undefined;
+  /** The streams of a file on disk, each dropped at release if it was never read. */
+  readonly #readers: DiskStream[] = [];
 
   constructor(
     field: string,
@@ -65,13 +67,26 @@ export class StoredFile implements UploadedFile {
         },
       });
     }
-    return diskStream(content.path, content.store);
+    const reader = diskStream(content.path, content.store);
+    this.#readers.push(reader);
+    return reader.stream;
   }
 
-  /** Drops the content (the temporary file goes with its store). */
-  release(): void {
+  /**
+   * Drops the content (the temporary file goes with its store). A stream never read is closed
+   * unless `keepStreams` (the response is a stream, which may be this file's: docs/uploads.md).
+   */
+  release(keepStreams = false): void {
     this.#content = undefined;
+    if (!keepStreams) for (const reader of this.#readers) reader.dropUnread();
+    this.#readers.length = 0;
   }
+}
+
+interface DiskStream {
+  readonly stream: ReadableStream<Uint8Array>;
+  /** Closes the file and fails the stream, if nothing read from it yet. */
+  dropUnread(): void;
 }
 
 /**
@@ -79,28 +94,36 @@ export class StoredFile implements UploadedFile {
  * open finished: from then on the open descriptor holds the content (POSIX keeps a removed
  * file's data while it is open), so a response streaming it outlives the request's release.
  */
-function diskStream(path: string, store: TempStore): ReadableStream<Uint8Array> {
+function diskStream(path: string, store: TempStore): DiskStream {
   store.openReader();
   let handle: import('node:fs/promises').FileHandle | undefined;
+  let dropped = false;
+  let read = false;
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const close = () => {
+    const open = handle;
+    handle = undefined;
+    return open?.close().catch(() => undefined);
+  };
   const opened = import('node:fs/promises')
     .then(({ open }) => open(path, 'r'))
     .then((opened) => {
       handle = opened;
+      if (dropped) return close();
     })
     .finally(() => store.closeReader());
-  const close = () => handle?.close().catch(() => undefined);
-  return new ReadableStream<Uint8Array>(
+  const stream = new ReadableStream<Uint8Array>(
     {
-      start: () => opened,
+      start: (started) => {
+        controller = started;
+        return opened;
+      },
       async pull(controller) {
+        read = true;
         try {
+          if (handle === undefined) throw released();
           const buffer = new Uint8Array(READ_SIZE);
-          const { bytesRead } = await (handle as NonNullable<typeof handle>).read(
-            buffer,
-            0,
-            READ_SIZE,
-            null,
-          );
+          const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, null);
           if (bytesRead === 0) {
             await close();
             controller.close();
@@ -114,4 +137,17 @@ function diskStream(path: string, store: TempStore): ReadableStream<Uint8Array> 
     },
     { highWaterMark: 0 },
   );
+  return {
+    stream,
+    dropUnread() {
+      if (read || dropped) return;
+      dropped = true;
+      void close();
+      try {
+        controller?.error(released());
+      } catch {
+        // Already closed or errored.
+      }
+    },
+  };
 }

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
-import { RestApplication, silentLogger, type UploadedFile } from '../../../src/index.js';
+import {
+  HttpError,
+  Response,
+  RestApplication,
+  silentLogger,
+  type UploadedFile,
+} from '../../../src/index.js';
 import { send, sleep, start } from '../../adapters/node/helpers.js';
 
 const MiB = 1024 * 1024;
@@ -288,6 +294,119 @@ describe('uploads over HTTP', () => {
     const next = await send(server.port, { path: '/health' });
     expect(next.status).toBe(200);
   }, 30_000);
+
+  it('a client gone mid-upload is a 400 as for any cut-short body, with no error line', async () => {
+    const lines: { level: string; message: string; status: unknown; error?: string }[] = [];
+    const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      lines.push({ level, message, status: fields?.status, error: fields?.error?.toString() });
+    const app = new RestApplication({
+      accessLog: true,
+      logger: {
+        debug: record('debug'),
+        info: record('info'),
+        warn: record('warn'),
+        error: record('error'),
+      },
+      multipart: { tmpDir, spillThreshold: 1024 },
+    });
+    app.post('/files', ({ files }) => files.length);
+    app.post('/parts', async ({ parts }) => {
+      for await (const part of parts) await part.bytes();
+      return null;
+    });
+    const local = await start(app);
+    try {
+      for (const path of ['/files', '/parts']) {
+        lines.length = 0;
+        await new Promise<void>((resolve) => {
+          const outgoing = httpRequest({
+            host: '127.0.0.1',
+            port: local.port,
+            method: 'POST',
+            path,
+            agent: false,
+            headers: {
+              'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+              'content-length': String(HEAD.length + MiB + TAIL.length),
+            },
+          });
+          outgoing.on('error', () => undefined);
+          outgoing.write(HEAD);
+          outgoing.write(BLOCK, () =>
+            setTimeout(() => {
+              outgoing.destroy();
+              resolve();
+            }, 50),
+          );
+        });
+        const access = () => lines.find((line) => line.message.startsWith(`POST ${path} `));
+        await until(() => access() !== undefined);
+        expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+        expect(access()?.status).toBe(400);
+      }
+      await until(() => leftOnDisk().length === 0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'closes the file of a stream() never read once the route answered, without waiting for gc',
+    async () => {
+      // The descriptors this process holds on the upload files of `tmpDir`.
+      const held = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(tmpDir);
+          } catch {
+            return false;
+          }
+        });
+      const app = new RestApplication({
+        logger: silentLogger,
+        multipart: { tmpDir, spillThreshold: 1024 },
+      });
+      const failingStore = async (_body: ReadableStream<Uint8Array>) => {
+        throw new HttpError(502, 'store unavailable');
+      };
+      const kept: ReadableStream<Uint8Array>[] = [];
+      app.post('/throws', async ({ files }) => {
+        const stream = (files[0] as UploadedFile).stream();
+        kept.push(stream);
+        await failingStore(stream);
+      });
+      app.post('/catches', async ({ files }) => {
+        const stream = (files[0] as UploadedFile).stream();
+        kept.push(stream);
+        return failingStore(stream).catch(() => ({ stored: false }));
+      });
+      app.post('/echo', ({ files }) => new Response(200, (files[0] as UploadedFile).stream()));
+      const local = await start(app);
+      try {
+        const form = new FormData();
+        form.append('f', new Blob([new Uint8Array(64 * 1024).fill(7)]), 'f.bin');
+        for (const [path, status] of [
+          ['/throws', 502],
+          ['/catches', 200],
+        ] as const) {
+          const response = await fetch(`${local.url}${path}`, { method: 'POST', body: form });
+          expect(response.status).toBe(status);
+          await response.arrayBuffer();
+          // The streams are still referenced here: only a close, not gc, frees their files.
+          await until(() => held().length === 0, 2_000);
+        }
+        expect(kept.length).toBe(2);
+        // A spilled file streamed back in the response still keeps its file until read.
+        const echoed = await fetch(`${local.url}/echo`, { method: 'POST', body: form });
+        expect(Buffer.from(await echoed.arrayBuffer()).equals(Buffer.alloc(64 * 1024, 7))).toBe(
+          true,
+        );
+        await until(() => held().length === 0 && leftOnDisk().length === 0);
+      } finally {
+        await local.close();
+      }
+    },
+  );
 
   it('uses a fresh directory under os.tmpdir() by default and leaves nothing there', async () => {
     const app = new RestApplication({ logger: silentLogger });

@@ -127,6 +127,58 @@ describe('multipart parsing (properties)', () => {
     );
   });
 
+  it('counts every part toward parts and refuses any part that is not form-data', async () => {
+    // RFC 7578 §4.2: a part without `Content-Disposition: form-data` and a name is a 400, and
+    // it counts toward `parts` like any other (docs/uploads.md).
+    const otherHeaders = Array.from({ length: 32 }, (_, i) => `X-${i}: y\r\n`).join('');
+    const refused = fc.constantFrom(
+      'X-Other: y\r\n',
+      'Content-Disposition: attachment; name="a"\r\n',
+      'Content-Disposition: inline\r\n',
+      'Content-Disposition: form-data\r\n',
+      `${otherHeaders}Content-Disposition: form-data; name="a"\r\n`,
+      'Content-Disposition: form-data; name="a"; filename="x\ry"\r\n',
+      'Content-Disposition: form-data; name="a\nb"\r\n',
+    );
+    const accepted = fc.constantFrom(
+      'Content-Disposition: form-data; name="a"\r\n',
+      'Content-Disposition: form-data; name="f"; filename="f.txt"\r\n',
+    );
+    const part = fc.oneof(
+      accepted.map((head) => ({ head, ok: true })),
+      refused.map((head) => ({ head, ok: false })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(part, { maxLength: 12 }), fc.nat(8), async (parts, limit) => {
+        const app = new RestApplication({
+          logger: silentLogger,
+          multipart: { parts: limit, files: 100, fields: 100 },
+        });
+        app.post('/form', ({ files }) => files.length);
+        const body = `${parts.map(({ head }) => `--x\r\n${head}\r\nv\r\n`).join('')}--x--\r\n`;
+        const response = await app.execute(
+          new Request({
+            method: 'POST',
+            path: '/form',
+            headers: { 'content-type': 'multipart/form-data; boundary=x' },
+            body,
+          }),
+        );
+        const allAccepted = parts.every(({ ok }) => ok);
+        if (parts.length <= limit) expect(response.statusCode).toBe(allAccepted ? 200 : 400);
+        else if (allAccepted) expect(response.statusCode).toBe(413);
+        else expect([400, 413]).toContain(response.statusCode);
+        if (response.statusCode === 413) {
+          const body = response.body;
+          const text =
+            typeof body === 'string' ? body : new TextDecoder().decode(body as Uint8Array);
+          expect(JSON.parse(text).details[0].limit).toBe('parts');
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('answers any garbage with a status, never a crash', async () => {
     const { app } = buildApp();
     await fc.assert(
