@@ -255,6 +255,10 @@ function dispatchRoute(
   if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
   const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
   if (declared !== undefined && Number(declared) > limit) {
+    // An upload says which of its limits it crossed, as when the bound is crossed while read.
+    if (uploads !== undefined) {
+      throw new HttpError(413, `Upload over the size limit of ${limit} bytes`, [{ limit: 'size' }]);
+    }
     throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
   }
   const state = exchange.state ?? newRequestState(request, matched.values);

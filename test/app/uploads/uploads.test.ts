@@ -224,6 +224,44 @@ describe('limits', () => {
     expect((json(response) as { details: unknown }).details).toEqual([detail]);
   });
 
+  it('parts without a form-data disposition count toward parts: a flood of them is 413', async () => {
+    const app = new RestApplication({ logger: silentLogger, multipart: { parts: 8 } });
+    let handled = false;
+    app.post('/files', ({ files }) => {
+      handled = true;
+      return files.length;
+    });
+    app.post('/parts', async ({ parts }) => {
+      for await (const _part of parts) handled = true;
+      return null;
+    });
+    const count = 50_000;
+    const body = `${'--x\r\nX: y\r\n\r\nv\r\n'.repeat(count)}--x\r\n${'Content-Disposition: form-data; name="a"\r\n\r\nv\r\n'}--x--\r\n`;
+    let consumed = 0;
+    // Counts what the parser was given: it stops soon after the limit, not at the end.
+    const chunks = async function* () {
+      for (let at = 0; at < body.length; at += 1024) {
+        consumed += 1024;
+        yield body.slice(at, at + 1024);
+      }
+    };
+    for (const path of ['/files', '/parts']) {
+      consumed = 0;
+      const response = await app.execute(
+        new Request({
+          method: 'POST',
+          path,
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+          body: chunks(),
+        }),
+      );
+      expect(response.statusCode).toBe(413);
+      expect((json(response) as { details: unknown }).details).toEqual([{ limit: 'parts' }]);
+      expect(consumed).toBeLessThan(64 * 1024);
+    }
+    expect(handled).toBe(false);
+  });
+
   it('a body exactly at the limits passes', async () => {
     const app = limited({
       multipart: { fileSize: 10, files: 1, fields: 1, parts: 2, fieldSize: 3 },
@@ -274,6 +312,11 @@ describe('limits', () => {
       }),
     );
     expect(response.statusCode).toBe(413);
+    // The same details as when the bound is crossed while reading (docs/uploads.md, "Limits").
+    expect(JSON.parse(response.body as string)).toMatchObject({
+      error: expect.stringMatching(/^Upload over the size limit of \d+ bytes$/),
+      details: [{ limit: 'size' }],
+    });
     expect(read).toBe(false);
   });
 
@@ -309,6 +352,46 @@ describe('malformed bodies', () => {
     const response = await send(contentType, body);
     expect(response.statusCode).toBe(400);
   });
+
+  // RFC 7578 §4.2: each part has `Content-Disposition: form-data` and a name; the parser drops
+  // the others without announcing them, and they must not pass unnoticed.
+  const named = 'Content-Disposition: form-data; name="a"\r\n\r\nv';
+  const otherHeaders = Array.from({ length: 32 }, (_, i) => `X-${i}: y`).join('\r\n');
+  it.each([
+    ['no Content-Disposition', 'X-Other: y\r\n\r\nv'],
+    ['an attachment disposition', 'Content-Disposition: attachment; name="a"\r\n\r\nv'],
+    ['a disposition after 32 other headers', `${otherHeaders}\r\n${named}`],
+    [
+      'a filename with a bare CR',
+      'Content-Disposition: form-data; name="a"; filename="x\ry"\r\n\r\nv',
+    ],
+  ])(
+    'a part with %s is 400, before or after a named part, to files and parts',
+    async (_what, part) => {
+      const streamed = new RestApplication({ logger: silentLogger });
+      streamed.post('/up', async ({ parts }) => {
+        for await (const each of parts) await each.bytes();
+        return null;
+      });
+      for (const target of [app, streamed]) {
+        for (const order of [
+          [part, named],
+          [named, part],
+        ]) {
+          const body = `${order.map((each) => `--x\r\n${each}\r\n`).join('')}--x--\r\n`;
+          const response = await target.execute(
+            new Request({
+              method: 'POST',
+              path: '/up',
+              headers: { 'content-type': 'multipart/form-data; boundary=x' },
+              body,
+            }),
+          );
+          expect(response.statusCode).toBe(400);
+        }
+      }
+    },
+  );
 
   it('an empty form and a preamble or epilogue are fine', async () => {
     expect(json(await send('multipart/form-data; boundary=x', '--x--\r\n'))).toEqual({});
