@@ -192,7 +192,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         );
       }
       if (scope === 'session') {
-        // SPEC §5.3: the model is read from each request; one made once would be shared by all.
+        // The model is read from each request; one made once would be shared by all (docs/application.md).
         throw new SetupError(
           'SCOPE_MISMATCH',
           `Validator "${name}" checks each request's ${source}, so it cannot be session-scoped: the first request's model would be handed to every other`,

@@ -281,7 +281,7 @@ export class GetterCompiler {
       );
     }
     // A session value is made once and shared by every request: made from one request's
-    // values, it would hand them to all the others (SPEC §5.3).
+    // values, it would hand them to all the others (docs/application.md, "Dependency injection by name").
     if (session !== undefined && belongsToOneRequest(binding)) {
       throw new SetupError(
         'SCOPE_MISMATCH',
