@@ -6,7 +6,6 @@
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
 import { readJsonBody } from './body-parsers.js';
-import type { InjectionHost } from './getters.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
 import { requestSignal } from './signal.js';
 
@@ -16,13 +15,18 @@ const NOOP_METRICS: MetricsRecorder = {
   addProperty: () => undefined,
 };
 
-function requestLogger(host: InjectionHost, state: RequestState): Logger {
+/** What the built-in getters need from the application: its logger, for `log`. */
+interface BuiltinHost {
+  readonly logger: Logger;
+}
+
+function requestLogger(host: BuiltinHost, state: RequestState): Logger {
   state.log ??= withFields(host.logger, { requestId: state.request.requestId });
   return state.log;
 }
 
 /** The getters of the built-in names (docs/application.md, "Dependency injection by name"). */
-export function builtinGetter(name: string, host: InjectionHost): Getter | undefined {
+export function builtinGetter(name: string, host: BuiltinHost): Getter | undefined {
   switch (name) {
     case 'request':
       return (s) => s.request;
