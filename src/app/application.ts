@@ -142,6 +142,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly #lifecycle: Lifecycle;
   #startupErrorLogged = false;
   #table: RoutingTable | undefined;
+  readonly #loggedProblems = new Set<string>();
 
   constructor(options: ApplicationOptions = {}) {
     super();
@@ -309,8 +310,24 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   /** The compiled routing table, rebuilt when anything was registered since. */
   routingTable(): RoutingTable {
     const generation = this.generation;
-    if (this.#table?.generation !== generation) this.#table = compileTable(this, generation);
+    if (this.#table?.generation !== generation) {
+      this.#table = compileTable(this, generation);
+      if (this.started) this.#logLateProblems(this.#table);
+    }
     return this.#table;
+  }
+
+  /**
+   * Startup refuses a table with problems; one registered after startup cannot be refused, so
+   * the routes it concerns fail closed (500) or keep their first registration, and each problem
+   * is logged once.
+   */
+  #logLateProblems(table: RoutingTable): void {
+    for (const problem of table.problems) {
+      if (this.#loggedProblems.has(problem.message)) continue;
+      this.#loggedProblems.add(problem.message);
+      this.logger.error(`Registration after startup: ${problem.message}`, { code: problem.code });
+    }
   }
 
   #checkRoutes(): void {

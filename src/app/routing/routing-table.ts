@@ -264,7 +264,9 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         uploads: bodies.uploads,
         readsJson: bodies.readsJson,
       };
-      if (!exempt && features?.authorization === undefined) {
+      // A clash found after startup fails closed rather than run the outer name's provider.
+      if (scope.problem !== undefined) compiled.problem = scope.problem;
+      else if (!exempt && features?.authorization === undefined) {
         unguarded.push(`${route.method} ${template}`);
         // Fails closed, for a route added after startup checked the others too.
         if (source.authorizationRequired === true) compiled.problem = unguardedProblem(label);

@@ -44,6 +44,12 @@ export interface CompiledScope {
   onResponse: ReadonlyArray<readonly Injectable[]>;
   /** Set under a `.public()` router. */
   isPublic: boolean;
+  /**
+   * What was wrong with this scope or an outer one (a name clash): startup refuses it, and a
+   * route registered after startup under it fails closed, since the name it would see is not
+   * the one its router registered (an authorization hook could run another's check).
+   */
+  problem: SetupError | undefined;
 }
 
 const ERROR: ReadonlySet<string> = new Set(['error']);
@@ -95,6 +101,7 @@ export function applicationScope(
     onRequest: [],
     onResponse: [],
     isPublic: app.settings.public === true,
+    problem: undefined,
   };
 }
 
@@ -109,19 +116,20 @@ export function routerScope(
   const where = `the router mounted at ${prefix === '' ? '/' : prefix}`;
   let compiler = outer.compiler;
   let owners = outer.owners;
+  let problem = outer.problem;
   if (router.bindings.size > 0) {
     const bindings = new Map<string, Binding>(compiler.bindings);
     const mine = new Map(owners);
     for (const [name, binding] of router.bindings) {
       const owner = owners.get(name);
       if (owner !== undefined) {
-        problems.push(
-          new SetupError(
-            'NAME_CLASH',
-            `"${name}" is registered by ${where} and already by ${owner}; ` +
-              'a router may not register a name its application or an outer router has',
-          ),
+        const clash = new SetupError(
+          'NAME_CLASH',
+          `"${name}" is registered by ${where} and already by ${owner}; ` +
+            'a router may not register a name its application or an outer router has',
         );
+        problems.push(clash);
+        problem ??= clash;
         continue;
       }
       bindings.set(name, binding);
@@ -151,6 +159,7 @@ export function routerScope(
         ? outer.onResponse
         : [...outer.onResponse, router.onResponseHooks],
     isPublic: outer.isPublic || router.settings.public === true,
+    problem,
   };
 }
 

@@ -212,6 +212,77 @@ describe("authorization: 'required'", () => {
   });
 });
 
+describe('registrations after startup', () => {
+  it("a name registered after startup never replaces a router's authorization check: its routes answer 500", async () => {
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void errors.push(message) };
+    const reached: string[] = [];
+    const admin = new Router().authorized('user', ({ headers }) =>
+      headers.get('authorization') === 'Bearer admin' ? { role: 'admin' } : null,
+    );
+    admin.get('/secret', () => {
+      reached.push('secret');
+      return { secret: 'admin only' };
+    });
+    const app = new RestApplication({ logger }).mount('/admin', admin);
+    app.get('/home', () => 'home');
+    await app.startup();
+    expect((await app.request('/admin/secret')).statusCode).toBe(401);
+    app.dependency('user', () => ({ role: 'guest' }));
+    expect((await app.request('/admin/secret')).statusCode).toBe(500);
+    const admitted = await app.request('/admin/secret', {
+      headers: { authorization: 'Bearer admin' },
+    });
+    expect(admitted.statusCode).toBe(500);
+    expect(reached).toEqual([]);
+    expect((await app.request('/home')).statusCode).toBe(200);
+    const clash = errors.filter(
+      (message) => message.includes('NAME_CLASH') || message.includes('"user" is registered'),
+    );
+    expect(clash[0]).toMatch(
+      /^Registration after startup: "user" is registered by the router mounted at \/admin/,
+    );
+    // Logged once, however many times the table is rebuilt.
+    app.get('/later', () => 'later');
+    await app.request('/later');
+    expect(
+      errors.filter((message) => message.startsWith('Registration after startup')),
+    ).toHaveLength(1);
+  });
+
+  it("a router mounted after startup whose authorization name the application already has answers 500, not the application's check", async () => {
+    const app = new RestApplication({ logger: silentLogger }).authorized('user', ({ headers }) =>
+      headers.get('authorization'),
+    );
+    app.get('/me', ({ user }) => user);
+    await app.startup();
+    const admin = new Router().authorized('user', ({ headers }) =>
+      headers.get('authorization') === 'Bearer admin' ? 'admin' : null,
+    );
+    admin.get('/secret', () => 'admin only');
+    const inner = new Router();
+    inner.get('/deeper', () => 'admin only too');
+    admin.mount('/inner', inner);
+    app.mount('/admin', admin);
+    const headers = { authorization: 'Bearer someone' };
+    expect((await app.request('/admin/secret', { headers })).statusCode).toBe(500);
+    expect((await app.request('/admin/inner/deeper', { headers })).statusCode).toBe(500);
+    expect((await app.request('/me', { headers })).body).toBe('Bearer someone');
+  });
+
+  it('a duplicate route registered after startup keeps the first and is logged', async () => {
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void errors.push(message) };
+    const app = new RestApplication({ logger });
+    app.get('/a', () => 'first');
+    await app.startup();
+    app.get('/a', () => 'second');
+    expect((await app.request('/a')).body).toBe('first');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^Registration after startup: .*GET \/a/);
+  });
+});
+
 describe('accessLog', () => {
   it('writes one info line per request with method, path, route, status, bytes, duration and id', async () => {
     const lines: Array<[string, LogFields | undefined]> = [];
