@@ -49,9 +49,12 @@ export interface CompiledCors {
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// A serialised origin (scheme://host[:port], RFC 6454 §6.2) or the opaque `null`; anything else,
-// and any whitespace or control character, is never echoed.
-const ORIGIN = /^(?:null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s\p{Cc}/?#,]+)$/u;
+// A serialised origin (scheme://host[:port], RFC 6454 §6.2) or the opaque `null`; anything else
+// is never echoed: user information (`@`), a port that is not digits, brackets around anything
+// but an IPv6 address (RFC 3986 §3.2.2), a path, query or fragment, whitespace, control
+// characters, and the characters a browser never sends in a host (`\`, `%`, `<`, `>`, `^`, `|`).
+const ORIGIN =
+  /^(?:null|[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:\[[0-9A-Fa-f:.]+\]|[^\s\p{Cc}/?#,@:[\]\\%<>^|]+)(?::[0-9]{1,5})?)$/u;
 
 function headerList(option: string, values: readonly string[] | undefined): string | undefined {
   if (values === undefined) return undefined;
@@ -158,9 +161,11 @@ export function compileCors(
  * is not allowed.
  */
 function allowedOrigin(cors: CompiledCors, origin: string | undefined): string | undefined {
+  // Any origin without credentials is `*` on every response, the request's Origin or not: the
+  // answer is the same for all, so a cache may hand it to any of them (no `Vary: Origin`).
+  if (cors.anyOrigin && !cors.credentials) return '*';
   if (origin === undefined || !cors.allows(origin)) return undefined;
   if (cors.anyOrigin) {
-    if (!cors.credentials) return '*';
     // With credentials the origin must be echoed (the Fetch standard rejects `*`). The opaque
     // `null` origin of sandboxed frames and local files is never echoed for "any origin": it
     // would hand credentialed reads to every such document.

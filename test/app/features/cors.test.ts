@@ -40,6 +40,42 @@ describe('CORS', () => {
       headers: { Origin: 'https://a.example, https://b.example' },
     });
     expect(response.headers.has('access-control-allow-origin')).toBe(false);
+    const notOrigins = [
+      'https://user:secret@a.example',
+      'https://@a.example',
+      'https://a.example:port',
+      'https://a.example:123456',
+      'https://[a.example]',
+      'https://a.example\\b',
+      'https://a%2eexample',
+    ];
+    for (const origin of notOrigins) {
+      const refused = await app.request('/x', { headers: { Origin: origin } });
+      expect([origin, refused.headers.get('access-control-allow-origin')]).toEqual([
+        origin,
+        undefined,
+      ]);
+    }
+    for (const origin of [
+      'https://a.example:8443',
+      'http://[::1]:3000',
+      'chrome-extension://abc',
+    ]) {
+      const echoed = await app.request('/x', { headers: { Origin: origin } });
+      expect(echoed.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+  });
+
+  it("origin '*' without credentials answers * with or without an Origin, and does not vary by it", async () => {
+    const app = new RestApplication({ logger: silentLogger }).cors({ origin: '*' });
+    app.get('/x', () => ({ ok: true }));
+    const withOrigin = await app.request('/x', { headers: { Origin: 'https://a.example' } });
+    const without = await app.request('/x');
+    const notAnOrigin = await app.request('/x', { headers: { Origin: 'not an origin' } });
+    for (const response of [withOrigin, without, notAnOrigin]) {
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('vary') ?? '').not.toMatch(/origin/i);
+    }
   });
 
   it('merges levels: the route overrides what it sets and inherits the rest', async () => {
@@ -191,6 +227,8 @@ describe('configured origins', () => {
       fc.asyncProperty(origins, async (origin) => {
         // An Origin the header value itself could not carry never reaches the application.
         fc.pre(!/[\r\n\0]/.test(origin) && origin.trim() === origin);
+        // The option '*' means any origin, answered with `*` whatever the request sends.
+        fc.pre(origin !== '*');
         const echoed = async (option: Parameters<RestApplication['cors']>[0]) => {
           const app = new RestApplication({ logger: silentLogger }).cors(option);
           app.get('/x', () => 'ok');
