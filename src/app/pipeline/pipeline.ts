@@ -108,10 +108,12 @@ function newExchange(host: PipelineHost, table: RoutingTable, request: Request):
 function finish(exchange: Exchange, response: Response): Response | Promise<Response> {
   try {
     const { request, head, features, state } = exchange;
+    // Asked before compression replaces the body of an event stream with its encoder's.
+    const events = response.body instanceof EventStream;
     const done = finalizeResponse(response, request, head, features, state);
-    if (!isPending(done)) return bindSignal(exchange, done);
+    if (!isPending(done)) return bindSignal(exchange, done, events);
     return done.then(
-      (final) => bindSignal(exchange, final),
+      (final) => bindSignal(exchange, final, events),
       (error: unknown) => answerError(exchange, error),
     );
   } catch (error) {
@@ -123,10 +125,8 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
  * A stream body stops when the request's signal fires, for routes that asked for the signal and
  * for event streams (docs/streams.md); other bodies never look at it.
  */
-function bindSignal(exchange: Exchange, response: Response): Response {
-  return exchange.state?.abort !== undefined || response.body instanceof EventStream
-    ? guardStream(exchange, response)
-    : response;
+function bindSignal(exchange: Exchange, response: Response, events: boolean): Response {
+  return exchange.state?.abort !== undefined || events ? guardStream(exchange, response) : response;
 }
 
 /**

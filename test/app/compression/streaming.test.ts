@@ -36,12 +36,43 @@ function gatedProducer() {
   };
 }
 
+/**
+ * An event source that sends one event and then waits for events that never come, like a
+ * subscription to a quiet bus: only its `return()` ends it.
+ */
+const quiet = {
+  returned: false,
+  source(): AsyncIterable<{ data: string }> {
+    quiet.returned = false;
+    let sent = false;
+    let wake: (result: IteratorResult<{ data: string }>) => void = () => undefined;
+    const iterator: AsyncIterator<{ data: string }> = {
+      next: () => {
+        if (!sent) {
+          sent = true;
+          return Promise.resolve({ done: false, value: { data: 'hello' } });
+        }
+        return new Promise((resolve) => {
+          wake = resolve;
+        });
+      },
+      return: () => {
+        quiet.returned = true;
+        wake({ done: true, value: undefined });
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+    return { [Symbol.asyncIterator]: () => iterator };
+  },
+};
+
 function buildApp(producer: () => ReturnType<typeof gatedProducer>) {
   const app = new RestApplication({ logger: silentLogger }).compress();
   app.get(
     '/gated',
     () => new Response(200, producer().produce(), { contentType: 'text/plain; charset=utf-8' }),
   );
+  app.get('/quiet-events', () => sse(quiet.source()));
   app.get('/events', () =>
     sse(
       (async function* () {
@@ -120,6 +151,18 @@ describe('compressed streams over real HTTP (Node adapter)', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(current.stopped()).toBe(true);
+  });
+
+  it("a client that leaves a compressed event stream ends the source's iteration", async () => {
+    const incoming = await get('/quiet-events', 'gzip');
+    expect(incoming.headers['content-encoding']).toBe('gzip');
+    await new Promise<void>((resolve) => incoming.once('data', () => resolve()));
+    incoming.destroy();
+    const deadline = Date.now() + 2000;
+    while (!quiet.returned && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(quiet.returned).toBe(true);
   });
 
   it('server-sent events are compressed event by event', async () => {
