@@ -90,7 +90,8 @@ function compileHook(
     }
     if (binding.kind === 'exists') throw notRequestLevel(label, name, 'a resourceExists provider');
     if (binding.kind === 'provider' && binding.guard !== undefined) {
-      throw notRequestLevel(label, name, `an ${binding.guard.kind} hook`);
+      const hook = binding.guard.kind === 'authorized' ? 'an authorized()' : 'a forbidden()';
+      throw notRequestLevel(label, name, `${hook} hook`);
     }
   }
   return { fn: injectable.fn, names: injectable.names, getters };

@@ -84,7 +84,6 @@ export function refuseRequest(
 ): Response | Promise<Response> {
   assignRequestId(request);
   const exchange = newExchange(host, table, request);
-  exchange.head = request.method === HTTPMethod.HEAD;
   const response = answerError(exchange, error);
   return exchange.onResponse === undefined ? response : afterResponse(exchange, response);
 }
@@ -94,7 +93,8 @@ function newExchange(host: PipelineHost, table: RoutingTable, request: Request):
     host,
     table,
     request,
-    head: false,
+    // A HEAD gets no content whatever answers it: a route, routing (404) or a hook.
+    head: request.method === HTTPMethod.HEAD,
     route: undefined,
     state: undefined,
     features: table.features,
@@ -161,15 +161,22 @@ function runApplicationHooks(
   let values: readonly string[] | undefined;
   if (matched !== undefined && method !== undefined) {
     const byMethod = matched.leaf.byMethod;
-    const entry =
-      method === HTTPMethod.OPTIONS && answerPreflight(byMethod, request) !== undefined
-        ? preflightEntry(byMethod, request)
-        : (byMethod.get(method) ??
-          (method === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined));
+    const preflight =
+      method === HTTPMethod.OPTIONS && answerPreflight(byMethod, request) !== undefined;
+    const entry = preflight
+      ? preflightEntry(byMethod, request)
+      : (byMethod.get(method) ??
+        (method === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined));
     if (entry !== undefined) {
       values = matched.values;
       recordPathParams(request, entry.paramNames, values);
       adoptHooks(exchange, entry.value.hooks);
+      // A hook's answer to a routed request is the route's: its CORS headers, its routers'
+      // error handlers and representations, as for an answer from the route's own hooks.
+      if (!preflight) {
+        exchange.route = entry.value;
+        exchange.features = entry.value.features;
+      }
     }
   }
   exchange.state = newRequestState(request, values);

@@ -238,6 +238,59 @@ describe('onRequest', () => {
   });
 });
 
+describe("an application hook's answer to a routed request", () => {
+  function api() {
+    const router = new Router()
+      .cors({ origin: ['https://app.example'], credentials: true })
+      .errorHandler(401, ({ error }) => [{ apiError: error.message }, 401]);
+    router.get('/notes', () => ['note']);
+    const app = new RestApplication({ logger: silentLogger }).mount('/api', router);
+    app.onRequest(({ headers }) => {
+      if (headers.get('x-maintenance') === 'on') return ['Back soon', 503, { 'Retry-After': '60' }];
+      if (headers.get('authorization') === undefined) throw new HttpError(401, 'Sign in first');
+    });
+    return app;
+  }
+  const origin = { Origin: 'https://app.example' };
+
+  it("carries the route's CORS headers and goes to its routers' error handlers", async () => {
+    const app = api();
+    const refused = await app.request('/api/notes', { headers: origin });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(JSON.parse(refused.body as string)).toEqual({ apiError: 'Sign in first' });
+    const maintenance = await app.request('/api/notes', {
+      headers: { ...origin, 'X-Maintenance': 'on' },
+    });
+    expect(maintenance.statusCode).toBe(503);
+    expect(maintenance.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(maintenance.body).toBe('Back soon');
+  });
+
+  it('requests no route took keep the application’s answer', async () => {
+    const app = api();
+    const unrouted = await app.request('/elsewhere', { headers: origin });
+    expect(unrouted.statusCode).toBe(401);
+    expect(unrouted.headers.has('access-control-allow-origin')).toBe(false);
+    expect(JSON.parse(unrouted.body as string)).toMatchObject({ error: 'Sign in first' });
+  });
+
+  it('a HEAD answered by a hook or by routing has no content, with the headers of a GET', async () => {
+    const app = api();
+    for (const [path, headers, status] of [
+      ['/api/notes', { 'X-Maintenance': 'on' }, 503],
+      ['/api/notes', {}, 401],
+      ['/nowhere', { authorization: 'x' }, 404],
+    ] as const) {
+      const get = await app.request(path, { headers });
+      const head = await app.request(path, { method: 'HEAD', headers });
+      expect([head.statusCode, head.body]).toEqual([status, undefined]);
+      expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    }
+  });
+});
+
 describe('onResponse', () => {
   it('sees the final response and elapsedMs, after error handling', async () => {
     const seen: Array<[number, string | undefined, boolean]> = [];
