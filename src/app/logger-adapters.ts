@@ -1,7 +1,7 @@
 /**
  * The `logger` option takes pino and Powertools' `Logger` as they are (docs/logging.md). The
- * application looks at the one it was given once, at construction, and adapts it when its
- * argument order is not ours: everything restmachine writes, and the injectable `log`, then keep
+ * application looks at the one it was given once, at construction, guards it (a logger that
+ * throws never stops a request being answered) and adapts it when its argument order is not ours: everything restmachine writes, and the injectable `log`, then keep
  * our order, `log.info(message, fields?)`, whatever is behind it.
  *
  * Powertools' `Logger` needs no adapting: it takes `(message, ...extra)`, merges an object given
@@ -32,7 +32,8 @@ export function isPino(logger: object): boolean {
 
 /**
  * `logger` speaking restmachine's order: a pino logger is wrapped; any other logger (Powertools'
- * included) already speaks it and is returned as it is.
+ * included) already speaks it. Either way a line the logger throws on never reaches the caller
+ * (see {@link guardLogger}).
  *
  * @example
  * const log = adaptLogger(pino());
@@ -40,7 +41,51 @@ export function isPino(logger: object): boolean {
  */
 export function adaptLogger(logger: AnyLogger): Logger {
   // Powertools called as a Logger gets `(message)` or `(message, fields)`: its own order.
-  return isPino(logger) ? pinoLogger(logger) : (logger as Logger);
+  return guardLogger(isPino(logger) ? pinoLogger(logger) : (logger as Logger));
+}
+
+/**
+ * A logger whose methods never throw. A logger can (a JSON encoder meeting a circular error, a
+ * closed destination), and the library logs on the way to answering a failed request: a throw
+ * there would leave the request unanswered. The line then goes to stderr as one JSON object,
+ * its message and request id with why the logger refused it; its other fields are left out,
+ * since they may be what the logger could not write.
+ */
+export function guardLogger(logger: Logger): Logger {
+  const guarded = (level: Level) => (message: string, fields?: LogFields) => {
+    try {
+      logger[level](message, fields);
+    } catch (error) {
+      writeRefusedLine(level, message, fields, error);
+    }
+  };
+  return {
+    debug: guarded('debug'),
+    info: guarded('info'),
+    warn: guarded('warn'),
+    error: guarded('error'),
+  };
+}
+
+function writeRefusedLine(
+  level: Level,
+  message: string,
+  fields: LogFields | undefined,
+  error: unknown,
+): void {
+  try {
+    const requestId = fields?.requestId;
+    console.error(
+      JSON.stringify({
+        level,
+        msg: message,
+        requestId: typeof requestId === 'string' ? requestId : undefined,
+        loggerError: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  } catch {
+    // Nothing is left to write with: the request is still answered.
+  }
 }
 
 function levels(write: (level: Level, message: string, fields?: LogFields) => void): Logger {

@@ -8,7 +8,12 @@ import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { isPino } from '../../src/app/logger-adapters.js';
-import { createConsoleLogger, RestApplication, silentLogger } from '../../src/index.js';
+import {
+  createConsoleLogger,
+  type LogFields,
+  RestApplication,
+  silentLogger,
+} from '../../src/index.js';
 
 type Line = Record<string, unknown>;
 
@@ -159,11 +164,58 @@ describe('logger detection', () => {
     expect(isPino(console)).toBe(false);
   });
 
-  it("uses Powertools' Logger and loggers in restmachine order as they are", () => {
-    const logger = { ...silentLogger };
-    expect(new RestApplication({ logger }).logger).toBe(logger);
-    const powertools = capturedPowertools([]);
-    expect(new RestApplication({ logger: powertools }).logger).toBe(powertools);
+  it("calls Powertools' Logger and loggers in restmachine order with the arguments as given", () => {
+    const calls: unknown[][] = [];
+    const logger = { ...silentLogger, warn: (...args: unknown[]) => void calls.push(args) };
+    new RestApplication({ logger }).logger.warn('Slow', { ms: 9 });
+    expect(calls).toEqual([['Slow', { ms: 9 }]]);
+    const lines: Line[] = [];
+    new RestApplication({ logger: capturedPowertools(lines) }).logger.warn('Slow', { ms: 9 });
+    expect(lines).toEqual([expect.objectContaining({ level: 'WARN', message: 'Slow', ms: 9 })]);
+  });
+
+  it('a logger that throws never keeps a request from being answered; the line goes to stderr', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      // A JSON-lines logger meeting a circular error, as an HTTP client's errors are.
+      const write = (message: string, fields?: LogFields) =>
+        void JSON.stringify({ message, ...fields });
+      const logger = { debug: write, info: write, warn: write, error: write };
+      const app = new RestApplication({ logger, accessLog: true });
+      app.get('/boom', () => {
+        const error: Error & { self?: unknown } = new Error('upstream failed');
+        error.self = error;
+        throw error;
+      });
+      app.onResponse(() => {
+        throw new Error('hook failed');
+      });
+      const response = await app.request('/boom', { headers: { 'X-Request-ID': 'req-7' } });
+      expect(response.statusCode).toBe(500);
+      const refused = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(refused[0]).toEqual({
+        level: 'error',
+        msg: 'Unhandled error in request',
+        requestId: 'req-7',
+        loggerError: expect.stringContaining('circular'),
+      });
+      const thrower = {
+        ...silentLogger,
+        error: () => {
+          throw new Error('closed');
+        },
+      };
+      const failing = new RestApplication({ logger: thrower });
+      failing.get('/x', () => {
+        throw new Error('x');
+      });
+      expect((await failing.request('/x')).statusCode).toBe(500);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
