@@ -12,7 +12,7 @@ export type Chunks = AsyncIterable<Uint8Array | string>;
 
 /** Compression levels by coding; a coding left out uses its encoder's default. */
 export interface CompressionLevels {
-  /** zlib level, 0 to 9 (default 6). */
+  /** zlib level, -1 (zlib's default, 6) to 9. */
   gzip?: number;
   /** Brotli quality, 0 to 11 (default 4: 11 is for files compressed once, not for responses). */
   br?: number;

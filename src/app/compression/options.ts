@@ -22,7 +22,10 @@ export interface CompressOptions {
    * `*\/*+suffix` for a structured syntax suffix (`*\/*+json`).
    */
   types?: readonly string[];
-  /** Compression levels by coding (gzip 6, Brotli 4 and zstd 3 by default). */
+  /**
+   * Compression levels by coding (gzip 6, Brotli 4 and zstd 3 by default): gzip -1 to 9,
+   * Brotli 0 to 11, zstd 1 to 19; another level is a SetupError here.
+   */
   levels?: CompressionLevels;
 }
 
@@ -62,6 +65,18 @@ export const DEFAULT_COMPRESSIBLE_TYPES: readonly string[] = [
 ];
 
 const CODINGS: readonly ContentCoding[] = ['br', 'zstd', 'gzip'];
+/**
+ * The levels each encoder takes (docs/streams.md, "Compression"). Checked here because zlib
+ * only objects once a response is compressed, and Brotli and zstd take a level out of range
+ * without a word. gzip is zlib's -1 (its default, 6) to 9; Brotli's quality is 0 to 11; zstd
+ * stops at 19, as its own command line does without `--ultra`: levels 20 to 22 keep a 32 to
+ * 128 MiB window per stream, paid for every response in flight.
+ */
+const LEVEL_RANGES: Readonly<Record<ContentCoding, readonly [lowest: number, highest: number]>> = {
+  gzip: [-1, 9],
+  br: [0, 11],
+  zstd: [1, 19],
+};
 const TYPE_PATTERN =
   /^(?:\*\/\*\+[a-z0-9!#$&^_.-]+|[a-z0-9!#$&^_.+-]+\/(?:\*|[a-z0-9!#$&^_.+-]+))$/;
 
@@ -111,6 +126,9 @@ export function compileCompression(options: CompressOptions = {}): CompiledCompr
     );
   }
   const levels = options.levels ?? {};
+  if (typeof levels !== 'object' || Array.isArray(levels)) {
+    throw invalid(`levels must be an object, got ${JSON.stringify(levels)}`);
+  }
   for (const [coding, level] of Object.entries(levels)) {
     if (
       !CODINGS.includes(coding as ContentCoding) ||
@@ -120,6 +138,10 @@ export function compileCompression(options: CompressOptions = {}): CompiledCompr
       throw invalid(
         `levels must map "br", "zstd" or "gzip" to an integer, got ${coding}: ${JSON.stringify(level)}`,
       );
+    }
+    const [lowest, highest] = LEVEL_RANGES[coding as ContentCoding];
+    if (level < lowest || level > highest) {
+      throw invalid(`levels.${coding} must be from ${lowest} to ${highest}, got ${level}`);
     }
   }
   return {
