@@ -14,6 +14,8 @@ import { HttpError } from '../errors.js';
 import { utf8Length } from '../http/bytes.js';
 import { ifRangeAllows } from '../http/conditional.js';
 import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
+import type { MultiValueHeaders } from '../http/headers.js';
+import { type ByteRange, parseRange, type RangeSpec, readRangeSpecs } from '../http/range.js';
 import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';
 import { acceptedVariants, type Precompressed } from './encoding.js';
@@ -73,19 +75,53 @@ function responseHeader(error: unknown, name: string): string | undefined {
   return (error as S3ErrorShape).$response?.headers?.[name];
 }
 
-// One `bytes=first-last` spec is what S3 ranges support; anything else (several ranges, another
-// unit, garbage) is not sent, and the whole object is served with 200 (RFC 9110 §14.2 lets a
-// server ignore Range).
-const SINGLE_RANGE = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i;
+/** What a request's Range asks of S3, before the object's size is known. */
+type RangePlan =
+  /** Nothing to honour: the whole object. */
+  | { kind: 'whole' }
+  /** One range-spec, sent as it is: S3 answers 206 or 416 on its own copy. */
+  | { kind: 'one'; range: string }
+  /** Several range-specs, merged once the object's size is known ({@link mergedRange}). */
+  | { kind: 'sized'; header: string };
 
-function singleRange(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = SINGLE_RANGE.exec(header);
-  if (match === null) return undefined;
-  const [, first, last] = match as unknown as [string, string, string];
-  if (first === '' && last === '') return undefined;
-  if (first !== '' && last !== '' && BigInt(last) < BigInt(first)) return undefined;
-  return `bytes=${first}-${last}`;
+const WHOLE: RangePlan = { kind: 'whole' };
+
+// S3 reads one range per request, and what several range-specs come to depends on the size:
+// `0-0,-1` is one range of a 1-byte object and two of a larger one, and `0-1,100-200` is one
+// range of a 10-byte object. So a single spec goes to S3 as asked (what browsers and players
+// send, in one round trip), and several are merged by the same parseRange as a local file's,
+// after a HeadObject has told the size (docs/static-files.md).
+function planRange(headers: MultiValueHeaders): RangePlan {
+  const lines = headers.getAll('range');
+  // A Range sent twice is ignored, as for a local file (evaluateRange in src/http/conditional.ts).
+  if (lines.length !== 1) return WHOLE;
+  const header = lines[0] as string;
+  const specs = readRangeSpecs(header);
+  if (specs === undefined) return WHOLE;
+  if (specs.length > 1) return { kind: 'sized', header };
+  const only = specs[0] as RangeSpec;
+  if (only.suffix !== undefined) return { kind: 'one', range: `bytes=-${position(only.suffix)}` };
+  const last = only.last === undefined ? '' : position(only.last);
+  return { kind: 'one', range: `bytes=${position(only.first)}-${last}` };
+}
+
+// Every position past the object's end means the same to S3; capping them keeps a huge one
+// (read as a double) printed as digits rather than as `1e+21`, which S3 would not read.
+function position(value: number): string {
+  return String(Math.min(value, Number.MAX_SAFE_INTEGER));
+}
+
+/**
+ * The one range to ask S3 for, once the object's size is known: `undefined` when the specs stay
+ * apart after merging (served whole with 200, RFC 9110 §14.2, never as only the first) or
+ * Range is to be ignored; a 416 when nothing is satisfiable.
+ */
+function mergedRange(header: string, size: number): string | undefined {
+  const asked = parseRange(header, size);
+  if (asked.kind === 'unsatisfiable') throw rangeNotSatisfiable(size);
+  if (asked.kind !== 'ranges' || asked.ranges.length !== 1) return undefined;
+  const only = asked.ranges[0] as ByteRange;
+  return `bytes=${only.start}-${only.end}`;
 }
 
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
@@ -201,21 +237,28 @@ export class S3Store {
     if (headers.has('if-none-match'))
       input.IfNoneMatch = headers.getAll('if-none-match').join(', ');
     else input.IfModifiedSince = request.getIfModifiedSince();
-    const head = request.method === 'HEAD';
     // Range is for GET only (§14.2).
-    let range = head ? undefined : singleRange(headers.get('range'));
+    const head = request.method === 'HEAD';
+    const plan = head ? WHOLE : planRange(headers);
+    let range = plan.kind === 'one' ? plan.range : undefined;
+    const ifRange = plan.kind === 'whole' ? undefined : headers.get('if-range');
     let guarded = false;
     try {
-      if (range !== undefined && headers.has('if-range')) {
-        // S3 has no If-Range: ask for the validators first, decide, and make the ranged read
+      if (ifRange !== undefined || plan.kind === 'sized') {
+        // S3 has no If-Range, and several ranges are merged by the object's size: ask for the
+        // validators and the size first (under the request's own conditions, so a 304 or 412
+        // comes from here as it would from the read), decide, and make the ranged read
         // conditional on the tag just seen so a replaced object is never spliced into the copy.
         const current = await client.send(new sdk.HeadObjectCommand({ ...input }));
         const validators = { etag: current.ETag, lastModified: current.LastModified };
-        if (!ifRangeAllows(headers.get('if-range') as string, validators)) range = undefined;
-        else if (input.IfMatch === undefined && current.ETag !== undefined) {
-          input.IfMatch = current.ETag;
-          input.IfUnmodifiedSince = undefined;
-          guarded = true;
+        if (ifRange !== undefined && !ifRangeAllows(ifRange, validators)) range = undefined;
+        else {
+          if (plan.kind === 'sized') range = mergedRange(plan.header, current.ContentLength ?? 0);
+          if (range !== undefined && input.IfMatch === undefined && current.ETag !== undefined) {
+            input.IfMatch = current.ETag;
+            input.IfUnmodifiedSince = undefined;
+            guarded = true;
+          }
         }
       }
       if (head) {
@@ -228,13 +271,16 @@ export class S3Store {
         return this.#success(relative, output, output.Body as ResponseBody, variant);
       } catch (error) {
         if (!guarded || s3ErrorStatus(error) !== 412) throw error;
-        // The object changed since the If-Range check: the client's copy is stale, send it all.
+        // The object changed since the HeadObject: the client's copy is stale (If-Range), or the
+        // range was merged for the old size. Send it all (§14.2 lets a server ignore Range).
         input.IfMatch = undefined;
         input.Range = undefined;
         const output = await client.send(new sdk.GetObjectCommand(input));
         return this.#success(relative, output, output.Body as ResponseBody, variant);
       }
     } catch (error) {
+      // A 416 decided here from the object's size is already the answer; the rest is S3's.
+      if (error instanceof HttpError) throw error;
       return this.#failure(request, relative, key, variant, error);
     }
   }

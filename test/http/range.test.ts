@@ -69,6 +69,18 @@ describe('parseRange', () => {
     expect(parseRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
   });
 
+  it('ignores a non-zero suffix on an empty representation: satisfiable, yet no 206 can say it', () => {
+    // RFC 9110 §14.1.2: the one satisfiable form on a zero-length representation; §14.4 has no
+    // Content-Range for zero bytes; §14.2 lets the server ignore Range there: 200, empty body.
+    for (const header of ['bytes=-5', 'bytes=-1', 'bytes=0-,-5', 'bytes=-0,-1', 'bytes=3-4, -9,']) {
+      expect(parseRange(header, 0), header).toEqual({ kind: 'ignore' });
+    }
+    // Every other form selects nothing that exists: 416 with bytes */0.
+    for (const header of ['bytes=0-', 'bytes=0-0', 'bytes=-0', 'bytes=5-9,-0']) {
+      expect(parseRange(header, 0), header).toEqual({ kind: 'unsatisfiable' });
+    }
+  });
+
   it('ignores what it cannot use (RFC 9110 §14.2): other units, garbage, inverted ranges', () => {
     for (const header of [
       'items=0-1',
@@ -128,11 +140,18 @@ describe('parseRange', () => {
       fc.tuple(fc.nat({ max: 60 }), fc.nat({ max: 60 })).map(([a, b]) => ({
         text: `${Math.min(a, b)}-${Math.max(a, b)}`,
         covers: (i: number) => i >= Math.min(a, b) && i <= Math.max(a, b),
+        nonZeroSuffix: false,
       })),
-      fc.nat({ max: 60 }).map((a) => ({ text: `${a}-`, covers: (i: number) => i >= a })),
-      fc
-        .nat({ max: 60 })
-        .map((n) => ({ text: `-${n}`, covers: (i: number, size: number) => i >= size - n })),
+      fc.nat({ max: 60 }).map((a) => ({
+        text: `${a}-`,
+        covers: (i: number) => i >= a,
+        nonZeroSuffix: false,
+      })),
+      fc.nat({ max: 60 }).map((n) => ({
+        text: `-${n}`,
+        covers: (i: number, size: number) => i >= size - n,
+        nonZeroSuffix: n > 0,
+      })),
     );
     fc.assert(
       fc.property(
@@ -143,7 +162,10 @@ describe('parseRange', () => {
           const wanted = new Set<number>();
           for (let i = 0; i < size; i++) if (specs.some((s) => s.covers(i, size))) wanted.add(i);
           if (wanted.size === 0) {
-            expect(result.kind).toBe('unsatisfiable');
+            // RFC 9110 §14.1.2: on an empty representation a non-zero suffix is satisfiable but
+            // selects nothing a 206 could describe, so Range is ignored (200, empty body).
+            const satisfiable = size === 0 && specs.some((s) => s.nonZeroSuffix);
+            expect(result.kind).toBe(satisfiable ? 'ignore' : 'unsatisfiable');
             return;
           }
           expect(result.kind).toBe('ranges');
