@@ -293,17 +293,19 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         ? [nameOrHandler, maybeHandler as LifecycleHandler<Deps>]
         : [nameOrHandler.name || undefined, nameOrHandler];
     const injectable = describeInjectable(handler, `Startup handler ${name ?? '(anonymous)'}`);
+    this.#lifecycle.onStartup({ name, injectable }, this.bindings);
     if (name !== undefined) this.register({ kind: 'startup', name });
-    this.#lifecycle.onStartup({ name, injectable });
     return this;
   }
 
-  /** Registers a shutdown handler; it may inject startup results. */
+  /**
+   * Registers a shutdown handler; it may inject startup results and `log`. Once startup began,
+   * one that injects any other name throws `UNKNOWN_DEPENDENCY` here.
+   */
   onShutdown(handler: LifecycleHandler<Deps>): this {
-    this.#lifecycle.onShutdown({
-      name: handler.name || undefined,
-      injectable: describeInjectable(handler, `Shutdown handler ${handler.name || '(anonymous)'}`),
-    });
+    const name = handler.name || undefined;
+    const injectable = describeInjectable(handler, `Shutdown handler ${name ?? '(anonymous)'}`);
+    this.#lifecycle.onShutdown({ name, injectable }, this.bindings);
     return this;
   }
 

@@ -4,6 +4,8 @@
  * results become session dependencies named after their handler.
  */
 import { SetupError } from '../errors.js';
+import { BUILTIN_NAMES } from './inject/builtins.js';
+import type { Binding } from './inject/getters.js';
 import type { Injectable } from './inject/handler-parameters.js';
 import type { Logger } from './logger.js';
 import { isThenable } from './thenable.js';
@@ -15,6 +17,16 @@ export interface LifecycleEntry {
 }
 
 type Phase = 'Startup' | 'Shutdown';
+
+/** The application's registered names: read only to explain a name a handler cannot inject. */
+type Registrations = ReadonlyMap<string, Binding>;
+
+/** The registration method that made `binding`, as a user wrote it. */
+function registeredWith(binding: Exclude<Binding, { kind: 'startup' }>): string {
+  if (binding.kind === 'provider') return `${binding.guard?.kind ?? 'dependency'}()`;
+  if (binding.kind === 'exists') return 'resourceExists()';
+  return 'validates()';
+}
 
 /** `run()` as a promise, whether it returned, returned a promise or threw. */
 function settle(run: () => void | Promise<void>): Promise<void> {
@@ -32,6 +44,9 @@ export class Lifecycle {
   readonly #startupHandlers: LifecycleEntry[] = [];
   readonly #shutdownHandlers: LifecycleEntry[] = [];
   readonly #logger: Logger;
+  #registrations: Registrations = new Map();
+  /** The results startup makes: the names of its handlers when it began. */
+  #startupNames: ReadonlySet<string> | undefined;
   #startup: Promise<void> | undefined;
   #started = false;
   #startupError: unknown;
@@ -50,18 +65,34 @@ export class Lifecycle {
     return this.#startupError;
   }
 
-  onStartup(entry: LifecycleEntry): void {
+  /** `registrations` is the application's registry, read for hints in errors. */
+  onStartup(entry: LifecycleEntry, registrations: Registrations): void {
+    // Startup runs its handlers once: one registered later would never run.
+    if (this.#startupNames !== undefined) {
+      throw new SetupError(
+        'INVALID_HANDLER',
+        `Startup handler ${entry.name ?? '(anonymous)'} registered after startup began; it would never run: register it before the first request or startup()`,
+      );
+    }
+    this.#registrations = registrations;
     this.#startupHandlers.push(entry);
   }
 
-  onShutdown(entry: LifecycleEntry): void {
+  /**
+   * A handler registered once startup began missed its check (`#checkNames`), so it is checked
+   * here: refused now, not found unable to run at shutdown, when nothing else can be done.
+   */
+  onShutdown(entry: LifecycleEntry, registrations: Registrations): void {
+    this.#registrations = registrations;
+    if (this.#startupNames !== undefined)
+      this.#refuseUnknownName('Shutdown', entry, this.#startupNames);
     this.#shutdownHandlers.push(entry);
   }
 
   /** Runs the startup handlers once, then `ready` (which checks the routes); shared promise. */
   startup(ready: () => void): Promise<void> {
     // The first handler starts now, in the caller's turn: on Lambda that is the cold start.
-    this.#startup ??= settle(() => this.#run('Startup', this.#startupHandlers, 'async'))
+    this.#startup ??= settle(() => this.#run('Startup', this.#checkNames(), 'async'))
       .then(() => this.#finishStartup(ready))
       .catch((error: unknown) => {
         this.#startupError = error;
@@ -77,7 +108,7 @@ export class Lifecycle {
       throw new SetupError('SYNC_STARTUP_PROMISE', 'startup() is already running asynchronously');
     }
     try {
-      this.#run('Startup', this.#startupHandlers, 'sync');
+      this.#run('Startup', this.#checkNames(), 'sync');
       this.#finishStartup(ready);
       this.#startup = Promise.resolve();
     } catch (error) {
@@ -103,6 +134,59 @@ export class Lifecycle {
     this.#runShutdown([...this.#shutdownHandlers].reverse(), 'sync', 0, []);
   }
 
+  /**
+   * Refuses, before any startup handler runs, a handler that injects a name startup does not
+   * make: a startup handler may inject `log` and the results of the ones registered before it, a
+   * shutdown handler `log` and any startup result (docs/application.md#lifecycle). Every name is
+   * known at registration, so nothing need be acquired by a startup that is then refused, and no
+   * shutdown handler is found unable to release what it holds only when shutdown calls it.
+   * Returns the startup handlers it checked: the ones startup runs, so one registered while an
+   * asynchronous startup is running is not run unchecked.
+   */
+  #checkNames(): readonly LifecycleEntry[] {
+    const startupHandlers = [...this.#startupHandlers];
+    const startupNames = new Set<string>();
+    for (const entry of startupHandlers) {
+      if (entry.name !== undefined) startupNames.add(entry.name);
+    }
+    this.#startupNames = startupNames;
+    const earlier = new Set<string>();
+    for (const entry of startupHandlers) {
+      this.#refuseUnknownName('Startup', entry, earlier);
+      if (entry.name !== undefined) earlier.add(entry.name);
+    }
+    for (const entry of this.#shutdownHandlers) {
+      this.#refuseUnknownName('Shutdown', entry, startupNames);
+    }
+    return startupHandlers;
+  }
+
+  /** Throws `UNKNOWN_DEPENDENCY` when `entry` injects a name other than `log` and `known`. */
+  #refuseUnknownName(phase: Phase, entry: LifecycleEntry, known: ReadonlySet<string>): void {
+    const unknown = entry.injectable.names.find((name) => name !== 'log' && !known.has(name));
+    if (unknown === undefined) return;
+    throw new SetupError(
+      'UNKNOWN_DEPENDENCY',
+      `${phase} handler ${entry.name ?? '(anonymous)'}: "${unknown}" is not a startup result or "log"${this.#hint(unknown)}`,
+    );
+  }
+
+  /** Why a name a lifecycle handler injects is not there for it, when it is a name elsewhere. */
+  #hint(name: string): string {
+    if (this.#startupNames?.has(name)) {
+      return `; "${name}" is made by this startup handler or a later one: register its maker first`;
+    }
+    const binding = this.#registrations.get(name);
+    if (binding !== undefined && binding.kind !== 'startup') {
+      return (
+        `; "${name}" is registered with ${registeredWith(binding)}, whose values are made per ` +
+        `request or session, not at startup: register it with onStartup('${name}', ...) to inject it here`
+      );
+    }
+    if (BUILTIN_NAMES.has(name)) return `; "${name}" is a value of each request`;
+    return '';
+  }
+
   #finishStartup(ready: () => void): void {
     ready();
     this.#started = true;
@@ -120,7 +204,7 @@ export class Lifecycle {
   ): void | Promise<void> {
     for (let i = from; i < entries.length; i++) {
       const entry = entries[i] as LifecycleEntry;
-      const value = (entry.injectable.fn as (c: object) => unknown)(this.#context(phase, entry));
+      const value = (entry.injectable.fn as (c: object) => unknown)(this.#context(entry));
       if (isThenable(value)) {
         if (mode === 'sync') {
           Promise.resolve(value).catch(() => undefined);
@@ -202,25 +286,21 @@ export class Lifecycle {
         return undefined;
       }
     }
-    return this.#context('Shutdown', entry);
+    return this.#context(entry);
   }
 
   #keep(phase: Phase, entry: LifecycleEntry, value: unknown): void {
     if (phase === 'Startup' && entry.name !== undefined) this.startupValues.set(entry.name, value);
   }
 
-  /** A lifecycle handler may inject earlier startup results and `log`. */
-  #context(phase: Phase, entry: LifecycleEntry): Record<string, unknown> {
+  /**
+   * A lifecycle handler's injection object: `log` and startup results, the only names
+   * `#checkNames` lets through.
+   */
+  #context(entry: LifecycleEntry): Record<string, unknown> {
     const context: Record<string, unknown> = {};
     for (const name of entry.injectable.names) {
-      if (name === 'log') context.log = this.#logger;
-      else if (this.startupValues.has(name)) context[name] = this.startupValues.get(name);
-      else {
-        throw new SetupError(
-          'UNKNOWN_DEPENDENCY',
-          `${phase} handler ${entry.name ?? '(anonymous)'}: "${name}" is not a startup result or "log"`,
-        );
-      }
+      context[name] = name === 'log' ? this.#logger : this.startupValues.get(name);
     }
     return context;
   }
