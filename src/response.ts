@@ -198,30 +198,39 @@ export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuf
 
 /**
  * The bytes of a file body: only `start`..`end` (inclusive) when a range selected them, never
- * the whole file. `node:fs` is loaded on the first file body only, so the core loads no Node
- * module (and a Lambda cold start does not pay for it).
+ * the whole file. Once the body's length was decided (`size`, or the range) exactly that many
+ * bytes are read: a file that grew since gives its first `size` bytes, the ones its headers
+ * describe, and one that shrank is an error, never a short body that would pass for the whole
+ * file (RFC 9110 §8.6). `node:fs` is loaded on the first file body only, so the core loads no
+ * Node module (and a Lambda cold start does not pay for it).
  *
  * @internal
  */
 export async function readFileBody(body: FileBody): Promise<Uint8Array<ArrayBuffer>> {
   const { open, readFile } = await import('node:fs/promises');
-  if (body.start === undefined && body.end === undefined) {
-    // A view of the buffer readFile allocated for this file alone: no copy.
+  const start = body.start ?? 0;
+  const decidedEnd = body.end ?? (body.size === undefined ? undefined : body.size - 1);
+  if (start === 0 && decidedEnd === undefined) {
+    // No length was decided yet: the file as it is now. A view of the buffer readFile
+    // allocated for this file alone: no copy.
     const whole = await readFile(body.path);
     return new Uint8Array(whole.buffer as ArrayBuffer, whole.byteOffset, whole.byteLength);
   }
   const handle = await open(body.path, 'r');
   try {
-    const start = body.start ?? 0;
-    const end = body.end ?? (await handle.stat()).size - 1;
+    const end = decidedEnd ?? (await handle.stat()).size - 1;
     const out = new Uint8Array(Math.max(0, end - start + 1));
     let filled = 0;
     while (filled < out.length) {
       const { bytesRead } = await handle.read(out, filled, out.length - filled, start + filled);
-      if (bytesRead === 0) break;
+      if (bytesRead === 0) {
+        throw new Error(
+          `File ${body.path} ended after ${filled} of the ${out.length} bytes its response declared: it changed while being read`,
+        );
+      }
       filled += bytesRead;
     }
-    return filled === out.length ? out : out.slice(0, filled);
+    return out;
   } finally {
     await handle.close();
   }

@@ -103,11 +103,17 @@ export async function collectBytes(
 /**
  * Releases a body that will not be sent (a 304, a HEAD, an error in its place), so a stream's
  * file handle or socket is not held until it is collected: a Node stream is destroyed, a WHATWG
- * `ReadableStream` cancelled. Anything else needs nothing.
+ * `ReadableStream` cancelled, an async generator returned. Anything else needs nothing.
  */
 export function discardBody(body: unknown): void {
   if (body === null || typeof body !== 'object') return;
-  const stream = body as { destroy?: () => void; cancel?: () => Promise<void> };
+  const stream = body as {
+    destroy?: () => void;
+    cancel?: () => Promise<void>;
+    return?: () => Promise<unknown>;
+  };
   if (typeof stream.destroy === 'function') stream.destroy();
   else if (typeof stream.cancel === 'function') stream.cancel().catch(() => undefined);
+  // An async generator: its `finally` runs (an open cursor or upstream response is released).
+  else if (typeof stream.return === 'function') stream.return().catch(() => undefined);
 }

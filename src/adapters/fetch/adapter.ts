@@ -5,10 +5,12 @@
 
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
+import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
+import { reasonPhrase } from '../../http/status.js';
 import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';
-import { toReadableStream } from './stream.js';
+import { type StreamFailureLog, toReadableStream } from './stream.js';
 
 /** What the adapter needs from an application (every `RestApplication` has it). */
 export interface FetchApplication {
@@ -68,43 +70,104 @@ function toRestRequest(request: globalThis.Request): RestRequest {
   });
 }
 
-async function fileStream(body: FileBody): Promise<ReadableStream<Uint8Array>> {
+/**
+ * A file body as a stream of exactly the bytes its Content-Length declared: `start`..`end`
+ * (inclusive, as in Content-Range), else the file as long as it was when its length was
+ * decided (`size`). The file is opened here, before the response exists, so a file gone since
+ * the pipeline looked it up fails now, while a whole 404 or 500 can still answer.
+ */
+async function fileStream(
+  body: FileBody,
+  failureLog: StreamFailureLog,
+): Promise<ReadableStream<Uint8Array> | Uint8Array> {
   // Loaded only when a file is actually served, so the adapter still loads on runtimes without
   // `node:fs` (Workers); there a file body fails here and the request gets a 500.
-  const { createReadStream } = await import('node:fs');
-  const stream =
-    body.start === undefined && body.end === undefined
-      ? createReadStream(body.path)
-      : createReadStream(body.path, { start: body.start, end: body.end });
-  return toReadableStream(stream);
+  const { open } = await import('node:fs/promises');
+  const handle = await open(body.path, 'r');
+  const start = body.start ?? 0;
+  const end = body.end ?? (body.size === undefined ? undefined : body.size - 1);
+  const length = end === undefined ? undefined : Math.max(0, end - start + 1);
+  if (length === 0) {
+    await handle.close();
+    return new Uint8Array(0);
+  }
+  try {
+    // Never read past `end`: a file that grows is not sent beyond its declared length.
+    const stream = handle.createReadStream({ start, end });
+    const source = length === undefined ? stream : exactly(stream, length, body.path);
+    return toReadableStream(source, failureLog);
+  } catch (error) {
+    // A `start`/`end` set by hand that Node refuses (negative, fractional): the caller's 500.
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * The chunks of `stream`, failing when the file ends before `length` bytes (it shrank since it
+ * was looked up). The failure errors the response stream, which makes the runtime cut the
+ * connection instead of passing a short body off as complete (RFC 9112 §6.3).
+ */
+async function* exactly(
+  stream: AsyncIterable<Uint8Array>,
+  length: number,
+  path: string,
+): AsyncGenerator<Uint8Array> {
+  let sent = 0;
+  for await (const chunk of stream) {
+    sent += chunk.length;
+    yield chunk;
+  }
+  if (sent < length) {
+    throw new Error(
+      `File ${path} ended after ${sent} of the ${length} bytes its response declared: it changed while being sent`,
+    );
+  }
 }
 
 async function toBody(
   body: RestResponse['body'],
+  failureLog: StreamFailureLog,
 ): Promise<string | Uint8Array | ReadableStream<Uint8Array> | null> {
   if (body === undefined || body === null) return null;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
-  if (body instanceof FileBody) return fileStream(body);
+  if (body instanceof FileBody) return fileStream(body, failureLog);
   if (body instanceof ReadableStream) return body as ReadableStream<Uint8Array>;
   if (isStream(body)) {
-    return toReadableStream(Symbol.asyncIterator in body ? body : streamChunks(body));
+    return toReadableStream(Symbol.asyncIterator in body ? body : streamChunks(body), failureLog);
   }
   return null;
 }
 
-async function toFetchResponse(response: RestResponse): Promise<globalThis.Response> {
+async function toFetchResponse(
+  response: RestResponse,
+  failureLog: StreamFailureLog,
+): Promise<globalThis.Response> {
+  let body: Awaited<ReturnType<typeof toBody>>;
+  try {
+    body = await toBody(response.body, failureLog);
+  } catch (error) {
+    // A file gone since the pipeline looked it up: the 404 any missing file gets
+    // (docs/static-files.md). Anything else is the caller's 500.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return failure(response.request?.requestId, 404);
+    throw error;
+  }
   const headers = new Headers();
   // append(), never set(): each Set-Cookie stays its own header (RFC 6265 §3); Headers keeps
   // them apart and runtimes send one line each.
   for (const [name, value] of response.headers) headers.append(name, value);
-  return new Response(await toBody(response.body), { status: response.statusCode, headers });
+  return new Response(body, { status: response.statusCode, headers });
 }
 
-/** The plain 500 when the normal response cannot be made, echoing the request id if any. */
-function failure(requestId: string | undefined): globalThis.Response {
+/**
+ * The plain answer (500 unless told) when the normal response cannot be made, echoing the
+ * request id if any.
+ */
+function failure(requestId: string | undefined, status = 500): globalThis.Response {
   const headers = new Headers({ 'Content-Type': 'text/plain; charset=utf-8' });
   if (requestId !== undefined) headers.set('X-Request-ID', requestId);
-  return new Response('Internal Server Error', { status: 500, headers });
+  return new Response(reasonPhrase(status), { status, headers });
 }
 
 /**
@@ -140,14 +203,15 @@ export class FetchAdapter {
     try {
       restRequest = toRestRequest(request);
       response = await this.app.execute(restRequest);
-      return await toFetchResponse(response);
+      return await toFetchResponse(response, {
+        logger: this.app.logger,
+        requestId: restRequest.requestId,
+      });
     } catch (error) {
       const requestId = restRequest?.requestId;
       this.app.logger.error('Request could not be handled', { requestId, error });
-      const body = response?.body;
-      if (body !== null && typeof body === 'object' && 'destroy' in body) {
-        (body as { destroy(): void }).destroy();
-      }
+      // The body nobody will send is let go: a stream cancelled, a generator's `finally` run.
+      discardBody(response?.body);
       return failure(requestId);
     }
   }

@@ -3,15 +3,25 @@
  * a time so a slow client slows the source instead of filling memory.
  */
 
+import type { Logger } from '../../app/logger.js';
+
 const encoder = new TextEncoder();
+
+/** Where a body that fails part-way is reported: the application's logger, for one request. */
+export interface StreamFailureLog {
+  readonly logger: Logger;
+  readonly requestId: string | undefined;
+}
 
 /**
  * A `ReadableStream` that reads `source` only as fast as its consumer pulls. Cancelling it
  * (the client went away) ends the source's iteration, which closes a Node stream or runs a
- * generator's `finally`.
+ * generator's `finally`. A source that throws is logged through `failureLog`, with the same
+ * line the Node adapter writes (docs/fetch.md), and errors the stream.
  */
 export function toReadableStream(
   source: AsyncIterable<Uint8Array | string>,
+  failureLog?: StreamFailureLog,
 ): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array | string> | undefined;
   return new ReadableStream<Uint8Array>(
@@ -20,9 +30,23 @@ export function toReadableStream(
         iterator = source[Symbol.asyncIterator]();
       },
       async pull(controller) {
-        const { done, value } = await (iterator as AsyncIterator<Uint8Array | string>).next();
-        if (done) controller.close();
-        else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+        let step: IteratorResult<Uint8Array | string>;
+        try {
+          step = await (iterator as AsyncIterator<Uint8Array | string>).next();
+        } catch (error) {
+          // The status went out with the first chunk, so nothing the client sees can explain
+          // the cut: the log is the only place the reason is kept.
+          failureLog?.logger.error('Response body stream failed', {
+            requestId: failureLog.requestId,
+            error,
+          });
+          throw error;
+        }
+        if (step.done) controller.close();
+        else
+          controller.enqueue(
+            typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
+          );
       },
       async cancel(reason) {
         await iterator?.return?.(reason);

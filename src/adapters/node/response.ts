@@ -1,14 +1,17 @@
 /**
  * restmachine `Response` → Node `ServerResponse`: the status and every header in one
  * `writeHead` call, then the body. Text and bytes go out with `end()`; streams and files are
- * piped with backpressure and torn down when the client goes away.
+ * piped with backpressure and torn down when the client goes away. A file is opened before its
+ * head is written and sends exactly the length the head declared.
  */
-import { createReadStream } from 'node:fs';
+import type { ReadStream } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import type { Logger } from '../../app/logger.js';
 import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
+import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 
 /**
@@ -47,31 +50,49 @@ export function writeResponse(
     discardBody(body);
     return;
   }
-  // `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
-  // (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
-  const flat = MultiValueHeaders.flattenInto(response.headers, []);
   // A request whose body was not read to the end (an early 413, a handler that ignored a large
   // upload) is answered and then the connection closes: draining an unread body could cost as
   // much as reading it, which is what the limit was for (RFC 9112 §9.6 lets a server close).
-  if ((closeConnection || bodyLeftUnread(message)) && !response.headers.has('connection')) {
-    flat.push('Connection', 'close');
+  const close = closeConnection || bodyLeftUnread(message);
+  if (body instanceof FileBody) {
+    sendFile(res, response, body, close, context);
+    return;
   }
+  if (!writeHead(res, response, close, context)) {
+    discardBody(body);
+    return;
+  }
+  if (body === undefined || body === null) res.end();
+  else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
+  else if (isStream(body)) sendStream(res, body, reporter(context, res, response));
+  else res.end();
+}
+
+/**
+ * Writes the status and every header in one call. Returns false when Node refused them; the
+ * client then got a plain 500 and the body must not follow.
+ */
+function writeHead(
+  res: ServerResponse,
+  response: Response,
+  close: boolean,
+  context: WriteContext,
+): boolean {
+  // `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
+  // (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
+  const flat = MultiValueHeaders.flattenInto(response.headers, []);
+  if (close && !response.headers.has('connection')) flat.push('Connection', 'close');
   try {
     res.writeHead(response.statusCode, flat);
+    return true;
   } catch (error) {
     // Node refuses some values the core lets through (characters above U+00FF); the client gets
     // a plain 500 instead of a broken response, and the log says why.
     const requestId = response.request?.requestId;
     context.logger.error('Response headers could not be written', { requestId, error });
-    discardBody(body);
-    writeFallback(res, 500, requestId);
-    return;
+    writeFallback(res, 500, requestId, close);
+    return false;
   }
-  if (body === undefined || body === null) res.end();
-  else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
-  else if (body instanceof FileBody) sendFile(res, body, reporter(context, res, response));
-  else if (isStream(body)) sendStream(res, body, reporter(context, res, response));
-  else res.end();
 }
 
 /**
@@ -87,15 +108,21 @@ function bodyLeftUnread(message: IncomingMessage): boolean {
 }
 
 /**
- * A minimal response for when the normal one cannot be written, echoing the request id when
- * there is one (the library made or checked it: always a safe value).
+ * A minimal plain-text response for when the normal one cannot be written, echoing the request
+ * id when there is one (the library made or checked it: always a safe value). `closeConnection`
+ * keeps the request's own reason to close (see {@link writeResponse}).
  */
-export function writeFallback(res: ServerResponse, status: number, requestId?: string): void {
+export function writeFallback(
+  res: ServerResponse,
+  status: number,
+  requestId?: string,
+  closeConnection = false,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const text = status === 500 ? 'Internal Server Error' : 'Bad Request';
+  const text = reasonPhrase(status);
   const headers = [
     'Content-Type',
     'text/plain; charset=utf-8',
@@ -103,7 +130,10 @@ export function writeFallback(res: ServerResponse, status: number, requestId?: s
     String(text.length),
   ];
   if (requestId !== undefined) headers.push('X-Request-ID', requestId);
-  res.writeHead(status, headers);
+  if (closeConnection) headers.push('Connection', 'close');
+  // The reason phrase is given: a writeHead that Node refused has already set the one of the
+  // status it was asked for ("200 OK"), which Node would otherwise keep.
+  res.writeHead(status, text, headers);
   res.end(text);
 }
 
@@ -145,16 +175,126 @@ function sendStream(
   pipeline(source as AsyncIterable<Uint8Array | string>, res, done);
 }
 
+/**
+ * Sends a file body. The file is opened before the head is written: it may have gone since the
+ * pipeline looked it up, and a client must then get a whole response, the 404 any missing file
+ * gets (docs/static-files.md), or the generic 500 when it cannot be opened, rather than a head
+ * followed by a cut connection.
+ */
 function sendFile(
   res: ServerResponse,
+  response: Response,
   body: FileBody,
-  done: (error: NodeJS.ErrnoException | null) => void,
+  close: boolean,
+  context: WriteContext,
 ): void {
-  // Read in chunks from `start` to `end` (inclusive, as in Content-Range): a range never reads
-  // the rest of the file, and a large file never sits in memory.
-  const stream =
-    body.start === undefined && body.end === undefined
-      ? createReadStream(body.path)
-      : createReadStream(body.path, { start: body.start, end: body.end });
-  pipeline(stream, res, done);
+  // Opening is part of sending: shutdown waits for it as it waits for the body.
+  context.inFlight++;
+  open(body.path, 'r').then(
+    (handle) => {
+      context.inFlight--;
+      streamFile(res, response, body, handle, close, context);
+    },
+    (error: NodeJS.ErrnoException) => {
+      context.inFlight--;
+      answerUnopenedFile(res, response, error, close, context);
+    },
+  );
+}
+
+function answerUnopenedFile(
+  res: ServerResponse,
+  response: Response,
+  error: NodeJS.ErrnoException,
+  close: boolean,
+  context: WriteContext,
+): void {
+  if (res.destroyed) return;
+  const requestId = response.request?.requestId;
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+    writeFallback(res, 404, requestId, close);
+    return;
+  }
+  context.logger.error('File body could not be opened', { requestId, error });
+  writeFallback(res, 500, requestId, close);
+}
+
+function streamFile(
+  res: ServerResponse,
+  response: Response,
+  body: FileBody,
+  handle: FileHandle,
+  close: boolean,
+  context: WriteContext,
+): void {
+  // The client may have left while the file was opened.
+  if (res.destroyed || !writeHead(res, response, close, context)) {
+    closeQuietly(handle);
+    return;
+  }
+  const span = fileSpan(body);
+  if (span.length === 0) {
+    closeQuietly(handle);
+    res.end();
+    return;
+  }
+  const done = reporter(context, res, response);
+  let stream: ReadStream;
+  try {
+    // Read in chunks, never past `end`: a range never reads the rest of the file, a large file
+    // never sits in memory, and a file that grows is not sent beyond its declared length.
+    stream = handle.createReadStream({ start: span.start, end: span.end });
+  } catch (error) {
+    // A `start`/`end` set by hand that Node refuses (negative, fractional). This runs in a
+    // promise callback: thrown on, it would be an unhandled rejection, not a logged failure.
+    closeQuietly(handle);
+    done(error as NodeJS.ErrnoException);
+    return;
+  }
+  const source = span.length === undefined ? stream : exactly(stream, span.length, body.path);
+  pipeline(source, res, done);
+}
+
+/**
+ * The bytes a file body sends: `start`..`end` (inclusive, as in Content-Range), else the file
+ * as long as it was when its Content-Length was decided (`size`). `length` is undefined only for
+ * a body whose size was never looked up: there is no declared length to keep to.
+ */
+function fileSpan(body: FileBody): {
+  start: number;
+  end: number | undefined;
+  length: number | undefined;
+} {
+  const start = body.start ?? 0;
+  const end = body.end ?? (body.size === undefined ? undefined : body.size - 1);
+  return { start, end, length: end === undefined ? undefined : Math.max(0, end - start + 1) };
+}
+
+/**
+ * The chunks of `stream`, failing when the file ends before `length` bytes (it shrank since it
+ * was looked up). The head promised that many (RFC 9112 §6.2), and a short body that ended
+ * normally would leave the client waiting on a kept-alive connection for bytes that never come;
+ * the failure cuts the connection instead, which tells the client the body is incomplete
+ * (RFC 9112 §6.3), and the log says why.
+ */
+async function* exactly(
+  stream: AsyncIterable<Buffer>,
+  length: number,
+  path: string,
+): AsyncGenerator<Buffer> {
+  let sent = 0;
+  for await (const chunk of stream) {
+    sent += chunk.length;
+    yield chunk;
+  }
+  if (sent < length) {
+    throw new Error(
+      `File ${path} ended after ${sent} of the ${length} bytes its response declared: it changed while being sent`,
+    );
+  }
+}
+
+function closeQuietly(handle: FileHandle): void {
+  // Nothing was read from it; a failure to close has nothing to tell the client or the log.
+  handle.close().catch(() => undefined);
 }

@@ -357,6 +357,11 @@ describe('responses', () => {
     );
     expect(refused?.fields?.requestId).toBe('trace-42');
     expect((await send(server.port, { path: '/' })).status).toBe(200);
+    const raw = await rawExchange(
+      server.port,
+      'GET /bad-header HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    );
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 500 Internal Server Error');
   });
 });
 

@@ -1,0 +1,188 @@
+/**
+ * A response stream that fails part-way through the Fetch adapter: the client sees the body cut
+ * short, and the application's logger gets the line the Node adapter writes, with the request
+ * id. Served over real HTTP by a Fetch-style server (`@hono/node-server`), read by `fetch`.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve as serveFetch } from '@hono/node-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
+import { toReadableStream } from '../../../src/adapters/fetch/stream.js';
+import { type Logger, Response, RestApplication } from '../../../src/index.js';
+
+type Line = { level: string; message: string; fields?: Record<string, unknown> };
+const lines: Line[] = [];
+const logger: Logger = {
+  debug: (message) => lines.push({ level: 'debug', message }),
+  info: (message) => lines.push({ level: 'info', message }),
+  warn: (message) => lines.push({ level: 'warn', message }),
+  error: (message, fields) => lines.push({ level: 'error', message, ...(fields && { fields }) }),
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Yields one line, then fails the way a database cursor does mid-way. */
+async function* failingMidway(): AsyncGenerator<string> {
+  yield 'first\n';
+  await sleep(5);
+  throw new Error('cursor failed');
+}
+
+async function* endless(stopped: { value: boolean }): AsyncGenerator<string> {
+  try {
+    for (;;) {
+      yield 'chunk\n';
+      await sleep(1);
+    }
+  } finally {
+    stopped.value = true;
+  }
+}
+
+const stopped = { value: false };
+const app = new RestApplication({ logger });
+app.get('/boom', () => new Response(200, failingMidway(), { contentType: 'text/plain' }));
+app.get('/endless', () => new Response(200, endless(stopped), { contentType: 'text/plain' }));
+const adapter = new FetchAdapter(app);
+
+/**
+ * The same failing source as `/boom`, made into a body by `toReadableStream` directly, so the
+ * stream's own logging is seen on the wire whatever the adapter passes it.
+ */
+async function direct(request: globalThis.Request): Promise<globalThis.Response> {
+  const requestId = new URL(request.url).searchParams.get('id') ?? undefined;
+  return new globalThis.Response(toReadableStream(failingMidway(), { logger, requestId }), {
+    headers: { 'content-type': 'text/plain' },
+  });
+}
+
+let server: ReturnType<typeof serveFetch>;
+let origin: string;
+
+beforeAll(async () => {
+  server = serveFetch({
+    fetch: (request) =>
+      new URL(request.url).pathname === '/direct' ? direct(request) : adapter.fetch(request),
+    port: 0,
+    hostname: '127.0.0.1',
+    overrideGlobalObjects: false,
+  });
+  await new Promise<void>((resolve) => {
+    if (server.listening) resolve();
+    else server.once('listening', () => resolve());
+  });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  });
+});
+
+afterEach(() => {
+  lines.length = 0;
+});
+
+/** Reads a body to its end; `undefined` if it ended normally, else the error it ended with. */
+async function readToEnd(response: globalThis.Response): Promise<unknown> {
+  try {
+    await response.text();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** Waits for the server side to finish with a request the client has already given up on. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await sleep(5);
+}
+
+const failures = () =>
+  lines.filter((line) => line.level === 'error' && line.message === 'Response body stream failed');
+
+describe('a Fetch response stream that fails part-way', () => {
+  it('is logged with the request id and the error, and cut short on the wire', async () => {
+    const response = await fetch(`${origin}/boom`);
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id');
+    expect(requestId).toBeTruthy();
+    expect(await readToEnd(response)).toBeInstanceOf(Error);
+    await until(() => failures().length > 0);
+    expect(failures()).toEqual([
+      {
+        level: 'error',
+        message: 'Response body stream failed',
+        fields: { requestId, error: expect.objectContaining({ message: 'cursor failed' }) },
+      },
+    ]);
+  });
+
+  it('is logged by toReadableStream with the logger and request id it is given', async () => {
+    const response = await fetch(`${origin}/direct?id=req-42`);
+    expect(await readToEnd(response)).toBeInstanceOf(Error);
+    await until(() => failures().length > 0);
+    expect(failures()).toEqual([
+      {
+        level: 'error',
+        message: 'Response body stream failed',
+        fields: {
+          requestId: 'req-42',
+          error: expect.objectContaining({ message: 'cursor failed' }),
+        },
+      },
+    ]);
+  });
+
+  it('logs nothing when the client goes away or the stream ends normally', async () => {
+    const client = new AbortController();
+    const response = await fetch(`${origin}/endless`, { signal: client.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    client.abort();
+    await until(() => stopped.value);
+    expect(stopped.value).toBe(true);
+
+    const hello = await fetch(`${origin}/`);
+    await hello.text();
+    await sleep(20);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+  });
+});
+
+describe('a response the Fetch adapter cannot build', () => {
+  it('answers 500 and lets go of its body: a ReadableStream cancelled, a generator returned', async () => {
+    const released: string[] = [];
+    const refusing = new RestApplication({ logger });
+    // WHATWG Headers refuse a value outside Latin-1, which the core lets through.
+    const badHeader = { 'X-Note': 'bad \u{1F600}' };
+    refusing.get('/web-stream', () => {
+      const body = new ReadableStream<Uint8Array>({
+        cancel: () => void released.push('cancelled'),
+      });
+      return new Response(200, body, { headers: badHeader, contentType: 'text/plain' });
+    });
+    refusing.get('/generator', () => {
+      async function* rows(): AsyncGenerator<string> {
+        try {
+          yield 'row\n';
+        } finally {
+          released.push('returned');
+        }
+      }
+      const body = rows();
+      // Started, as a producer that already opened its cursor is.
+      void body.next();
+      return new Response(200, body, { headers: badHeader, contentType: 'text/plain' });
+    });
+    const fetchAdapter = new FetchAdapter(refusing);
+    for (const path of ['/web-stream', '/generator']) {
+      const response = await fetchAdapter.fetch(new globalThis.Request(`http://a.example${path}`));
+      expect(response.status).toBe(500);
+    }
+    await until(() => released.length === 2);
+    expect(released).toEqual(['cancelled', 'returned']);
+  });
+});
