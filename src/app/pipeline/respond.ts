@@ -2,8 +2,8 @@
  * The one place a result becomes a Response: what a handler returns, and what an error handler
  * returns. A `Response` is used as it is; a `[body, status, headers?]` tuple sets the status and
  * headers; nothing is a 204 (or the error's status); bytes, streams and files are sent as they
- * are; anything else goes through the negotiated renderer (docs/application.md, "Handler
- * results").
+ * are, and so are values of the Fetch API (a `fetch()` response, a Blob, a DataView); anything
+ * else goes through the negotiated renderer (docs/application.md, "Handler results").
  */
 
 import { HttpError } from '../../errors.js';
@@ -20,7 +20,7 @@ import { isTuple } from '../representable.js';
 import type { CompiledRoute } from '../routing/routing-table.js';
 import { isPending, isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
-import { checkRepresentable } from './unrepresentable.js';
+import { checkRepresentable, isPlainData } from './unrepresentable.js';
 
 /** The representations a result may take: a route's, or the application's. */
 export interface Representations {
@@ -99,6 +99,7 @@ function toResponse(
     body = result[0];
     status = result[1];
     headers = result[2];
+    // A Response keeps its own status and headers; so does a WHATWG one (fromFetchApi).
     if (body instanceof Response) return body;
   }
   if (body === undefined || body === null) {
@@ -106,6 +107,13 @@ function toResponse(
   }
   status ??= 200;
   if (isRawBody(body)) return makeResponse(status, body as Uint8Array, undefined, headers);
+  // Plain data, nearly every result, goes straight to the renderer; anything else may be a value
+  // of the Fetch API, which means something in HTTP, or one JSON cannot represent.
+  const plain = isPlainData(body);
+  if (!plain) {
+    const fetchApi = fromFetchApi(body, status, headers);
+    if (fetchApi !== undefined) return fetchApi;
+  }
   const renderers = representations.renderers;
   let renderer = negotiated;
   if (typeof body === 'string' && representations.stringRenderers[0] !== renderers[0]) {
@@ -116,7 +124,7 @@ function toResponse(
       ) ?? renderer;
   }
   if (renderer.builtin !== undefined) {
-    checkRepresentable(exchange, body, fromErrorHandler);
+    if (!plain) checkRepresentable(exchange, body, fromErrorHandler);
     const response = makeResponse(status, renderer.builtin(body), renderer.contentType, headers);
     return varyOnAccept(renderers, response);
   }
@@ -168,6 +176,91 @@ function isRawBody(body: unknown): boolean {
       (Symbol.asyncIterator in body ||
         typeof (body as { getReader?: unknown }).getReader === 'function'))
   );
+}
+
+/**
+ * What a value of the Fetch API means in HTTP (docs/application.md, "Handler results"), or
+ * undefined for any other value. `status` and `headers` (a tuple's) apply to a Blob's or a
+ * view's bytes; a WHATWG Response keeps its own, as ours does in a tuple. Runtimes without
+ * `Response` or `Blob` have none to return, hence the `typeof` tests.
+ */
+function fromFetchApi(
+  body: unknown,
+  status: number,
+  headers: unknown,
+): Response | Promise<Response> | undefined {
+  if (ArrayBuffer.isView(body)) {
+    // A Uint8Array was sent as it is above; any other view (a DataView, an Int16Array, a
+    // Float32Array...) is sent as the bytes it spans, not the JSON of its indexes.
+    const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+    return makeResponse(status, bytes, undefined, headers);
+  }
+  if (typeof globalThis.Response === 'function' && body instanceof globalThis.Response) {
+    return relayFetchResponse(body);
+  }
+  if (typeof Blob === 'function' && body instanceof Blob) {
+    // Read whole, so it is sent as bytes are: with its Content-Length, ranges, conditional
+    // requests and `etag: 'auto'`. A Blob is in memory already (what `response.blob()` gives);
+    // a file on disk is `Response.file(path)`, which streams.
+    const type = body.type === '' ? undefined : body.type;
+    return body
+      .arrayBuffer()
+      .then((buffer) => makeResponse(status, new Uint8Array(buffer), type, headers));
+  }
+  return undefined;
+}
+
+// Hop-by-hop fields (RFC 9110 §7.6.1): they describe the connection the upstream answered on, not
+// the one this response goes out on, whose framing the adapter decides.
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+];
+
+/**
+ * A WHATWG Response as ours: its status, every header (each Set-Cookie on its own, RFC 6265 §3)
+ * and its body as the stream it is. The result is then what any Response a handler returns is:
+ * HEAD, conditional requests, compression and the rest apply on the way out (finalize.ts).
+ *
+ * A response of `fetch()` (its `url` says where it came from; one built with `new Response()`
+ * has none) comes with its body decoded: `fetch()` undoes every content coding it asked for in
+ * its own Accept-Encoding, yet leaves the upstream's Content-Encoding and Content-Length, which
+ * then describe bytes that are no longer there. Both are dropped, so the client gets the
+ * decoded bytes, labelled as such, framed by the adapter. A Response the handler built is sent
+ * as built: its Content-Encoding is the handler's word on its bytes.
+ */
+function relayFetchResponse(source: globalThis.Response): Response {
+  if (source.bodyUsed) {
+    // Sent anyway, it would fail once the status was out, as a cut connection.
+    throw new Error(
+      'A handler returned a Response whose body was already read: return response.clone() taken before reading it, or a new Response',
+    );
+  }
+  const response = new Response(source.status, source.body ?? undefined);
+  const upstream = source.headers;
+  const dropped = new Set(HOP_BY_HOP);
+  // The fields the upstream named in Connection are hop-by-hop too (RFC 9110 §7.6.1).
+  for (const option of (upstream.get('connection') ?? '').split(',')) {
+    dropped.add(option.trim().toLowerCase());
+  }
+  if (source.url !== '' && upstream.has('content-encoding')) {
+    dropped.add('content-encoding');
+    dropped.add('content-length');
+  }
+  const target = response.headers;
+  // Headers iterates with lower-case names; getSetCookie() keeps each Set-Cookie apart where
+  // iteration would join them with commas (runtimes before it existed).
+  const cookies = upstream.getSetCookie?.();
+  upstream.forEach((value, name) => {
+    if (dropped.has(name) || (cookies !== undefined && name === 'set-cookie')) return;
+    target.add(name, value);
+  });
+  for (const cookie of cookies ?? []) target.add('Set-Cookie', cookie);
+  return response;
 }
 
 /** Adds tuple headers, which may be a plain object, a MultiValueHeaders or a WHATWG Headers. */

@@ -20,6 +20,27 @@ const HINTS: ReadonlyArray<readonly [Function, string, string]> = [
   [Error, 'an Error', 'throw it (an HttpError for a status of your choice) instead'],
 ];
 
+/**
+ * Whether `value` is plain data: a string, number or boolean, or an object or array made by a
+ * literal or JSON.parse. Nearly every result is; only the others are examined further, here
+ * and for values of the Fetch API (respond.ts).
+ */
+export function isPlainData(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return true;
+    case 'object': {
+      if (value === null) return true;
+      const prototype = Object.getPrototypeOf(value);
+      return prototype === Object.prototype || prototype === Array.prototype;
+    }
+    default:
+      return false;
+  }
+}
+
 /** What `value` is and what to return instead, when no built-in renderer can represent it. */
 function describeUnrepresentable(value: unknown): string | undefined {
   switch (typeof value) {
@@ -30,10 +51,7 @@ function describeUnrepresentable(value: unknown): string | undefined {
     case 'bigint':
       return 'a bigint, which JSON cannot encode: return String(value) or Number(value)';
     case 'object': {
-      if (value === null) return undefined;
-      // Plain objects and arrays, nearly every result, are decided without the list below.
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype === Object.prototype || prototype === Array.prototype) return undefined;
+      if (isPlainData(value)) return undefined;
       for (const [type, name, hint] of HINTS) {
         if (value instanceof type) return `${name}, which JSON sends as {}: ${hint}`;
       }
