@@ -3,7 +3,7 @@
  * Express-style paths, a route registered twice, results JSON cannot represent.
  */
 import { describe, expect, it } from 'vitest';
-import { type LogFields, RestApplication, Router, SetupError } from '../../src/index.js';
+import { type LogFields, Response, RestApplication, Router, SetupError } from '../../src/index.js';
 
 function recordingLogger() {
   const lines: Array<{ message: string; fields?: LogFields }> = [];
@@ -127,5 +127,45 @@ describe('results JSON cannot represent', () => {
     const response = await app.request('/missing');
     expect(response.statusCode).toBe(404);
     expect(lines[0]?.message).toMatch(/^An error handler returned a Map/);
+  });
+});
+
+describe('one Response object returned for every request', () => {
+  it("refuses it from the second request on, rather than send the first one's request id and CORS origin", async () => {
+    const { lines, logger } = recordingLogger();
+    const gone = new Response(410, 'This page has moved on');
+    const maintenance = new Response(503, 'Back soon');
+    const app = new RestApplication({ logger }).cors({
+      origin: ['https://a.example', 'https://b.example'],
+      credentials: true,
+    });
+    app.get('/old', () => gone);
+    app.get('/busy', () => 'ok');
+    app.onRequest(({ request }) => (request.path === '/busy' ? maintenance : undefined));
+    for (const path of ['/old', '/busy']) {
+      const first = await app.request(path, {
+        headers: { 'X-Request-ID': 'first', Origin: 'https://a.example' },
+      });
+      expect(first.headers.get('x-request-id')).toBe('first');
+      const second = await app.request(path, {
+        headers: { 'X-Request-ID': 'second', Origin: 'https://b.example' },
+      });
+      expect(second.statusCode).toBe(500);
+      expect(second.headers.get('x-request-id')).toBe('second');
+      expect(second.headers.get('access-control-allow-origin')).toBe('https://b.example');
+    }
+    const refused = lines.filter((line) =>
+      String((line.fields?.error as Error | undefined)?.message).includes('second request'),
+    );
+    expect(refused).toHaveLength(2);
+  });
+
+  it('takes a new Response per request as often as it is returned', async () => {
+    const app = new RestApplication({ logger: recordingLogger().logger });
+    app.get('/new', () => new Response(410, 'gone'));
+    for (const id of ['one', 'two']) {
+      const response = await app.request('/new', { headers: { 'X-Request-ID': id } });
+      expect([response.statusCode, response.headers.get('x-request-id')]).toEqual([410, id]);
+    }
   });
 });

@@ -91,7 +91,7 @@ function toResponse(
   negotiated: CompiledRenderer,
   status?: number,
 ): Response | Promise<Response> {
-  if (result instanceof Response) return result;
+  if (result instanceof Response) return answeringOnce(result, exchange.request);
   const fromErrorHandler = status !== undefined;
   let body = result;
   let headers: unknown;
@@ -100,7 +100,7 @@ function toResponse(
     status = result[1];
     headers = result[2];
     // A Response keeps its own status and headers; so does a WHATWG one (fromFetchApi).
-    if (body instanceof Response) return body;
+    if (body instanceof Response) return answeringOnce(body, exchange.request);
   }
   if (body === undefined || body === null) {
     return makeResponse(status ?? 204, undefined, undefined, headers);
@@ -176,6 +176,20 @@ function isRawBody(body: unknown): boolean {
       (Symbol.asyncIterator in body ||
         typeof (body as { getReader?: unknown }).getReader === 'function'))
   );
+}
+
+/**
+ * A Response object answers one request: the way out writes that request's id, CORS origin,
+ * length and hooks' headers into it. One returned again (a module-level constant, a hook's
+ * shared answer) would hand the first request's to the next, so it is refused, a logged 500.
+ */
+function answeringOnce(response: Response, request: Request): Response {
+  if (response.request !== undefined && response.request !== request) {
+    throw new Error(
+      'A Response object was returned for a second request; it carries what the first one added (its request id, CORS and hook headers): create one per request, or return a [body, status, headers] tuple',
+    );
+  }
+  return response;
 }
 
 /**
