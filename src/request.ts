@@ -41,6 +41,11 @@ export interface PlatformContext {
    * connection closes before the response finished. Called only when a handler asks for it.
    */
   onClientGone?: (request: Request, listener: () => void) => void;
+  /**
+   * Set by an adapter that holds the whole body before sending anything (the buffered Lambda
+   * handler): an event stream, which never ends, is then answered with a 500 instead.
+   */
+  buffered?: boolean;
   [key: string]: unknown;
 }
 

@@ -6,7 +6,7 @@ import type { RestApplication } from '../../app/application.js';
 import { adaptLogger, dispatch, isPending } from '../../app/kernel.js';
 import type { AnyLogger, Logger } from '../../app/logger.js';
 import { HttpError, SetupError } from '../../errors.js';
-import { type ReadableStreamLike, Request, type RequestInit } from '../../request.js';
+import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
@@ -29,7 +29,6 @@ import { normalizeBasePath } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
 import { forbidsContent } from './result-headers.js';
 import {
-  isEventStream,
   type LambdaResponseStream,
   lambdaRuntime,
   type StreamingHandler,
@@ -210,9 +209,18 @@ export class CloudGatewayAdapter {
     if (!this.#started) await this.#awaitStartup(context);
     const { processor, request, metrics, response: settled } = this.#dispatch(event, context);
     let response = isPending(settled) ? await settled : settled;
-    if (isEventStream(response)) response = await this.#refuseEventStream(request, response);
-    const converted = this.#toResult(processor, response, request.method === 'HEAD');
-    const result = converted instanceof Promise ? await converted : converted;
+    const head = request.method === 'HEAD';
+    let result = this.#toResult(processor, response, head);
+    // Only files and streams are read here, and reading them can fail. No status has been sent
+    // yet, so the failure is answered like any error a handler throws (docs/aws-lambda.md).
+    if (result instanceof Promise) {
+      try {
+        result = await result;
+      } catch (error) {
+        response = await this.#answerBodyFailure(request, error);
+        result = await this.#toResult(processor, response, head);
+      }
+    }
     // Awaited only when there is a metrics line to publish: an idle await costs a microtask.
     if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
     return result;
@@ -272,6 +280,9 @@ export class CloudGatewayAdapter {
     const request = this.#newRequest(parts, body, event, context, metrics);
     if (stream !== undefined) {
       request.context.onClientGone = (_request, listener) => watchClientGone(stream, listener);
+    } else {
+      // The buffered handler holds the whole body: the pipeline refuses an event stream for it.
+      request.context.buffered = true;
     }
     // An unreadable body is answered through the application's error path, unrouted, so no
     // handler runs. The response itself when the pipeline finished synchronously.
@@ -295,21 +306,21 @@ export class CloudGatewayAdapter {
   }
 
   /**
-   * A buffered result holds the whole body, and an event stream never ends: it is refused with
-   * the application's own 500, and the producer is stopped before it starts.
+   * A body that failed while it was read whole, before anything was sent: logged with the
+   * request id, and answered with a 500 through the application's error path (its error
+   * handlers, default headers and CORS), as a thrown error would be. The failure is the error's
+   * `cause`, for error handlers that look.
    */
-  #refuseEventStream(request: Request, response: Response): Promise<Response> {
-    const body = response.body as AsyncIterable<unknown> | ReadableStreamLike;
-    const stopped =
-      Symbol.asyncIterator in body
-        ? body[Symbol.asyncIterator]().return?.()
-        : body.getReader().cancel();
-    Promise.resolve(stopped).catch(() => undefined);
-    this.#logger.error(
-      'An event stream (text/event-stream) cannot be sent by the buffered handler; serve it with adapter.streamHandler (Lambda response streaming)',
-      { requestId: request.requestId, path: request.path },
-    );
-    return Promise.resolve(dispatch(this.app, request, new HttpError(500)));
+  #answerBodyFailure(request: Request, error: unknown): Promise<Response> {
+    this.#logger.error('Response body failed while it was read; answering 500', {
+      requestId: request.requestId,
+      method: request.method,
+      path: request.path,
+      error,
+    });
+    const refusal = new HttpError(500);
+    refusal.cause = error;
+    return Promise.resolve(dispatch(this.app, request, refusal));
   }
 
   #newRequest(

@@ -184,9 +184,3 @@ export function watchClientGone(stream: LambdaResponseStream, listener: () => vo
   stream.once('close', gone);
   stream.once('error', gone);
 }
-
-/** Whether a response is a `text/event-stream` body being streamed (an `sse()` response). */
-export function isEventStream(response: Response): boolean {
-  const type = response.headers.get('content-type') ?? response.contentType;
-  return type !== undefined && /^text\/event-stream\s*(;|$)/i.test(type) && isStream(response.body);
-}

@@ -14,8 +14,14 @@
 import { HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { allowForPath, HTTPMethod, parseMethod } from '../../http/methods.js';
-import { type Request, recordBodyLimit, recordPathParams, recordRouting } from '../../request.js';
-import { Response } from '../../response.js';
+import {
+  type ReadableStreamLike,
+  type Request,
+  recordBodyLimit,
+  recordPathParams,
+  recordRouting,
+} from '../../request.js';
+import { isStream, Response } from '../../response.js';
 import { isPreflight } from '../features/cors.js';
 import { type CompiledHook, now, type RouteHooks, runOnRequest } from '../features/hooks.js';
 import { assignRequestId } from '../features/request-id.js';
@@ -110,6 +116,9 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
     const { request, head, features, state } = exchange;
     // Asked before compression replaces the body of an event stream with its encoder's.
     const events = response.body instanceof EventStream;
+    if (request.context.buffered === true && isEventStream(response)) {
+      return refuseEventStream(exchange, response);
+    }
     const done = finalizeResponse(response, request, head, features, state);
     if (!isPending(done)) return bindSignal(exchange, done, events);
     return done.then(
@@ -119,6 +128,36 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
   } catch (error) {
     return answerError(exchange, error);
   }
+}
+
+/** An `sse()` response, or a stream body a handler typed `text/event-stream` itself. */
+function isEventStream(response: Response): boolean {
+  const body = response.body;
+  if (body instanceof EventStream) return true;
+  if (!isStream(body)) return false;
+  const type = response.contentType ?? response.headers.get('content-type') ?? '';
+  return /^text\/event-stream\s*(;|$)/i.test(type);
+}
+
+/**
+ * An adapter that holds the whole body before sending (the buffered Lambda handler) cannot send
+ * an event stream, which never ends: its producer is stopped before it starts, and the answer
+ * is the application's 500, a HEAD's included, before the `onResponse` hooks see anything
+ * (docs/aws-lambda.md).
+ */
+function refuseEventStream(exchange: Exchange, response: Response): Response | Promise<Response> {
+  const body = response.body as AsyncIterable<unknown> | ReadableStreamLike;
+  const stopped =
+    Symbol.asyncIterator in body
+      ? body[Symbol.asyncIterator]().return?.()
+      : body.getReader().cancel();
+  Promise.resolve(stopped).catch(() => undefined);
+  const { request, host } = exchange;
+  host.logger.error(
+    'An event stream (text/event-stream) cannot be sent by an adapter that holds the whole body; on Lambda, serve it with adapter.streamHandler (response streaming)',
+    { requestId: request.requestId, path: request.path },
+  );
+  return answerError(exchange, new HttpError(500));
 }
 
 /**

@@ -1,0 +1,203 @@
+/**
+ * The buffered Lambda handler sends nothing before it has the whole body, so a stream body that
+ * fails while it is read is answered like any thrown error: the application's 500 through its
+ * error path, logged with the request id; the invocation itself succeeds. And a HEAD of an event
+ * stream gets the GET's refusal (RFC 9110 §9.3.2), not a 200.
+ */
+import { describe, expect, it } from 'vitest';
+import { CloudGatewayAdapter, type MetricsEntry } from '../../../src/adapters/aws/index.js';
+import { Response, RestApplication, sse } from '../../../src/index.js';
+import {
+  captureLogger,
+  lambdaContext,
+  readV1Result,
+  readV2Result,
+  restEvent,
+  v2Event,
+  type WireResponse,
+} from './fixtures.js';
+
+const ORIGIN = 'https://app.example';
+
+function failingGenerator(): AsyncIterable<string> {
+  return (async function* () {
+    yield 'first\n';
+    throw new Error('database cursor failed');
+  })();
+}
+
+function failingReadableStream(): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) {
+        controller.error(new Error('database cursor failed'));
+        return;
+      }
+      sent = true;
+      controller.enqueue(new TextEncoder().encode('first\n'));
+    },
+  });
+}
+
+/** An application with its own 500 page, default headers and CORS, and failing bodies. */
+function buildApp() {
+  const { logger, lines } = captureLogger();
+  const causes: unknown[] = [];
+  const app = new RestApplication({ logger });
+  app.defaultHeaders({ 'X-Content-Type-Options': 'nosniff' });
+  app.cors({ origin: ORIGIN });
+  app.errorHandler(500, ({ error }) => {
+    causes.push(error.cause);
+    return { custom: 'error page' };
+  });
+  app.get('/generator', () => new Response(200, failingGenerator(), { contentType: 'text/plain' }));
+  app.get(
+    '/readable',
+    () => new Response(200, failingReadableStream(), { contentType: 'application/octet-stream' }),
+  );
+  app.get(
+    '/fine',
+    () =>
+      new Response(
+        200,
+        (async function* () {
+          yield 'a';
+          yield 'b';
+        })(),
+        { contentType: 'text/plain' },
+      ),
+  );
+  return { app, lines, causes };
+}
+
+function expectApplication500(result: WireResponse): void {
+  expect(result.status).toBe(500);
+  expect(JSON.parse(new TextDecoder().decode(result.body))).toEqual({ custom: 'error page' });
+  expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(result.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+}
+
+describe('a stream body that fails while the buffered handler reads it', () => {
+  it('answers the application 500 on an HTTP API 2.0 event, logged with the request id', async () => {
+    const { app, lines, causes } = buildApp();
+    const entries: MetricsEntry[] = [];
+    const adapter = new CloudGatewayAdapter(app, {
+      metricsPublisher: { publish: (entry: MetricsEntry) => void entries.push(entry) },
+    });
+    const result = readV2Result(
+      await adapter.handleEvent(
+        v2Event({ method: 'GET', path: '/generator', headers: { Origin: ORIGIN } }),
+        lambdaContext(),
+      ),
+    );
+    expectApplication500(result);
+    const requestId = result.headers.get('x-request-id');
+    expect(requestId).toBeTruthy();
+    const errors = lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.fields?.requestId).toBe(requestId);
+    expect(errors[0]?.fields?.error).toMatchObject({ message: 'database cursor failed' });
+    // The error handler can reach the failure, and the metrics line counts the 500.
+    expect(((causes[0] as Error).cause as Error).message).toBe('database cursor failed');
+    expect(entries[0]?.properties).toMatchObject({ statusCode: 500 });
+  });
+
+  it('answers the application 500 on a REST API event, for a ReadableStream too', async () => {
+    const { app, lines } = buildApp();
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    for (const path of ['/generator', '/readable']) {
+      const result = readV1Result(
+        await adapter.handleEvent(
+          restEvent({ method: 'GET', path, headers: { Origin: ORIGIN } }),
+          lambdaContext(),
+        ),
+      );
+      expectApplication500(result);
+    }
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(2);
+    // A stream that ends normally is read whole, as before.
+    const fine = readV1Result(
+      await adapter.handleEvent(restEvent({ method: 'GET', path: '/fine' }), lambdaContext()),
+    );
+    expect(fine.status).toBe(200);
+    expect(new TextDecoder().decode(fine.body)).toBe('ab');
+  });
+});
+
+describe('HEAD on the buffered handler', () => {
+  it('gets the 500 a GET of an event stream gets (RFC 9110 §9.3.2); the producer never runs', async () => {
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger });
+    let started = false;
+    // An event-stream body of known length is buffered like any other, HEAD included.
+    app.get(
+      '/snapshot',
+      () => new Response(200, 'data: done\n\n', { contentType: 'text/event-stream' }),
+    );
+    app.get('/events', () =>
+      sse(
+        (async function* () {
+          started = true;
+          yield 'never sent';
+        })(),
+      ),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    const answer = async (method: string, path = '/events') =>
+      readV2Result(
+        await adapter.handleEvent(
+          v2Event({ method, path, headers: { Accept: 'text/event-stream' } }),
+          lambdaContext(),
+        ),
+      );
+    const get = await answer('GET');
+    const head = await answer('HEAD');
+    expect(get.status).toBe(500);
+    expect(head.status).toBe(500);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-type')).not.toContain('event-stream');
+    expect(head.body).toHaveLength(0);
+    expect(started).toBe(false);
+    // Both are the same mistake, and both point to streamHandler.
+    const errors = lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(2);
+    expect(errors[1]?.message).toContain('streamHandler');
+    for (const method of ['GET', 'HEAD']) {
+      const snapshot = await answer(method, '/snapshot');
+      expect(snapshot.status).toBe(200);
+      expect(snapshot.headers.get('content-type')).toBe('text/event-stream');
+    }
+  });
+});
+
+describe('an event stream on the buffered handler', () => {
+  it('goes through the onResponse hooks and the access log once, as the 500 that is sent', async () => {
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger, accessLog: true });
+    const seen: number[] = [];
+    app.onResponse(({ response }) => void seen.push(response.statusCode));
+    app.get('/events', () => sse((async function* () {})()));
+    app.get(
+      '/typed-by-hand',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            yield 'data: x\n\n';
+          })(),
+          { contentType: 'text/event-stream' },
+        ),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    for (const path of ['/events', '/typed-by-hand']) {
+      const result = readV2Result(
+        await adapter.handleEvent(v2Event({ method: 'GET', path }), lambdaContext()),
+      );
+      expect(result.status).toBe(500);
+    }
+    expect(seen).toEqual([500, 500]);
+    const access = lines.filter((line) => line.level === 'info').map((line) => line.message);
+    expect(access).toEqual(['GET /events 500', 'GET /typed-by-hand 500']);
+  });
+});
