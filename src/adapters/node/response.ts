@@ -1,13 +1,13 @@
 /**
  * restmachine `Response` → Node `ServerResponse`: the status and every header in one
  * `writeHead` call, then the body. Text and bytes go out with `end()`; streams and files are
- * piped with backpressure and torn down when the client goes away. A file is opened before its
- * head is written and sends exactly the length the head declared.
+ * written with backpressure and torn down when the client goes away, and a body that fails
+ * midway cuts the connection once what was written before the failure has been flushed. A file
+ * is opened before its head is written and sends exactly the length the head declared.
  */
 import type { ReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
 import type { Logger } from '../../app/logger.js';
 import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
@@ -22,16 +22,6 @@ import { FileBody, isStream, type Response, streamChunks } from '../../response.
 export interface WriteContext {
   readonly logger: Logger;
   inFlight: number;
-}
-
-/** Errors that only mean the client stopped listening; nothing to report. */
-function isClientGone(error: NodeJS.ErrnoException): boolean {
-  return (
-    error.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    error.code === 'ECONNRESET' ||
-    error.code === 'EPIPE' ||
-    error.code === 'ERR_STREAM_DESTROYED'
-  );
 }
 
 /**
@@ -64,7 +54,7 @@ export function writeResponse(
   }
   if (body === undefined || body === null) res.end();
   else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
-  else if (isStream(body)) sendStream(res, body, reporter(context, res, response));
+  else if (isStream(body)) sendStream(res, body, response, context);
   else res.end();
 }
 
@@ -137,42 +127,142 @@ export function writeFallback(
   res.end(text);
 }
 
-/**
- * What a body stream's end does: it leaves `inFlight`; a failure once the headers are out is
- * logged and cuts the connection. Node's `pipeline` calls it once the source is torn down (a
- * generator's `finally` has run).
- */
-function reporter(
-  context: WriteContext,
-  res: ServerResponse,
-  response: Response,
-): (error: NodeJS.ErrnoException | null) => void {
-  context.inFlight++;
-  return (error) => {
-    context.inFlight--;
-    if (!error) return;
-    if (!isClientGone(error)) {
-      context.logger.error('Response body stream failed', {
-        requestId: response.request?.requestId,
-        error,
-      });
-    }
-    // Headers are out, so the status cannot change; cutting the connection tells the client
-    // the body is incomplete instead of letting it take a short body as whole.
-    if (!res.destroyed) res.destroy();
-  };
-}
-
 function sendStream(
   res: ServerResponse,
   body: AsyncIterable<Uint8Array | string> | Parameters<typeof streamChunks>[0],
-  done: (error: NodeJS.ErrnoException | null) => void,
+  response: Response,
+  context: WriteContext,
 ): void {
   const source = Symbol.asyncIterator in body ? body : streamChunks(body);
   // The status and headers go out now, not with the first chunk, which may be long in coming
   // (an event stream's first event): a browser's EventSource opens on them.
   res.flushHeaders();
-  pipeline(source as AsyncIterable<Uint8Array | string>, res, done);
+  sendChunks(res, source as AsyncIterable<Uint8Array | string>, body, response, context);
+}
+
+/**
+ * Writes every chunk of `source` on `res` at the pace the client reads, then ends the response;
+ * the body counts in `inFlight` until then. A client that goes away stops the source at its next
+ * chunk (its `return()` runs: a generator's `finally`, a Node stream destroyed). A failure of the
+ * source is logged and ends the connection, not the response (see {@link cutAfterFlush}).
+ *
+ * Not `stream.pipeline`: on a failure it destroys the response, and with it the chunks written
+ * just before, which are still queued (docs/streams.md: what was produced reaches the client).
+ */
+function sendChunks(
+  res: ServerResponse,
+  source: AsyncIterable<Uint8Array | string>,
+  underlying: unknown,
+  response: Response,
+  context: WriteContext,
+): void {
+  context.inFlight++;
+  // A client gone while the source waits for its next chunk: a Node stream (an upstream
+  // response, a file) is released now, not when that chunk comes, which may be never.
+  let finished = false;
+  res.once('close', () => {
+    if (!finished) discardBody(underlying);
+  });
+  writeChunks(res, source).then(
+    (complete) => {
+      finished = true;
+      context.inFlight--;
+      if (complete) res.end();
+    },
+    (error: unknown) => {
+      finished = true;
+      context.inFlight--;
+      // A source released because the client went away ends with an error of its own
+      // (a premature close): nothing failed that anyone is waiting on.
+      if (!res.destroyed) failBody(res, response, error, context);
+    },
+  );
+}
+
+/** Resolves true once every chunk was written, false when the client went away first. */
+async function writeChunks(
+  res: ServerResponse,
+  source: AsyncIterable<Uint8Array | string>,
+): Promise<boolean> {
+  // Leaving the loop early calls the source's `return()`.
+  for await (const chunk of source) {
+    if (res.destroyed) return false;
+    if (!res.write(chunk) && !(await drained(res))) return false;
+  }
+  return !res.destroyed;
+}
+
+/** Resolves true when `res` takes more again, false when its connection closed first. */
+function drained(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) {
+      resolve(false);
+      return;
+    }
+    const onDrain = (): void => {
+      res.off('close', onClose);
+      resolve(true);
+    };
+    const onClose = (): void => {
+      res.off('drain', onDrain);
+      resolve(false);
+    };
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}
+
+/** Logs a body that failed after its head was written, and cuts its connection. */
+function failBody(
+  res: ServerResponse,
+  response: Response,
+  error: unknown,
+  context: WriteContext,
+): void {
+  context.logger.error('Response body stream failed', {
+    requestId: response.request?.requestId,
+    error,
+  });
+  cutAfterFlush(res);
+}
+
+/**
+ * How long the connection of a failed body may take to pass on what was written before the
+ * failure, in milliseconds, before it is destroyed anyway.
+ */
+const FLUSH_GRACE = 1_000;
+
+/**
+ * Ends the connection of a response whose body failed. The head is out, so the status cannot
+ * change; what tells the client the body is incomplete is the connection closing before the
+ * body's end: a chunked body without its last chunk (RFC 9112 §7.1), a body shorter than its
+ * Content-Length (RFC 9112 §6.3). So the response itself is never ended.
+ *
+ * The chunks written before the failure are whole (whole chunk frames, in a chunked body) and
+ * belong to the client: an event stream's events fully produced before the failure must arrive
+ * (docs/streams.md). Destroying the socket would throw away those still queued (in the socket,
+ * or held back by Node's cork until the next tick), so its sending side is closed instead:
+ * `end()` writes what is queued, then the FIN. The receiving side stays open until the client
+ * closes too; closing it at once (as `destroySoon()` does) turns any bytes the client sent and
+ * we did not read into a reset, which can make the client drop what it had not read yet
+ * (RFC 9112 §9.6 closes in stages for this reason).
+ *
+ * A client that does not read, or never closes its side, would hold the connection forever;
+ * after `FLUSH_GRACE` it is destroyed whatever is left. A client that already went away has
+ * nothing left to flush: its connection is gone, or `end()` fails on it and destroys it.
+ */
+function cutAfterFlush(res: ServerResponse): void {
+  if (res.destroyed) return;
+  const socket = res.socket;
+  if (socket === null) {
+    // The response to a pipelined request waits for those before it and queues its bytes until
+    // it is given the connection, which is when this event fires; they are written right after.
+    res.once('socket', () => process.nextTick(cutAfterFlush, res));
+    return;
+  }
+  const timer = setTimeout(() => socket.destroy(), FLUSH_GRACE);
+  socket.once('close', () => clearTimeout(timer));
+  socket.end();
 }
 
 /**
@@ -238,7 +328,6 @@ function streamFile(
     res.end();
     return;
   }
-  const done = reporter(context, res, response);
   let stream: ReadStream;
   try {
     // Read in chunks, never past `end`: a range never reads the rest of the file, a large file
@@ -248,11 +337,11 @@ function streamFile(
     // A `start`/`end` set by hand that Node refuses (negative, fractional). This runs in a
     // promise callback: thrown on, it would be an unhandled rejection, not a logged failure.
     closeQuietly(handle);
-    done(error as NodeJS.ErrnoException);
+    failBody(res, response, error, context);
     return;
   }
   const source = span.length === undefined ? stream : exactly(stream, span.length, body.path);
-  pipeline(source, res, done);
+  sendChunks(res, source, stream, response, context);
 }
 
 /**

@@ -27,9 +27,23 @@ async function* fileParts(
   for (let i = 0; i < ranges.length; i++) {
     yield encoder.encode(layout.heads[i] as string);
     const range = ranges[i] as ByteRange;
+    const length = range.end - range.start + 1;
     // Each part streams only its own bytes: the file is never read whole.
+    let sent = 0;
     for await (const chunk of createReadStream(path, { start: range.start, end: range.end })) {
-      yield chunk as Uint8Array;
+      const bytes = chunk as Uint8Array;
+      sent += bytes.length;
+      yield bytes;
+    }
+    // The file shrank since its length was looked up. The Content-Length and the part's
+    // Content-Range promised these bytes (RFC 9110 §14.6): a short part that ended normally
+    // would leave the client waiting for bytes that never come, or misread the parts after it.
+    // Failing the body makes the adapter cut the response instead, which tells the client it
+    // is incomplete (RFC 9112 §6.3), and the log says why.
+    if (sent < length) {
+      throw new Error(
+        `File ${path} ended after ${sent} of the ${length} bytes its response declared for the range ${range.start}-${range.end}: it changed while being sent`,
+      );
     }
   }
   yield encoder.encode(layout.tail);
