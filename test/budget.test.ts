@@ -7,7 +7,13 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 108 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 112 KiB: a
+ * third review's fixes (about 4.7 KiB: values of the Fetch API returned by handlers, a WHATWG
+ * Response relayed, a Blob and any ArrayBuffer view sent as bytes, 1.2 KiB; startup and shutdown
+ * handlers' names checked before startup runs, with hints, 1.1 KiB; an event stream refused by
+ * the pipeline for a buffered adapter, 0.6 KiB; a Response object returned twice refused;
+ * loggers that throw; compression levels; S3 range merging; a late name clash) took the core
+ * from 106.3 KiB to 111.5 KiB. Before that, 108 KiB: a
  * second review's fixes (about 1.9 KiB: session values that need one request's are refused at
  * startup, every shutdown handler runs when one fails, an HttpError that cannot be sent becomes
  * the built-in 500, query and form escapes decoded as the URL Standard does, OPTIONS *, the 304
@@ -28,7 +34,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 108 * 1024;
+const CORE_BUDGET = 112 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
