@@ -11,7 +11,14 @@ import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { availableParallelism } from 'node:os';
 import { SetupError } from '../../errors.js';
-import { formatUrl, resolveHost, type ServeOptions, serve } from './serve.js';
+import {
+  checkDuration,
+  formatUrl,
+  LONGEST_TIMER,
+  resolveHost,
+  type ServeOptions,
+  serve,
+} from './serve.js';
 import type { ServedApplication } from './types.js';
 
 /** Options of `serveCluster()`: those of `serve()`, plus the number of workers. */
@@ -130,7 +137,12 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
       new SetupError('INVALID_OPTION', `workers must be an integer >= 1, got ${String(count)}`),
     );
   }
-  const shutdownTimeout = options.shutdownTimeout ?? 10_000;
+  let shutdownTimeout: number;
+  try {
+    shutdownTimeout = checkDuration('shutdownTimeout', options.shutdownTimeout, 10_000);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const handleSignals = options.handleSignals ?? true;
   const workers = new Set<Worker>();
   let closing: Promise<void> | undefined;
@@ -213,9 +225,12 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
         }
         // Workers get their own grace period plus time for shutdown handlers; one that still
         // has not exited is killed so that the primary's close() always ends.
-        const timer = setTimeout(() => {
-          for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
-        }, shutdownTimeout + 5_000);
+        const timer = setTimeout(
+          () => {
+            for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+          },
+          Math.min(shutdownTimeout + 5_000, LONGEST_TIMER),
+        );
         await Promise.all(exits);
         clearTimeout(timer);
       })();

@@ -70,8 +70,11 @@ function writeHead(
 ): boolean {
   // `writeHead` takes a flat [name, value, name, value, ...] list, which keeps repeated headers
   // (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
+  // The connection closes after this response whatever a handler wrote in Connection
+  // (keep-alive would invite a request into a closing connection): the field says so.
+  if (close) response.headers.delete('connection');
   const flat = MultiValueHeaders.flattenInto(response.headers, []);
-  if (close && !response.headers.has('connection')) flat.push('Connection', 'close');
+  if (close) flat.push('Connection', 'close');
   try {
     res.writeHead(response.statusCode, flat);
     return true;

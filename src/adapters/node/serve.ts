@@ -86,10 +86,19 @@ export function resolveHost(option: string | undefined): string {
   return host === undefined || host === '' ? DEFAULT_HOST : host;
 }
 
-function checkDuration(name: string, value: number | undefined, fallback: number): number {
+/** The longest delay a Node timer keeps; a longer one fires after 1 ms. */
+export const LONGEST_TIMER = 2_147_483_647;
+
+export function checkDuration(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new SetupError('INVALID_OPTION', `${name} must be a number of milliseconds >= 0`);
+  }
+  if (value > LONGEST_TIMER) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `${name} must be at most ${LONGEST_TIMER} ms (about 24.8 days), the longest timer Node keeps; got ${value}`,
+    );
   }
   return value;
 }
@@ -138,9 +147,8 @@ export async function serve(
   const requestTimeout = checkDuration('requestTimeout', options.requestTimeout, 120_000);
   const keepAliveTimeout = checkDuration('keepAliveTimeout', options.keepAliveTimeout, 5_000);
   const adapter = new NodeAdapter(app, options);
-
-  await app.startup();
-
+  // The server is made before startup: options it refuses (a TLS key that is not PEM) then fail
+  // before startup handlers open anything that would have to be released.
   const serverOptions = {
     // Node checks the header and request timeouts on this interval; its default (30 s) would let
     // a slow client overstay a short timeout by that much.
@@ -160,6 +168,8 @@ export async function serve(
     requestTimeout > 0 && headersTimeout > requestTimeout ? requestTimeout : headersTimeout;
   server.requestTimeout = requestTimeout;
   server.keepAliveTimeout = keepAliveTimeout;
+
+  await app.startup();
 
   let boundPort: number;
   try {

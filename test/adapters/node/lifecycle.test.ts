@@ -158,6 +158,32 @@ describe('startup', () => {
     expect(events).toEqual(['shutdown']);
   });
 
+  it('refuses TLS options Node cannot use before any startup handler runs', async () => {
+    const events: string[] = [];
+    const app = slowApp(events).onStartup('pool', () => {
+      events.push('startup');
+      return 'pool';
+    });
+    await expect(
+      serve(app, {
+        port: 0,
+        host: '127.0.0.1',
+        handleSignals: false,
+        tls: { key: 'not a key', cert: 'not a certificate' },
+      }),
+    ).rejects.toThrow(/PEM|key|certificate/i);
+    // Nothing was opened that a shutdown handler would have to release.
+    expect(events).toEqual([]);
+  });
+
+  it('refuses a timeout longer than a Node timer keeps, which would fire at once', async () => {
+    for (const name of ['shutdownTimeout', 'requestTimeout'] as const) {
+      await expect(
+        serve(slowApp([]), { port: 0, handleSignals: false, [name]: 3_000_000_000 }),
+      ).rejects.toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining(name) });
+    }
+  });
+
   it('sets bounded header, request and keep-alive timeouts', async () => {
     const handle = await start(slowApp([]));
     opened.push(handle);
@@ -223,6 +249,39 @@ describe('shutdown', () => {
         },
       );
       expect(response).toEqual({ status: 200, connection: 'close' });
+      await handle.close();
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('says Connection: close during shutdown even where a handler wrote keep-alive', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let reached = false;
+    app.get('/kept', async () => {
+      reached = true;
+      await sleep(200);
+      return [{ kept: true }, 200, { Connection: 'keep-alive' }];
+    });
+    const handle = await start(app);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const connection = await new Promise<string | undefined>((resolve, reject) => {
+        const outgoing = httpRequest(
+          { host: '127.0.0.1', port: handle.port, path: '/kept', agent },
+          (incoming) => {
+            incoming.resume();
+            incoming.on('end', () => resolve(incoming.headers.connection));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end();
+        void (async () => {
+          while (!reached) await sleep(5);
+          void handle.close();
+        })();
+      });
+      expect(connection).toBe('close');
       await handle.close();
     } finally {
       agent.destroy();
