@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
 import { SetupError } from '../../errors.js';
 import { NodeAdapter } from './adapter.js';
@@ -162,6 +162,16 @@ export async function serve(
       ? createServer(serverOptions, adapter.listener)
       : createHttpsServer({ ...serverOptions, ...options.tls }, adapter.listener);
   server.on('checkContinue', adapter.checkContinueListener);
+  // A TLS connection is known to the HTTP layer only once its handshake is done; one that never
+  // finishes it (a scanner, a half-open client) would hold close() for Node's 120 s handshake
+  // timeout, so TLS servers keep their raw connections to cut them at shutdownTimeout.
+  const handshaking = options.tls === undefined ? undefined : new Set<Socket>();
+  if (handshaking !== undefined) {
+    server.on('connection', (socket: Socket) => {
+      handshaking.add(socket);
+      socket.once('close', () => handshaking.delete(socket));
+    });
+  }
   // Bounded time for headers and for whole requests keeps slow clients (slowloris) from
   // holding connections open forever; 0 turns a limit off, as in Node.
   server.headersTimeout =
@@ -206,7 +216,7 @@ export async function serve(
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
         }
-        await drainServer(server, adapter, shutdownTimeout);
+        await drainServer(server, adapter, shutdownTimeout, handshaking);
         await app.shutdown();
       })();
       return closing;
@@ -232,6 +242,7 @@ function drainServer(
   server: Server | HttpsServer,
   adapter: NodeAdapter,
   grace: number,
+  rawConnections: ReadonlySet<Socket> | undefined,
 ): Promise<void> {
   adapter.drain();
   return new Promise((resolve) => {
@@ -239,6 +250,7 @@ function drainServer(
     let giveUpAt = Number.POSITIVE_INFINITY;
     const timer = setTimeout(() => {
       server.closeAllConnections();
+      for (const socket of rawConnections ?? []) socket.destroy();
       giveUpAt = Date.now() + SETTLE_GRACE;
     }, grace);
     // A response that was already on its way when draining began did not ask its client to

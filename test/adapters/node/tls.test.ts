@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,5 +196,26 @@ describe('TLS', () => {
     expect(certificate.subject).toEqual({ CN: 'mallory' });
     expect(certificate.authorized).toBe(false);
     expect(certificate.authorizationError).toMatch(/SELF_SIGNED|self.signed|unable to verify/i);
+  });
+});
+
+describe('TLS shutdown', () => {
+  it('cuts a connection that never finished its handshake at shutdownTimeout', async (context) => {
+    if (!hasOpenssl) {
+      console.info(`skipped: ${MISSING}`);
+      context.skip();
+    }
+    const handle = await start(new RestApplication({ logger: silentLogger }), {
+      tls: { key: serverPem.key, cert: serverPem.cert },
+      shutdownTimeout: 200,
+    });
+    // A client that opens TCP and says nothing: no handshake, unknown to the HTTP layer.
+    const silent = connect(handle.port, '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const began = Date.now();
+    await handle.close();
+    // Node's own handshake timeout is 120 s; close() ends soon after the grace period.
+    expect(Date.now() - began).toBeLessThan(5_000);
+    silent.destroy();
   });
 });
