@@ -88,12 +88,20 @@ async function startWorker(
   options: ClusterOptions,
 ): Promise<ClusterHandle> {
   let handle: Awaited<ReturnType<typeof serve>>;
+  // The primary may ask for shutdown while this worker still starts; Node drops a message
+  // nobody listens for, so the request is noted now and honoured once the server is up.
+  let stopAsked = false;
+  const onEarlyMessage = (message: unknown): void => {
+    if ((message as { type?: unknown } | null)?.type === SHUTDOWN) stopAsked = true;
+  };
+  process.on('message', onEarlyMessage);
   try {
     const app = await createApp();
     // Signals are handled here rather than in serve(), so that the worker also leaves the
     // cluster (disconnects) once it has shut down, and so can exit.
     handle = await serve(app, { ...options, handleSignals: false });
   } catch (error) {
+    process.off('message', onEarlyMessage);
     const message = error instanceof Error ? error.message : String(error);
     // Tell the primary why, then leave the cluster: a worker still connected to the primary
     // would never exit on its own.
@@ -113,7 +121,9 @@ async function startWorker(
   const onMessage = (message: unknown): void => {
     if ((message as { type?: unknown } | null)?.type === SHUTDOWN) void close();
   };
+  process.off('message', onEarlyMessage);
   process.on('message', onMessage);
+  if (stopAsked) void close();
   // The primary is gone: nobody will restart or stop this worker, so it stops itself.
   process.once('disconnect', () => void close());
   if (options.handleSignals ?? true) {
@@ -166,7 +176,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
       worker.on('listening', (info: { port: number; address: string | null }) => {
         address ??= info;
         listening.add(worker);
-        if (!started && listening.size === count) {
+        // Once shutdown began (a signal while workers started), the cluster is never ready.
+        if (!started && closing === undefined && listening.size === count) {
           started = true;
           resolve(primaryHandle(address.port));
         }
@@ -200,8 +211,18 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
       void stopAll().finally(() => reject(error));
     };
 
-    const onSignal = (): void => {
-      void stopAll();
+    const onSignal = (signal: NodeJS.Signals): void => {
+      void stopAll().then(() => {
+        // Stopped before every worker listened: serveCluster() settles, never as ready.
+        if (!started) {
+          reject(
+            new SetupError(
+              'STARTUP_FAILED',
+              `Stopped by ${signal} before every worker was listening; the workers shut down`,
+            ),
+          );
+        }
+      });
     };
 
     const stopAll = (): Promise<void> => {

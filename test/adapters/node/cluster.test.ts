@@ -67,3 +67,22 @@ it('rejects in the primary with the message when a worker fails to start', async
   expect(output()).toContain('failed: A worker failed to start: database unreachable');
   expect(code).toBe(1);
 }, 30_000);
+
+it('shuts down workers still starting when SIGTERM comes first, and never reports ready', async () => {
+  const { child, output } = launch({ SLOW_STARTUP: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    while ((output().match(/starting/g) ?? []).length < 2) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    child.kill('SIGTERM');
+    await exited;
+    expect(output()).not.toMatch(/listening http/);
+    expect(output()).toContain('failed: Stopped by SIGTERM before every worker was listening');
+    // Each worker ran its shutdown handlers rather than being killed at the deadline.
+    expect((output().match(/shut down/g) ?? []).length).toBeGreaterThanOrEqual(2);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
