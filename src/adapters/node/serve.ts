@@ -178,6 +178,10 @@ export async function serve(
     requestTimeout > 0 && headersTimeout > requestTimeout ? requestTimeout : headersTimeout;
   server.requestTimeout = requestTimeout;
   server.keepAliveTimeout = keepAliveTimeout;
+  // Node keeps the first 2,000 header lines and drops the rest without a word (a proxy's own
+  // X-Forwarded-For line among them); without the count, the 16 KiB header size bounds a request
+  // and a larger one is a 431.
+  server.maxHeadersCount = 0;
 
   await app.startup();
 

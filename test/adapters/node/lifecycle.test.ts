@@ -184,6 +184,31 @@ describe('startup', () => {
     }
   });
 
+  it("keeps every header line, a proxy's last X-Forwarded-For included, and refuses too many bytes", async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/count', ({ headers, request }) => ({
+      lines: headers.getAll('x-a').length,
+      client: request.remoteAddress,
+    }));
+    const handle = await start(app, { trustProxy: 1 });
+    opened.push(handle);
+    const ask = (lines: number) =>
+      rawExchange(
+        handle.port,
+        `GET /count HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${'X-A: 1\r\n'.repeat(lines)}` +
+          'X-Forwarded-For: 6.6.6.6\r\nX-Forwarded-For: 203.0.113.9\r\n\r\n',
+      );
+    const kept = await ask(1_500);
+    expect(kept.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(kept.slice(kept.indexOf('\r\n\r\n') + 4))).toEqual({
+      lines: 1_500,
+      client: '203.0.113.9',
+    });
+    expect((await ask(20_000)).split('\r\n')[0]).toBe(
+      'HTTP/1.1 431 Request Header Fields Too Large',
+    );
+  });
+
   it('sets bounded header, request and keep-alive timeouts', async () => {
     const handle = await start(slowApp([]));
     opened.push(handle);
