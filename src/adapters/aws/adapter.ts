@@ -23,7 +23,12 @@ import type {
 } from './events.js';
 import { EmfMetricsPublisher } from './metrics/emf.js';
 import type { MetricsPublisher } from './metrics/entry.js';
-import { invocationEntry, type MetricsLine, publishEntry } from './metrics/invocation.js';
+import {
+  checkMetricsLine,
+  invocationEntry,
+  type MetricsLine,
+  publishEntry,
+} from './metrics/invocation.js';
 import { InvocationMetrics } from './metrics/recorder.js';
 import { normalizeBasePath } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
@@ -159,6 +164,7 @@ export class CloudGatewayAdapter {
       envValue('POWERTOOLS_SERVICE_NAME') ??
       envValue('AWS_LAMBDA_FUNCTION_NAME');
     this.#metricsLine = { namespace, serviceName, resolution };
+    if (this.#publisher !== undefined) checkMetricsLine(this.#metricsLine);
     const basePath = normalizeBasePath(options.basePath);
     this.#settings = {
       basePath,
@@ -256,8 +262,19 @@ export class CloudGatewayAdapter {
     if (!this.#started) await this.#awaitStartup(context);
     const { request, metrics, response: settled } = this.#dispatch(event, context, stream);
     const response = isPending(settled) ? await settled : settled;
-    await writeStreamedResponse(runtime, stream, response, request.method === 'HEAD', this.#logger);
-    if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
+    // The status went out with the prelude: a body that fails after it still gets its line,
+    // with that status, before the failure reaches the runtime.
+    try {
+      await writeStreamedResponse(
+        runtime,
+        stream,
+        response,
+        request.method === 'HEAD',
+        this.#logger,
+      );
+    } finally {
+      if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
+    }
   }
 
   /**

@@ -3,6 +3,7 @@
  * runtime ships to CloudWatch Logs and CloudWatch turns into metrics, with no API call and no
  * extra latency.
  */
+import { DataRecord } from '../../../http/data-record.js';
 import type { MetricsEntry, MetricsPublisher } from './entry.js';
 
 /** The EMF document of one entry: the `_aws` metadata plus every value at the root. */
@@ -27,22 +28,22 @@ export interface EmfDocument {
  * const publisher: MetricsPublisher = { publish: (entry) => shipper.send(toEmfDocument(entry)) };
  */
 export function toEmfDocument(entry: MetricsEntry): EmfDocument {
-  const document: EmfDocument = {
-    _aws: {
-      Timestamp: entry.timestamp,
-      CloudWatchMetrics: [
-        {
-          Namespace: entry.namespace,
-          Dimensions: entry.dimensions.map((set) => Object.keys(set)),
-          Metrics: entry.metrics.map((metric) =>
-            // StorageResolution 60 is the default and is left out, as the EMF specification allows.
-            entry.resolution === 1
-              ? { Name: metric.name, Unit: metric.unit, StorageResolution: 1 as const }
-              : { Name: metric.name, Unit: metric.unit },
-          ),
-        },
-      ],
-    },
+  // No prototype: a name such as `__proto__` becomes a member like any other, not a prototype.
+  const document = new DataRecord() as EmfDocument;
+  document._aws = {
+    Timestamp: entry.timestamp,
+    CloudWatchMetrics: [
+      {
+        Namespace: entry.namespace,
+        Dimensions: entry.dimensions.map((set) => Object.keys(set)),
+        Metrics: entry.metrics.map((metric) =>
+          // StorageResolution 60 is the default and is left out, as the EMF specification allows.
+          entry.resolution === 1
+            ? { Name: metric.name, Unit: metric.unit, StorageResolution: 1 as const }
+            : { Name: metric.name, Unit: metric.unit },
+        ),
+      },
+    ],
   };
   for (const name of Object.keys(entry.properties)) document[name] = entry.properties[name];
   for (const set of entry.dimensions) {
@@ -74,7 +75,36 @@ export class EmfMetricsPublisher implements MetricsPublisher {
     this.#write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
   }
 
+  /**
+   * Writes the line. A property JSON cannot encode (a value changed after `addProperty` checked
+   * it) is left out, so the built-in metrics still go out, and the error then thrown names it:
+   * the adapter logs it (docs/aws-lambda.md, "Metrics").
+   */
   publish(entry: MetricsEntry): void {
-    this.#write(JSON.stringify(toEmfDocument(entry)));
+    const document = toEmfDocument(entry);
+    let line: string;
+    try {
+      line = JSON.stringify(document);
+    } catch (error) {
+      const dropped = Object.keys(entry.properties).filter((name) => !encodable(document[name]));
+      for (const name of dropped) delete document[name];
+      // Throws the first error again when something else failed.
+      if (dropped.length === 0) throw error;
+      this.#write(JSON.stringify(document));
+      throw new TypeError(
+        `Metrics properties ${dropped.join(', ')} cannot be encoded as JSON and were left out of the EMF line`,
+        { cause: error },
+      );
+    }
+    this.#write(line);
+  }
+}
+
+function encodable(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -4,11 +4,12 @@
  * added through the injectable `metrics` (docs/aws-lambda.md, "Metrics").
  */
 import type { Logger } from '../../../app/logger.js';
+import { SetupError } from '../../../errors.js';
 import { parseMethod } from '../../../http/methods.js';
 import type { Request } from '../../../request.js';
 import type { LambdaContext as Context } from '../events.js';
 import type { MetricDatum, MetricsEntry, MetricsPublisher } from './entry.js';
-import type { InvocationMetrics } from './recorder.js';
+import { type InvocationMetrics, isDimensionText } from './recorder.js';
 
 /** What every line of one adapter shares. */
 export interface MetricsLine {
@@ -16,6 +17,34 @@ export interface MetricsLine {
   /** The `service` dimension; the function's name when unset. */
   serviceName: string | undefined;
   resolution: 1 | 60;
+}
+
+/**
+ * Checks the namespace and service name an adapter resolved (from its options or the
+ * environment) against what CloudWatch accepts, so a bad one fails at start-up rather than
+ * dropping every line (docs/aws-lambda.md, "Metrics").
+ */
+export function checkMetricsLine({ namespace, serviceName }: MetricsLine): void {
+  if (
+    typeof namespace !== 'string' ||
+    namespace.length > 255 ||
+    !isDimensionText(namespace) ||
+    namespace.startsWith('AWS/')
+  ) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `namespace must be 1 to 255 printable ASCII characters, not all spaces and not starting with "AWS/" (reserved for AWS services), got ${JSON.stringify(namespace)}`,
+    );
+  }
+  if (
+    serviceName !== undefined &&
+    (typeof serviceName !== 'string' || serviceName.length > 1024 || !isDimensionText(serviceName))
+  ) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `serviceName must be 1 to 1024 printable ASCII characters, not all spaces, got ${JSON.stringify(serviceName)}`,
+    );
+  }
 }
 
 /** What one invocation contributes. */
@@ -38,7 +67,7 @@ export function invocationEntry(
   // flood of invented methods cannot create unbounded metric series.
   const method = parseMethod(request.method) ?? 'OTHER';
   const dimensions: Array<Record<string, string>> = [
-    { service, method, route: request.routeTemplate ?? 'NOT_FOUND' },
+    { service, method, route: routeDimension(request.routeTemplate) },
   ];
   if (metrics.dimensions !== undefined) dimensions.push({ service, ...metrics.dimensions });
   const builtin: MetricDatum[] = [
@@ -62,6 +91,31 @@ export function invocationEntry(
     properties,
     resolution: line.resolution,
   };
+}
+
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+const UTF8 = new TextEncoder();
+
+/**
+ * The `route` dimension: the matched template, or `NOT_FOUND`. CloudWatch takes printable ASCII
+ * only in dimension values, so any other character of a template (`/café/{x}`) is written as the
+ * percent-encoded bytes of its UTF-8 form (`/caf%C3%A9/{x}`), as a URL would carry it; the value
+ * stays readable and one template still gives one series (docs/aws-lambda.md, "Metrics").
+ */
+function routeDimension(template: string | undefined): string {
+  if (template === undefined) return 'NOT_FOUND';
+  if (!NOT_PRINTABLE_ASCII.test(template)) return template;
+  let route = '';
+  for (const character of template) {
+    if (!NOT_PRINTABLE_ASCII.test(character)) {
+      route += character;
+      continue;
+    }
+    for (const byte of UTF8.encode(character)) {
+      route += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+  }
+  return route;
 }
 
 /** Hands `entry` to `publisher`; metrics never fail the request they describe. */
