@@ -3,7 +3,8 @@
  * `restmachine-config`: validate, read and dump configuration files from the shell.
  *
  * Exit status: 0 on success, 1 when the configuration is invalid or cannot be resolved (the
- * error lines go to stderr), 2 on a usage error.
+ * error lines go to stderr) or the output cannot be written, 2 on a usage error. A reader that
+ * stops early (`| head`) is not an error: see {@link handleOutputErrors}.
  */
 
 import { parseArgs } from 'node:util';
@@ -149,4 +150,27 @@ function dump(operands: readonly string[], values: Values): number {
   return 0;
 }
 
+/**
+ * Node ignores SIGPIPE, so a write to a pipe whose reader has gone fails with EPIPE, and an
+ * unhandled 'error' event would end the process with a stack trace and status 1 (which means an
+ * invalid configuration, docs/configuration.md). The command has already decided its status by
+ * then, and the reader chose to stop, so it ends quietly with that status (0 for `get` and
+ * `dump`), as most Node command-line tools do, not with 141 (128 + SIGPIPE) as a shell reports
+ * a C tool killed by the signal. Other write errors (a full disk) get one line, not a stack trace.
+ */
+function handleOutputErrors(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && stream === process.stdout) {
+      process.stderr.write(
+        `restmachine-config: cannot write the output (${error.code ?? error.message})\n`,
+      );
+      process.exit(1);
+    }
+    // Exiting now drops whatever is still queued for a reader that will never read it.
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
+handleOutputErrors(process.stdout);
+handleOutputErrors(process.stderr);
 process.exitCode = run(process.argv.slice(2));

@@ -17,6 +17,7 @@ import {
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { duplicateJsonKey, jsonOffset } from './json-places.js';
 import { pointerToSegments } from './path.js';
+import { compileErrorPointer } from './schema/culprit.js';
 import {
   createValidator,
   type Dialect,
@@ -49,6 +50,8 @@ interface SchemaState {
   readonly validators: Map<Mode, ValidateFunction>;
   /** For raw mode: rewritten subschemas back to the schema as written. */
   readonly originals: WeakMap<object, unknown>;
+  /** Where a JSON pointer into the schema is written, for errors found while compiling. */
+  readonly locate: (pointer: string) => SourcePosition | undefined;
 }
 
 const states = new WeakMap<Schema, SchemaState>();
@@ -186,6 +189,7 @@ export class Schema {
       references: options?.references ?? {},
       validators: new Map(),
       originals: new WeakMap(),
+      locate,
     };
     const validator = createValidator(dialect);
     let valid: boolean;
@@ -267,8 +271,12 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
     return validate;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
+    // Ajv names no place for these (an unresolvable `$ref`, a bad `pattern`): look for the
+    // keyword, and name at least the file when it is not in this schema.
+    const pointer = compileErrorPointer(state.definition, error);
     throw new SchemaError(
       `invalid schema: ${error instanceof Error ? error.message : String(error)}`,
+      pointer === undefined ? { file: state.locate('')?.file } : state.locate(pointer),
     );
   }
 }

@@ -630,6 +630,56 @@ describe('schema positions', () => {
       '2:1: unknown "$schema" "https://example.com/s"; expected draft-06, draft-07 (the default), 2019-09 or 2020-12',
     );
   });
+
+  it('places a $ref that cannot be resolved at the $ref, in JSON and YAML files', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-schema-'));
+    const json = join(folder, 'ref.schema.json');
+    writeFileSync(
+      json,
+      '{\n  "properties": {\n    "a": {"$ref": "#/definitions/there"},\n    "b": {"$ref": "#/definitions/missing"}\n  },\n  "definitions": {"there": {}}\n}\n',
+    );
+    expect(thrown(() => Schema.fromFile(json)).message).toBe(
+      `${json}:4:11: invalid schema: can't resolve reference #/definitions/missing from id #`,
+    );
+    const yaml = join(folder, 'ref.schema.yaml');
+    writeFileSync(yaml, 'type: object\nitems:\n  - $ref: "#/nowhere"\n');
+    const error = thrown(() => Schema.fromFile(yaml));
+    expect(error).toBeInstanceOf(SchemaError);
+    expect(error.message).toBe(
+      `${yaml}:3:5: invalid schema: can't resolve reference #/nowhere from id #`,
+    );
+  });
+
+  it('places a pattern that is not a regular expression at the pattern', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-schema-'));
+    const file = join(folder, 'pattern.schema.json');
+    writeFileSync(
+      file,
+      '{"type":"object","properties":{"a":{"type":"string","pattern":"(unclosed"}}}\n',
+    );
+    expect(thrown(() => Schema.fromFile(file)).message).toBe(
+      `${file}:1:53: invalid schema: Invalid regular expression: /(unclosed/u: Unterminated group`,
+    );
+    // A pattern in `enum` is data, not a keyword: the bad one is the patternProperties name.
+    const error = thrown(() =>
+      Schema.fromYaml('enum:\n  - pattern: "["\npatternProperties:\n  "a(": {type: string}\n'),
+    );
+    expect(error.message).toMatch(/^4:3: invalid schema: Invalid regular expression: \/a\(\/u: /);
+  });
+
+  it('names the file of an invalid schema even when the keyword is in a reference schema', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'restmachine-schema-'));
+    const file = join(folder, 'uses.schema.yaml');
+    writeFileSync(file, '$ref: "https://example.com/common.json"\n');
+    const error = thrown(() =>
+      Schema.fromFile(file, {
+        references: { 'https://example.com/common.json': { $ref: '#/definitions/gone' } },
+      }),
+    );
+    expect(error.message).toBe(
+      `${file}: invalid schema: can't resolve reference #/definitions/gone from id https://example.com/common.json`,
+    );
+  });
 });
 
 describe('validateRaw with const and enum on objects', () => {
