@@ -94,3 +94,31 @@ describe('a file that changes after its lookup, through the buffered Lambda hand
     },
   );
 });
+
+describe('a file removed after its lookup, through the buffered Lambda handler', () => {
+  it('answers 404 through the error path, unlogged, never an empty 200', async () => {
+    const app = new RestApplication({ logger });
+    app.defaultHeaders({ 'X-Content-Type-Options': 'nosniff' });
+    app.errorHandler(404, () => ({ custom: 'not here' }));
+    app.get('/file/{name}', ({ name }) => Response.file(join(directory, name)));
+    app.onResponse(({ request }) => {
+      if (request.headers.get('x-change') === 'remove') {
+        // force: the hooks also see the 404 that answers the removal.
+        rmSync(join(directory, basename(request.path)), { force: true });
+      }
+    });
+    const removing = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    writeFileSync(join(directory, 'removed.bin'), patternBytes(FILE_SIZE));
+    const errorsBefore = lines.filter((line) => line.level === 'error').length;
+    const result = readV2Result(
+      await removing.handleEvent(
+        v2Event({ method: 'GET', path: '/file/removed.bin', headers: { 'x-change': 'remove' } }),
+        lambdaContext(),
+      ),
+    );
+    expect(result.status).toBe(404);
+    expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(JSON.parse(Buffer.from(result.body).toString())).toEqual({ custom: 'not here' });
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(errorsBefore);
+  });
+});

@@ -2,6 +2,7 @@
  * CloudGatewayAdapter: runs a RestApplication on AWS Lambda behind API Gateway (REST and HTTP
  * APIs), Function URLs and Application Load Balancers.
  */
+import type { FileHandle } from 'node:fs/promises';
 import type { RestApplication } from '../../app/application.js';
 import { adaptLogger, dispatch, isPending } from '../../app/kernel.js';
 import type { AnyLogger, Logger } from '../../app/logger.js';
@@ -36,6 +37,7 @@ import { forbidsContent } from './result-headers.js';
 import {
   type LambdaResponseStream,
   lambdaRuntime,
+  openFileBody,
   type StreamingHandler,
   watchClientGone,
   writeStreamedResponse,
@@ -261,17 +263,19 @@ export class CloudGatewayAdapter {
     const start = this.#publisher === undefined ? 0 : performance.now();
     if (!this.#started) await this.#awaitStartup(context);
     const { request, metrics, response: settled } = this.#dispatch(event, context, stream);
-    const response = isPending(settled) ? await settled : settled;
+    let response = isPending(settled) ? await settled : settled;
+    const head = request.method === 'HEAD';
+    let file: FileHandle | undefined;
+    try {
+      file = await openFileBody(response, head);
+    } catch (error) {
+      // Nothing is sent yet: answered as the buffered handler answers a body that fails.
+      response = await this.#answerBodyFailure(request, error);
+    }
     // The status went out with the prelude: a body that fails after it still gets its line,
     // with that status, before the failure reaches the runtime.
     try {
-      await writeStreamedResponse(
-        runtime,
-        stream,
-        response,
-        request.method === 'HEAD',
-        this.#logger,
-      );
+      await writeStreamedResponse(runtime, stream, response, head, this.#logger, file);
     } finally {
       if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
     }
@@ -326,9 +330,14 @@ export class CloudGatewayAdapter {
    * A body that failed while it was read whole, before anything was sent: logged with the
    * request id, and answered with a 500 through the application's error path (its error
    * handlers, default headers and CORS), as a thrown error would be. The failure is the error's
-   * `cause`, for error handlers that look.
+   * `cause`, for error handlers that look. A file removed since its lookup is the 404 instead,
+   * unlogged, as on the other adapters.
    */
   #answerBodyFailure(request: Request, error: unknown): Promise<Response> {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return Promise.resolve(dispatch(this.app, request, new HttpError(404)));
+    }
     this.#logger.error('Response body failed while it was read; answering 500', {
       requestId: request.requestId,
       method: request.method,

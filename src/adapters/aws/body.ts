@@ -88,18 +88,6 @@ export function encodeBytes(
   return { body: toBase64(bytes), isBase64Encoded: true, byteLength: bytes.length };
 }
 
-// A file that is gone by the time the response is sent gives an empty body: its status and
-// headers were decided from the file while it was there.
-async function readFileOrEmpty(file: FileBody): Promise<Uint8Array> {
-  try {
-    return await readFileBody(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return new Uint8Array(0);
-    throw error;
-  }
-}
-
 /** What {@link encodeResponseBody} found out about the body besides its encoding. */
 export interface ResultBody extends EncodedBody {
   /** A Content-Type the body implies when the response has none (JSON for objects). */
@@ -145,7 +133,7 @@ export function encodeResponseBody(
     return resultBody(encodeBytes(new Uint8Array(body), contentType, forceBase64));
   }
   if (body instanceof FileBody) {
-    return readFileOrEmpty(body).then((bytes) =>
+    return readFileBody(body).then((bytes) =>
       resultBody(encodeBytes(bytes, contentType, forceBase64)),
     );
   }

@@ -5,10 +5,12 @@
  * produced, never faster than the stream takes it.
  */
 import { createReadStream } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+import { exactly, fileSpan } from '../file-span.js';
 import type { GatewayEvent, LambdaContext } from './events.js';
 import { forbidsContent } from './result-headers.js';
 
@@ -90,19 +92,52 @@ export function preludeOf(response: Response): HttpResponsePrelude {
 
 type Chunks = AsyncIterable<Uint8Array | string>;
 
-function bodyChunks(response: Response, omit: boolean): Chunks | Uint8Array | string {
+/**
+ * Opens the file of a file body that will be sent, before the prelude goes out: a file removed
+ * since the pipeline looked it up must still get a whole answer (the caller's 404), not a 200
+ * cut short. Rejects as `open` does; `undefined` when no file will be read.
+ */
+export function openFileBody(response: Response, head: boolean): Promise<FileHandle | undefined> {
+  const body = response.body;
+  if (!(body instanceof FileBody) || head || forbidsContent(response.statusCode)) {
+    return Promise.resolve(undefined);
+  }
+  return open(body.path, 'r');
+}
+
+function bodyChunks(
+  response: Response,
+  omit: boolean,
+  file: FileHandle | undefined,
+): Chunks | Uint8Array | string {
   const body = response.body;
   if (omit || body === undefined || body === null) return '';
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
-  if (body instanceof FileBody) {
-    return (
-      body.start === undefined && body.end === undefined
-        ? createReadStream(body.path)
-        : createReadStream(body.path, { start: body.start, end: body.end })
-    ) as Chunks;
-  }
+  if (body instanceof FileBody) return fileChunks(body, file);
   if (isStream(body)) return Symbol.asyncIterator in body ? body : streamChunks(body);
   return '';
+}
+
+/** Exactly the bytes a file body declared (docs/static-files.md), from `file` when it is open. */
+function fileChunks(body: FileBody, file: FileHandle | undefined): Chunks | string {
+  const { start, end, length } = fileSpan(body);
+  if (length === 0) {
+    file?.close().catch(() => undefined);
+    return '';
+  }
+  let stream: AsyncIterable<Uint8Array>;
+  try {
+    // Never read past `end`: a file that grows is not sent beyond its declared length.
+    stream =
+      file === undefined
+        ? createReadStream(body.path, { start, end })
+        : file.createReadStream({ start, end });
+  } catch (error) {
+    // A `start`/`end` set by hand that Node refuses (negative, fractional).
+    file?.close().catch(() => undefined);
+    throw error;
+  }
+  return length === undefined ? stream : exactly(stream, length, body.path);
 }
 
 /** Resolves once `stream` can take more (`true`), or once it closed or failed (`false`). */
@@ -135,7 +170,7 @@ function ended(stream: LambdaResponseStream): Promise<void> {
  * Writes `response` to the runtime's `stream`: the prelude first (written by the runtime
  * before the first body chunk, so an empty body still writes one, empty, chunk), then the
  * body chunk by chunk, waiting for `drain` whenever the stream's buffer is full. `head` sends
- * the headers only. Resolves when the stream ended or the client went away; rejects when the
+ * the headers only; `file` is a file body's file, opened by {@link openFileBody}. Resolves when the stream ended or the client went away; rejects when the
  * body fails after the prelude, so the runtime ends the response as failed rather than letting
  * a short body pass for a whole one.
  */
@@ -145,9 +180,10 @@ export async function writeStreamedResponse(
   response: Response,
   head: boolean,
   logger: Logger,
+  file?: FileHandle,
 ): Promise<void> {
   const stream = runtime.HttpResponseStream.from(raw, preludeOf(response));
-  const body = bodyChunks(response, head || forbidsContent(response.statusCode));
+  const body = bodyChunks(response, head || forbidsContent(response.statusCode), file);
   if (typeof body === 'string' || body instanceof Uint8Array) {
     stream.write(body);
     return ended(stream);

@@ -10,6 +10,7 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';
+import { exactly, fileSpan } from '../file-span.js';
 import { type StreamFailureLog, toReadableStream } from './stream.js';
 
 /** What the adapter needs from an application (every `RestApplication` has it). */
@@ -84,9 +85,7 @@ async function fileStream(
   // `node:fs` (Workers); there a file body fails here and the request gets a 500.
   const { open } = await import('node:fs/promises');
   const handle = await open(body.path, 'r');
-  const start = body.start ?? 0;
-  const end = body.end ?? (body.size === undefined ? undefined : body.size - 1);
-  const length = end === undefined ? undefined : Math.max(0, end - start + 1);
+  const { start, end, length } = fileSpan(body);
   if (length === 0) {
     await handle.close();
     return new Uint8Array(0);
@@ -100,28 +99,6 @@ async function fileStream(
     // A `start`/`end` set by hand that Node refuses (negative, fractional): the caller's 500.
     await handle.close();
     throw error;
-  }
-}
-
-/**
- * The chunks of `stream`, failing when the file ends before `length` bytes (it shrank since it
- * was looked up). The failure errors the response stream, which makes the runtime cut the
- * connection instead of passing a short body off as complete (RFC 9112 §6.3).
- */
-async function* exactly(
-  stream: AsyncIterable<Uint8Array>,
-  length: number,
-  path: string,
-): AsyncGenerator<Uint8Array> {
-  let sent = 0;
-  for await (const chunk of stream) {
-    sent += chunk.length;
-    yield chunk;
-  }
-  if (sent < length) {
-    throw new Error(
-      `File ${path} ended after ${sent} of the ${length} bytes its response declared: it changed while being sent`,
-    );
   }
 }
 

@@ -13,6 +13,7 @@ import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
+import { exactly, fileSpan } from '../file-span.js';
 
 /**
  * What writing a response needs from its adapter: the logger, and the count of requests still
@@ -345,45 +346,6 @@ function streamFile(
   }
   const source = span.length === undefined ? stream : exactly(stream, span.length, body.path);
   sendChunks(res, source, stream, response, context);
-}
-
-/**
- * The bytes a file body sends: `start`..`end` (inclusive, as in Content-Range), else the file
- * as long as it was when its Content-Length was decided (`size`). `length` is undefined only for
- * a body whose size was never looked up: there is no declared length to keep to.
- */
-function fileSpan(body: FileBody): {
-  start: number;
-  end: number | undefined;
-  length: number | undefined;
-} {
-  const start = body.start ?? 0;
-  const end = body.end ?? (body.size === undefined ? undefined : body.size - 1);
-  return { start, end, length: end === undefined ? undefined : Math.max(0, end - start + 1) };
-}
-
-/**
- * The chunks of `stream`, failing when the file ends before `length` bytes (it shrank since it
- * was looked up). The head promised that many (RFC 9112 §6.2), and a short body that ended
- * normally would leave the client waiting on a kept-alive connection for bytes that never come;
- * the failure cuts the connection instead, which tells the client the body is incomplete
- * (RFC 9112 §6.3), and the log says why.
- */
-async function* exactly(
-  stream: AsyncIterable<Buffer>,
-  length: number,
-  path: string,
-): AsyncGenerator<Buffer> {
-  let sent = 0;
-  for await (const chunk of stream) {
-    sent += chunk.length;
-    yield chunk;
-  }
-  if (sent < length) {
-    throw new Error(
-      `File ${path} ended after ${sent} of the ${length} bytes its response declared: it changed while being sent`,
-    );
-  }
 }
 
 function closeQuietly(handle: FileHandle): void {

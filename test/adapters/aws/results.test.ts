@@ -310,11 +310,13 @@ describe('convertFromResponse', () => {
     expect(result.isBase64Encoded).toBe(true);
     expect(Buffer.from(result.body, 'base64').toString()).toBe('456789');
     expect(result.headers?.['Content-Length']).toBe('6');
-    const gone = await adapter.convertFromResponse(
-      Response.file(join(dir, 'gone.txt')),
-      restEvent({ method: 'GET', path: '/' }),
-    );
-    expect(gone.body).toBe('');
+    // A missing file is the caller's failure to handle, never an empty body passed off as it.
+    await expect(
+      adapter.convertFromResponse(
+        Response.file(join(dir, 'gone.txt')),
+        restEvent({ method: 'GET', path: '/' }),
+      ),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('omits the body of a HEAD response built by hand', async () => {
