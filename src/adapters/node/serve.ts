@@ -201,6 +201,8 @@ export async function serve(
     app.logger.info(`Received ${signal}; shutting down`, { signal });
     handle.close().catch((error: unknown) => {
       app.logger.error('Shutdown failed', { error });
+      // The process still ends by itself, but tells its supervisor the shutdown went wrong.
+      process.exitCode = 1;
     });
   };
   const handleSignals = options.handleSignals ?? true;

@@ -440,4 +440,31 @@ describe('shutdown', () => {
       }
     }, 20_000);
   }
+
+  it('exits with status 1 by itself when a shutdown after a signal fails', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/serve-signal.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FAIL_SHUTDOWN: '1' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      while (!output.includes('listening')) {
+        if (child.exitCode !== null) throw new Error(`fixture exited early:\n${output}`);
+        await sleep(20);
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(1);
+      expect(output).toContain('shutdown handlers ran');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 20_000);
 });
