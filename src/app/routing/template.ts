@@ -3,6 +3,7 @@
  * segments, one trailing `{name*}` catch-all, and a clear refusal of the syntax other routers use.
  */
 import { SetupError } from '../../errors.js';
+import { BUILTIN_NAMES } from '../inject/builtins.js';
 
 const PARAM = /^\{([A-Za-z_$][\w$]*)(\*)?\}$/;
 
@@ -26,7 +27,10 @@ function refuseForeignSyntax(path: string, segment: string): void {
   }
 }
 
-/** Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment. */
+/**
+ * Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment; no parameter
+ * named like a built-in (`{log}`, `{request}`).
+ */
 export function validateTemplate(path: string): void {
   if (typeof path !== 'string' || !path.startsWith('/')) {
     throw new SetupError(
@@ -47,6 +51,14 @@ export function validateTemplate(path: string): void {
       );
     }
     const name = match[1] as string;
+    // Injected by name, the parameter would stand in for the built-in in every function of
+    // the route, the application's providers included (docs/application.md).
+    if (BUILTIN_NAMES.has(name)) {
+      throw new SetupError(
+        'NAME_CLASH',
+        `Route ${path}: parameter "${name}" is a built-in name; give the parameter another name`,
+      );
+    }
     if (seen.has(name)) {
       throw new SetupError('INVALID_ROUTE', `Route ${path}: parameter "${name}" appears twice`);
     }

@@ -43,6 +43,25 @@ describe('registration', () => {
     expect(() => app.get('/{a}/{a}', () => 1)).toThrow(/appears twice/);
   });
 
+  it('refuses a path parameter named like a built-in, which would stand in for it', async () => {
+    const app = newApp().dependency('who', ({ log }) => {
+      log.info('resolving who');
+      return 'w';
+    });
+    for (const name of ['log', 'request', 'headers', 'body', 'pathParams', 'error', 'result']) {
+      expect(() => app.get(`/x/{${name}}`, ({ who }) => who)).toThrow(
+        expect.objectContaining({
+          code: 'NAME_CLASH',
+          message: expect.stringContaining(`"${name}"`),
+        }),
+      );
+    }
+    expect(() => app.mount('/orgs/{request}', new Router())).toThrow(/built-in name/);
+    // Other names still work, and the provider gets the real logger.
+    app.get('/x/{id}', ({ who, id }) => `${who}${id}`);
+    expect((await app.request('/x/7')).body).toBe('w7');
+  });
+
   it('an explicit HEAD handler wins over the GET one', async () => {
     const app = newApp();
     let ran = '';
