@@ -68,10 +68,8 @@ function debugDetails(error: unknown): Record<string, unknown> {
   }
 }
 
-const ERROR_TYPES = [
-  { type: 'application', subtype: 'json', params: {} },
-  { type: 'text', subtype: 'plain', params: {} },
-];
+const JSON_TYPE = [{ type: 'application', subtype: 'json', params: {} }];
+const TEXT_TYPE = [{ type: 'text', subtype: 'plain', params: {} }];
 
 /**
  * The built-in error body: `{"error", "statusCode", "path", "details"?}` as JSON, or the plain
@@ -85,7 +83,12 @@ export function builtinErrorResponse(
   jsonOnly = false,
 ): Response {
   const accept = jsonOnly ? undefined : MultiValueHeaders.getLower(request.headers, 'accept');
-  const plain = accept !== undefined && negotiate(accept, ERROR_TYPES) === ERROR_TYPES[1];
+  // Only a client that cannot take JSON gets text: one that merely prefers text keeps the
+  // details (docs/application.md, "Errors").
+  const plain =
+    accept !== undefined &&
+    negotiate(accept, JSON_TYPE) === undefined &&
+    negotiate(accept, TEXT_TYPE) !== undefined;
   let response: Response;
   if (plain) {
     response = new Response(status, message, { contentType: 'text/plain; charset=utf-8' });

@@ -393,6 +393,19 @@ export const coreCases: CasesModule = {
       expect(response.text()).toBe('Not Found');
     });
 
+    test('errors stay JSON, details and all, for clients that merely prefer text', async (send) => {
+      for (const accept of ['text/plain, application/json;q=0.5', 'text/plain, */*;q=0.1']) {
+        const response = await send(get('/nowhere', { accept }));
+        expect(response.status).toBe(404);
+        expect(response.headers.get('content-type')).toBe('application/json');
+        expect(response.json()).toMatchObject({ error: 'Not Found', statusCode: 404 });
+      }
+      for (const accept of ['text/plain, application/json;q=0', 'text/*']) {
+        const refused = await send(get('/nowhere', { accept }));
+        expect(refused.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      }
+    });
+
     test('built-in errors vary on Accept, whichever form they took (RFC 9110 §12.5.5)', async (send) => {
       const plain = await send(get('/nowhere', { accept: 'text/plain' }));
       const json = await send(get('/nowhere'));
