@@ -339,7 +339,7 @@ export class Request {
 
   /** The `Accept` header, or `*\/*` when the client sent none. */
   getAcceptHeader(): string {
-    return this.headers.get('accept') ?? '*/*';
+    return MultiValueHeaders.getList(this.headers, 'accept') ?? '*/*';
   }
 
   getAuthorizationHeader(): string | undefined {
@@ -352,12 +352,12 @@ export class Request {
 
   /** The entity tags of `If-Match` (with quotes, `W/` kept; `['*']` for `*`). */
   getIfMatch(): string[] {
-    return parseEntityTagList(joinedHeader(this.headers, 'if-match'));
+    return parseEntityTagList(MultiValueHeaders.getList(this.headers, 'if-match'));
   }
 
   /** The entity tags of `If-None-Match` (with quotes, `W/` kept; `['*']` for `*`). */
   getIfNoneMatch(): string[] {
-    return parseEntityTagList(joinedHeader(this.headers, 'if-none-match'));
+    return parseEntityTagList(MultiValueHeaders.getList(this.headers, 'if-none-match'));
   }
 
   /** `If-Modified-Since` as a date; `undefined` when absent or not an HTTP date. */
@@ -388,9 +388,4 @@ export function jsonBodyNow(request: Request): unknown {
 
 function parseJsonBytes(bytes: Uint8Array): unknown {
   return parseJson(decodeUtf8(bytes));
-}
-
-function joinedHeader(headers: MultiValueHeaders, name: string): string | undefined {
-  const values = headers.getAll(name);
-  return values.length === 0 ? undefined : values.join(', ');
 }

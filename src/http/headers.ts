@@ -192,6 +192,28 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return headers.#getLower(key, true);
   }
 
+  /**
+   * Every line of the list-valued field `key` (lower case, plain ASCII) as one value, joined
+   * with ", " as RFC 9110 §5.3 allows: `Accept: a` and `Accept: b` mean `Accept: a, b`, as a
+   * Fetch runtime already hands them over. `undefined` when absent.
+   *
+   * @internal
+   */
+  static getList(headers: MultiValueHeaders, key: string): string | undefined {
+    const pending = headers.#pending;
+    if (pending !== undefined) {
+      const at = findPending(pending, key, 0, true);
+      if (at === -1) return undefined;
+      // One line, the usual case, costs one more scan of the lines after it.
+      if (findPending(pending, key, at + 2, true) === -1) return pending[at + 1];
+      return headers.getAll(key).join(', ');
+    }
+    const at = headers.#find(key);
+    if (at === -1) return undefined;
+    const values = headers.#fields[at + VALUES] as Field;
+    return typeof values === 'string' ? values : values.join(', ');
+  }
+
   // `ascii` says `key` is plain ASCII, as the library's own keys are.
   #getLower(key: string, ascii: boolean): string | undefined {
     const pending = this.#pending;

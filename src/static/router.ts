@@ -6,6 +6,7 @@
 import { Router } from '../app/routing/router.js';
 import { HttpError } from '../errors.js';
 import { contentTypeFor } from '../http/content-types.js';
+import { MultiValueHeaders } from '../http/headers.js';
 import type { Request } from '../request.js';
 import { FileBody, Response } from '../response.js';
 import { acceptedVariants } from './encoding.js';
@@ -198,7 +199,9 @@ export class StaticRouter extends Router {
     let chosen = file;
     let coding: string | undefined;
     if (options.precompressed) {
-      for (const variant of acceptedVariants(request.headers.get('accept-encoding'))) {
+      for (const variant of acceptedVariants(
+        MultiValueHeaders.getList(request.headers, 'accept-encoding'),
+      )) {
         const sibling = await store.lookup(segments, variant.suffix);
         if (sibling.kind === 'file') {
           chosen = sibling;

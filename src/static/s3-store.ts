@@ -14,7 +14,7 @@ import { HttpError } from '../errors.js';
 import { utf8Length } from '../http/bytes.js';
 import { ifRangeAllows } from '../http/conditional.js';
 import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
-import type { MultiValueHeaders } from '../http/headers.js';
+import { MultiValueHeaders } from '../http/headers.js';
 import { type ByteRange, parseRange, type RangeSpec, readRangeSpecs } from '../http/range.js';
 import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';
@@ -208,7 +208,9 @@ export class S3Store {
     const key = this.prefix + relative;
     if (utf8Length(key) > MAX_KEY_BYTES) return { kind: 'missing', status: 404 };
     if (this.#options.precompressed) {
-      for (const variant of acceptedVariants(request.headers.get('accept-encoding'))) {
+      for (const variant of acceptedVariants(
+        MultiValueHeaders.getList(request.headers, 'accept-encoding'),
+      )) {
         if (utf8Length(key + variant.suffix) > MAX_KEY_BYTES) continue;
         const outcome = await this.#fetch(request, relative, key + variant.suffix, variant);
         if (outcome.kind === 'response') return outcome;

@@ -65,7 +65,7 @@ export function compressResponse(
   request: Request,
   head: boolean,
 ): Response | Promise<Response> {
-  const accept = MultiValueHeaders.getLower(request.headers, 'accept-encoding');
+  const accept = MultiValueHeaders.getList(request.headers, 'accept-encoding');
   if (response.statusCode === 304) {
     // The 200 varies on Accept-Encoding whatever this client accepts (RFC 9110 §15.4.5: the
     // 304 carries the Vary the 200 would); its ETag is weak only where it would be encoded.

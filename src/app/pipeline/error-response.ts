@@ -82,7 +82,7 @@ export function builtinErrorResponse(
   details: unknown,
   jsonOnly = false,
 ): Response {
-  const accept = jsonOnly ? undefined : MultiValueHeaders.getLower(request.headers, 'accept');
+  const accept = jsonOnly ? undefined : MultiValueHeaders.getList(request.headers, 'accept');
   // Only a client that cannot take JSON gets text: one that merely prefers text keeps the
   // details (docs/application.md, "Errors").
   const plain =
@@ -204,7 +204,7 @@ async function runErrorHandler(
   let result: unknown = (handler.fn as (c: object) => unknown)(context);
   if (isThenable(result)) result = await result;
   const renderers = exchange.table.renderers;
-  const accept = MultiValueHeaders.getLower(exchange.request.headers, 'accept');
+  const accept = MultiValueHeaders.getList(exchange.request.headers, 'accept');
   const negotiated = negotiate(accept, renderers) ?? (renderers[0] as CompiledRenderer);
   return respond(exchange, result, exchange.table, negotiated, info.status);
 }

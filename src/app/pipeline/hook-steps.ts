@@ -34,7 +34,7 @@ export function afterOnRequest(
 function hookAnswer(exchange: Exchange, answer: unknown): Response | Promise<Response> {
   const representations: Representations = exchange.route ?? exchange.table;
   const renderers = representations.renderers;
-  const accept = MultiValueHeaders.getLower(exchange.request.headers, 'accept');
+  const accept = MultiValueHeaders.getList(exchange.request.headers, 'accept');
   const negotiated = negotiate(accept, renderers) ?? (renderers[0] as CompiledRenderer);
   return respond(exchange, answer, representations, negotiated);
 }

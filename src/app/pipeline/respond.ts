@@ -32,7 +32,7 @@ export interface Representations {
 /** The renderer the client's `Accept` picks among `renderers`; a 406 when none fits. */
 export function chooseRenderer(route: CompiledRoute, request: Request): CompiledRenderer {
   const renderers = route.renderers;
-  const renderer = negotiate(MultiValueHeaders.getLower(request.headers, 'accept'), renderers);
+  const renderer = negotiate(MultiValueHeaders.getList(request.headers, 'accept'), renderers);
   if (renderer !== undefined) return renderer;
   // A route that answers with its own representation (a static file) has nothing to
   // negotiate: `Accept: text/css` must not turn a stylesheet into a 406. Nor has a request
@@ -48,7 +48,7 @@ const EVENT_STREAM = [{ type: 'text', subtype: 'event-stream', params: {} }];
 
 function asksForEventStream(request: Request): boolean {
   return (
-    negotiate(MultiValueHeaders.getLower(request.headers, 'accept'), EVENT_STREAM) !== undefined
+    negotiate(MultiValueHeaders.getList(request.headers, 'accept'), EVENT_STREAM) !== undefined
   );
 }
 
@@ -119,7 +119,7 @@ function toResponse(
   if (typeof body === 'string' && representations.stringRenderers[0] !== renderers[0]) {
     renderer =
       negotiate(
-        MultiValueHeaders.getLower(exchange.request.headers, 'accept'),
+        MultiValueHeaders.getList(exchange.request.headers, 'accept'),
         representations.stringRenderers,
       ) ?? renderer;
   }

@@ -69,6 +69,25 @@ export const compressionCases: CasesModule = {
 
     conformanceTest(
       context,
+      'compress: repeated Accept-Encoding lines are one list (RFC 9110 §5.3)',
+      async (send) => {
+        const gzip = await send(
+          get('/compress/document', { 'accept-encoding': ['identity', 'gzip'] }),
+        );
+        expect(gzip.headers.get('content-encoding')).toBe('gzip');
+        expect(gunzipSync(gzip.body).toString()).toBe(TEXT);
+        const br = await send(get('/compress/document', { 'accept-encoding': ['gzip', 'br'] }));
+        expect(br.headers.get('content-encoding')).toBe('br');
+        const refused = await send(
+          get('/compress/document', { 'accept-encoding': ['br;q=0', 'gzip;q=0'] }),
+        );
+        expect(refused.headers.get('content-encoding')).toBeUndefined();
+        expect(refused.text()).toBe(TEXT);
+      },
+    );
+
+    conformanceTest(
+      context,
       'compress: identity without Accept-Encoding, small bodies, or compress(false)',
       async (send) => {
         const plain = await send(get('/compress/document'));

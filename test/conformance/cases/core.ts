@@ -406,6 +406,15 @@ export const coreCases: CasesModule = {
       }
     });
 
+    test('repeated Accept lines are one list (RFC 9110 §5.3)', async (send) => {
+      const response = await send(
+        get('/nowhere', { accept: ['application/json;q=0', 'text/plain'] }),
+      );
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(response.text()).toBe('Not Found');
+    });
+
     test('built-in errors vary on Accept, whichever form they took (RFC 9110 §12.5.5)', async (send) => {
       const plain = await send(get('/nowhere', { accept: 'text/plain' }));
       const json = await send(get('/nowhere'));
