@@ -11,6 +11,7 @@ import { reasonPhrase } from '../../http/status.js';
 import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';
 import { exactly, fileSpan } from '../file-span.js';
+import { receivedBody } from './request-body.js';
 import { type StreamFailureLog, toReadableStream } from './stream.js';
 
 /** What the adapter needs from an application (every `RestApplication` has it). */
@@ -63,7 +64,8 @@ function toRestRequest(request: globalThis.Request): RestRequest {
     // WHATWG Headers join repeated request headers with ", " (Fetch §5.2); that is all a
     // Fetch runtime tells us, and it is the same list by RFC 9110 §5.3.
     headers: new MultiValueHeaders(request.headers),
-    body: request.body,
+    // A body the client stops sending is the Node adapter's 400, not a 500 (request-body.ts).
+    body: request.body === null ? undefined : receivedBody(request.body),
     queryParams: query,
     tls,
     protocol: tls ? 'https' : 'http',
