@@ -9,7 +9,10 @@ import type { Client, ClientResponse } from './types.js';
 
 /** Options of `createClient()` over `fetch`. */
 export interface FetchClientOptions {
-  /** Where the application is served, with any prefix: `https://api.example/v1`. */
+  /**
+   * Where the application is served, with any prefix: `https://api.example/v1`. No query or
+   * fragment: route paths are appended to it (a TypeError says so).
+   */
   baseUrl: string | URL;
   /** The `fetch` to use (default: the global one). */
   fetch?: (request: Request) => Promise<globalThis.Response>;
@@ -41,8 +44,9 @@ const IN_PROCESS = 'http://in-process.invalid';
 
 /**
  * A client of `Api` (an application or router whose type carries its routes): `get`, `post`,
- * `put`, `patch` and `delete` take a route template and `{ params, query, json, form, headers }`
- * and resolve to `{ status, headers, data }`. Only a network failure rejects.
+ * `put`, `patch` and `delete` take a route template and `{ params, query, json, form, headers,
+ * signal }` and resolve to `{ status, headers, data }`, a redirect included (none is followed).
+ * Only a network failure or an aborted `signal` rejects.
  *
  * @example
  * const client = createClient<typeof api>({ baseUrl: 'http://127.0.0.1:3000' });
@@ -58,7 +62,7 @@ export function createClient<Api>(options: ClientOptions): Client<Api> {
   } else {
     const fetcher = options.fetch ?? ((request: Request) => fetch(request));
     send = fetcher;
-    base = String(options.baseUrl).replace(/\/+$/, '');
+    base = baseOf(options.baseUrl);
   }
   const defaults = options.headers ?? {};
   const call = (method: string) => (template: string, callOptions?: CallOptions) =>
@@ -73,9 +77,24 @@ export function createClient<Api>(options: ClientOptions): Client<Api> {
 }
 
 /**
+ * `baseUrl` without its trailing slashes. Paths are appended to it as text, so a query or a
+ * fragment would swallow them (`?key=abc/items`): refused, rather than sent somewhere else.
+ */
+function baseOf(baseUrl: string | URL): string {
+  const text = String(baseUrl);
+  if (/[?#]/.test(text)) {
+    throw new TypeError(
+      `createClient: baseUrl ${JSON.stringify(text)} has a query or fragment; route paths are appended to baseUrl, so give it none (send a key with \`headers\`, or \`query\` per call)`,
+    );
+  }
+  return text.replace(/\/+$/, '');
+}
+
+/**
  * `handle(request)`, rejected with the signal's reason once `request.signal` aborts, as fetch
  * rejects: before the call nothing runs; during it the handler sees the abort (its `signal`)
- * and the caller stops waiting.
+ * and the caller stops waiting. The body follows the signal too, as a fetched body does: an
+ * abort while it arrives errors the read with the reason and cancels the application's stream.
  */
 async function abortable(
   request: Request,
@@ -83,12 +102,23 @@ async function abortable(
 ): Promise<globalThis.Response> {
   const signal = request.signal;
   signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
+  const response = await new Promise<globalThis.Response>((resolve, reject) => {
     const abort = () => reject(signal.reason);
     signal.addEventListener('abort', abort, { once: true });
     handle(request)
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', abort));
+  });
+  if (response.body === null) return response;
+  // An aborted pipe cancels its source with the reason and errors what it feeds (WHATWG
+  // Streams, "ReadableStreamPipeTo"): the generator's `finally` runs, the reader rejects.
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>(), {
+    signal,
+  });
+  return new globalThis.Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
   });
 }
 
@@ -113,7 +143,9 @@ async function sendCall(
     }
   }
   const url = `${base}${fillTemplate(template, options.params ?? {})}${queryString(options.query)}`;
-  const init: RequestInit = { method, headers };
+  // Redirects are not followed: every status resolves as the application sent it, as in-process
+  // and as the types say (a 303 stays a 303, with its Location).
+  const init: RequestInit = { method, headers, redirect: 'manual' };
   if (body !== undefined) init.body = body;
   if (options.signal !== undefined) init.signal = options.signal;
   const response = await send(new Request(url, init));

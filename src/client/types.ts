@@ -64,15 +64,25 @@ type TypedOr<Shape extends RouteShape, Key extends string, Otherwise> =
     : { [K in Key]?: Otherwise };
 
 /**
+ * `headers`: a validator names the headers it checks, but a request carries others its route
+ * needs too (`Authorization`, `Accept`, `If-None-Match`), so any other name may be added.
+ */
+type HeadersPart<Shape extends RouteShape> =
+  Inputs<Shape> extends { headers: infer Validated }
+    ? Part<'headers', Validated & Readonly<Record<string, string>>>
+    : { headers?: Readonly<Record<string, string>> };
+
+/**
  * The second argument of a client call: `params` from the template, `query`, `json`, `form`
- * and `headers` from the validators the route `uses()`, anything where it names none.
+ * and `headers` from the validators the route `uses()`, anything where it names none (and,
+ * for `headers`, any other header beside the validated ones).
  */
 export type RequestOptions<Path extends string, Shape extends RouteShape> = Flatten<
   ParamsPart<Path, Shape> &
     TypedOr<Shape, 'query', Readonly<Record<string, QueryValue | undefined>>> &
     TypedOr<Shape, 'json', unknown> &
     TypedOr<Shape, 'form', Readonly<Record<string, string>>> &
-    TypedOr<Shape, 'headers', Readonly<Record<string, string>>> & {
+    HeadersPart<Shape> & {
       /** Cancels the request: the call rejects with the signal's reason, as fetch does. */
       signal?: AbortSignal;
     }

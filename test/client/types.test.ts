@@ -63,6 +63,13 @@ describe('client types', () => {
     c2.get('/api/v1/ping');
     type Ping = Awaited<ReturnType<typeof c2.get<'/api/v1/ping'>>>;
     expectTypeOf<Extract<Ping, { status: 200 }>['data']>().toEqualTypeOf<string>();
+    // A mounted router's root route is the prefix itself, as served and documented.
+    const org = new Router().withRoutes((r) => [r.get('/', () => ({ org: true }))]);
+    const orgs = new RestApplication().mount('/orgs/{org}', org);
+    const orgClient = createClient<typeof orgs>({ app: orgs });
+    orgClient.get('/orgs/{org}', { params: { org: 'acme' } });
+    // @ts-expect-error: the path has no trailing slash
+    orgClient.get('/orgs/{org}/', { params: { org: 'acme' } });
     // Registering a name between two withRoutes() calls keeps the routes of the first.
     const chained = new RestApplication()
       .withRoutes((r) => [r.get('/a', () => 1)])
@@ -104,6 +111,19 @@ describe('client types', () => {
     c4.post('/users', { json: { id: 'x' } });
     c4.get('/pick', { query: { a: 'x' } });
     c4.get('/pick', { query: { b: 1 } });
+    // A headers validator types the names it checks; any other header may still be sent.
+    const keyed = new RestApplication()
+      .validates('key', z.object({ 'x-api-key': z.string() }), { source: 'headers' })
+      .withRoutes((r) => [r.get('/keyed', ({ key }) => key).uses('key')]);
+    const c5 = createClient<typeof keyed>({ app: keyed });
+    c5.get('/keyed', {
+      headers: { 'x-api-key': 'k', authorization: 'Bearer t', accept: 'text/plain' },
+    });
+    c5.get('/keyed', { headers: { 'x-api-key': 'k', 'if-none-match': '"v1"' } });
+    // @ts-expect-error: the validated header is still required
+    c5.get('/keyed', { headers: { authorization: 'Bearer t' } });
+    // @ts-expect-error: and still a string
+    c5.get('/keyed', { headers: { 'x-api-key': 1 } });
   };
 
   it('are checked by the type checker', () => {

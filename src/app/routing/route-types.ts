@@ -151,7 +151,11 @@ type LeadSlash<P extends string> = P extends `/${string}` ? P : `/${P}`;
 
 /** `prefix` + `path` as `mount()` joins them (`'/api/'` + `'/notes'` is `'/api/notes'`). */
 export type JoinPath<Prefix extends string, Path extends string> =
-  TrimSlash<Prefix> extends '' ? Path : `${LeadSlash<TrimSlash<Prefix>>}${Path}`;
+  TrimSlash<Prefix> extends ''
+    ? Path
+    : Path extends '/'
+      ? LeadSlash<TrimSlash<Prefix>> // a mounted root route is the prefix itself, as served
+      : `${LeadSlash<TrimSlash<Prefix>>}${Path}`;
 
 /** The route map of a router mounted under `Prefix`. */
 export type MountedRoutes<Prefix extends string, Mounted> = Mounted extends {
