@@ -143,7 +143,12 @@ function completeHeaders(
     length = bytes.length;
     response.contentType ??= 'application/octet-stream';
   } else if (body instanceof FileBody) {
-    length = fileSize ?? body.size;
+    const size = fileSize ?? body.size;
+    // A span set by hand (`start`, `end`, inclusive) is all that is sent.
+    length =
+      (body.start === undefined && body.end === undefined) || size === undefined
+        ? size
+        : Math.max(0, (body.end ?? size - 1) - (body.start ?? 0) + 1);
     response.contentType ??= contentTypeFor(body.path);
   } else if (isStream(body)) {
     // Streamed as it comes; the length is unknown.
@@ -206,9 +211,15 @@ function completeHeaders(
       length = undefined;
     }
   }
-  if (length !== undefined || body === undefined) {
+  // The framing is the server's (RFC 9112 §6): a handler's Content-Length yields to the length
+  // of a body the pipeline holds, and its Transfer-Encoding is dropped, since the adapter frames
+  // the body itself. A HEAD handler's Content-Length, and a stream's, are kept.
+  headers.delete('transfer-encoding');
+  if (length !== undefined || (body === undefined && request.method !== 'HEAD')) {
     const value = length === undefined ? '0' : String(length);
-    MultiValueHeaders.setDefault(headers, 'Content-Length', 'content-length', value);
+    MultiValueHeaders.setTrusted(headers, 'Content-Length', 'content-length', value);
+  } else if (body === undefined) {
+    MultiValueHeaders.setDefault(headers, 'Content-Length', 'content-length', '0');
   }
   if (head) {
     // HEAD keeps every header of the GET, Content-Length included, and sends no content.

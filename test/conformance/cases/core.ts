@@ -71,6 +71,31 @@ function buildApp() {
   app.get('/boom', () => {
     throw new Error('database password is hunter2');
   });
+  // Framing a handler got wrong: the bytes sent decide the length (RFC 9112 §6).
+  app.get(
+    '/framing/short',
+    () =>
+      new Response(200, 'hello world', {
+        contentType: 'text/plain',
+        headers: { 'Content-Length': '3' },
+      }),
+  );
+  app.get(
+    '/framing/long',
+    () =>
+      new Response(200, 'hello', {
+        contentType: 'text/plain',
+        headers: { 'Content-Length': '50' },
+      }),
+  );
+  app.get(
+    '/framing/chunked',
+    () =>
+      new Response(200, 'hello', {
+        contentType: 'text/plain',
+        headers: { 'Transfer-Encoding': 'chunked' },
+      }),
+  );
   app.get('/teapot', () => {
     throw new HttpError(418, 'I am a teapot', { brewing: false });
   });
@@ -413,6 +438,20 @@ export const coreCases: CasesModule = {
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(response.text()).toBe('Not Found');
+    });
+
+    test('the body decides Content-Length, whatever the handler wrote (RFC 9112 §6)', async (send) => {
+      for (const [path, text] of [
+        ['/framing/short', 'hello world'],
+        ['/framing/long', 'hello'],
+        ['/framing/chunked', 'hello'],
+      ] as const) {
+        const response = await send(get(path));
+        expect(response.status).toBe(200);
+        expect(response.text()).toBe(text);
+        expect(response.headers.get('content-length')).toBe(String(text.length));
+        expect(response.headers.get('transfer-encoding')).toBeUndefined();
+      }
     });
 
     test('built-in errors vary on Accept, whichever form they took (RFC 9110 §12.5.5)', async (send) => {
