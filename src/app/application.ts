@@ -201,6 +201,12 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       }
       this.register({ kind: 'schema', name, scope, schema: validator, source });
     } else {
+      if (options?.source !== undefined) {
+        throw new SetupError(
+          'INVALID_OPTION',
+          `Validator "${name}" is a function, which injects what it validates (({ queryParams }) => ...); source applies to Standard Schema validators only`,
+        );
+      }
       this.register({
         kind: 'validator',
         name,

@@ -127,6 +127,16 @@ describe('validates', () => {
       /Unknown validation source/,
     );
   });
+
+  it('refuses a source for a function validator, which injects what it validates', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.validates('x', ({ jsonBody }) => jsonBody, { source: 'queryParams' })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: expect.stringMatching(/function/),
+      }),
+    );
+  });
 });
 
 describe('query validators and repeated keys', () => {
