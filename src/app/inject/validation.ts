@@ -56,7 +56,13 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   );
 }
 
-/** Formats a Standard Schema path as a dotted path (`items[0].name`, `''` for the root). */
+/** A key that needs no quoting: anything but a path's own punctuation, and not empty. */
+const PLAIN_KEY = /^[^.[\]"]+$/;
+
+/**
+ * Formats a Standard Schema path as a dotted path (`items[0].name`, `''` for the root); a key
+ * with `.`, `[`, `]` or `"` in it, or an empty one, is quoted (`a["b.c"]`, `[""]`).
+ */
 export function dottedPath(
   path: ReadonlyArray<PropertyKey | StandardSchemaV1.PathSegment> | undefined,
 ): string {
@@ -65,8 +71,11 @@ export function dottedPath(
   for (const part of path) {
     const key = typeof part === 'object' && part !== null ? part.key : part;
     if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^\d+$/.test(key) && out !== '') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    else if (typeof key !== 'string') out += out === '' ? String(key) : `.${String(key)}`;
+    else if (/^\d+$/.test(key) && out !== '') out += `[${key}]`;
+    else if (PLAIN_KEY.test(key)) out += out === '' ? key : `.${key}`;
+    // Quoted as configuration errors quote it, so `a.b` the key is not `a` then `b`.
+    else out += `[${JSON.stringify(key)}]`;
   }
   return out;
 }

@@ -2,7 +2,9 @@ import * as fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { dottedPath } from '../../../src/app/inject/validation.js';
 import { createClient } from '../../../src/client/index.js';
+import { parsePath } from '../../../src/config/path.js';
 import { HttpError, RestApplication, silentLogger, ValidationError } from '../../../src/index.js';
 import { openapi } from '../../../src/openapi/index.js';
 
@@ -67,6 +69,34 @@ describe('validates', () => {
     ]);
     const root = await app.request('/orders', { method: 'POST', json: 5 });
     expect(json(root.body).details[0].path).toBe('');
+  });
+
+  it('quotes keys with path punctuation, or empty, as configuration errors do', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'counts',
+      z.object({ by: z.record(z.string(), z.number()) }),
+    );
+    app.post('/counts', ({ counts }) => counts);
+    const bad = await app.request('/counts', {
+      method: 'POST',
+      json: { by: { 'a.b': 'x', '': 'y', 'x[0]': 'z', plain: 'w' } },
+    });
+    expect(
+      json(bad.body)
+        .details.map((issue: { path: string }) => issue.path)
+        .sort(),
+    ).toEqual(['by[""]', 'by["a.b"]', 'by["x[0]"]', 'by.plain'].sort());
+  });
+
+  it('gives a path that reads back as the key it names (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((key) => !/^\d+$/.test(key)),
+        (key) => {
+          expect(parsePath(dottedPath(['by', key]))).toEqual(['by', key]);
+        },
+      ),
+    );
   });
 
   it('accepts a function validator that throws ValidationError', async () => {
