@@ -7,7 +7,11 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 112 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 113 KiB: a
+ * fourth review's fixes (about 0.8 KiB: repeated Accept and Accept-Encoding lines read as one
+ * list, path parameters named like built-ins refused, plain-text errors only for clients that
+ * cannot take JSON, the body deciding Content-Length, quoted keys in 422 paths) took the core
+ * from 111.5 KiB to 112.3 KiB. Before that, 112 KiB: a
  * third review's fixes (about 4.7 KiB: values of the Fetch API returned by handlers, a WHATWG
  * Response relayed, a Blob and any ArrayBuffer view sent as bytes, 1.2 KiB; startup and shutdown
  * handlers' names checked before startup runs, with hints, 1.1 KiB; an event stream refused by
@@ -34,7 +38,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 112 * 1024;
+const CORE_BUDGET = 113 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
