@@ -31,10 +31,27 @@ function unsupported(type: string | undefined, expected: string): HttpError {
 }
 
 /**
+ * A body sent in a content coding (`Content-Encoding: gzip`, RFC 9110 §8.4) is 415: the
+ * parsers read unencoded bytes, and inflating a client's body would let a small request grow
+ * without bound. `Accept-Encoding: identity` on the answer says what is taken (§15.5.16).
+ */
+export function refuseContentCoding(request: Request): void {
+  const coding = MultiValueHeaders.getList(request.headers, 'content-encoding')?.trim();
+  if (coding === undefined || coding === '' || coding.toLowerCase() === 'identity') return;
+  throw new HttpError(
+    415,
+    `Unsupported Content-Encoding ${JSON.stringify(coding)}; send the body unencoded`,
+    undefined,
+    { 'Accept-Encoding': 'identity' },
+  );
+}
+
+/**
  * JSON or any `+json` type (RFC 6839 §3.1); no Content-Type at all is 415 too. The value itself
  * when the body is already in memory and UTF-8, else a promise of it.
  */
 export function readJsonBody(request: Request): unknown {
+  refuseContentCoding(request);
   const type = MultiValueHeaders.getLower(request.headers, 'content-type');
   // The common case is recognised without parsing the media type.
   if (type === JSON_MEDIA_TYPE) return jsonBodyNow(request);
@@ -56,12 +73,18 @@ export function jsonBodyUnread(request: Request): boolean {
     typeof body !== 'string' &&
     !(body instanceof Uint8Array) &&
     bodyRead(request) === undefined &&
-    MultiValueHeaders.getLower(request.headers, 'content-type') === JSON_MEDIA_TYPE
+    MultiValueHeaders.getLower(request.headers, 'content-type') === JSON_MEDIA_TYPE &&
+    MultiValueHeaders.getLower(request.headers, 'content-encoding') === undefined
   );
 }
 
 /** `application/x-www-form-urlencoded`, first value per name, in the declared charset. */
 export function readFormBody(request: Request): Promise<Record<string, string>> {
+  try {
+    refuseContentCoding(request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const type = request.headers.get('content-type');
   if (type === undefined || mediaTypeEssence(type) !== FORM_MEDIA_TYPE) {
     return Promise.reject(unsupported(type, FORM_MEDIA_TYPE));

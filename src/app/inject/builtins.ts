@@ -5,7 +5,7 @@
 
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
-import { readJsonBody } from './body-parsers.js';
+import { readJsonBody, refuseContentCoding } from './body-parsers.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
 import { requestSignal } from './signal.js';
 
@@ -39,7 +39,10 @@ export function builtinGetter(name: string, host: BuiltinHost): Getter | undefin
     case 'headers':
       return (s) => s.request.headers;
     case 'body':
-      return (s) => s.request.text();
+      return (s) => {
+        refuseContentCoding(s.request);
+        return s.request.text();
+      };
     case 'jsonBody':
       return (s) => readJsonBody(s.request);
     case 'cookies':

@@ -8,7 +8,7 @@ import { HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence } from '../../http/media-type.js';
 import { isStream, type Response } from '../../response.js';
-import { FORM_MEDIA_TYPE, readFormBody } from '../inject/body-parsers.js';
+import { FORM_MEDIA_TYPE, readFormBody, refuseContentCoding } from '../inject/body-parsers.js';
 import type { RequestState } from '../inject/request-state.js';
 import { requestSignal } from '../inject/signal.js';
 import { isThenable } from '../thenable.js';
@@ -32,6 +32,11 @@ function openUpload(
   mode: Upload['mode'],
   open: (contentType: string) => Promise<Opened>,
 ): Promise<unknown> {
+  try {
+    refuseContentCoding(state.request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   state.cache ??= new Map();
   const existing = state.cache.get(UPLOAD_KEY) as Upload | undefined;
   if (existing !== undefined) {

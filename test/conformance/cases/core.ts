@@ -1,6 +1,7 @@
 /**
  * Core HTTP behaviours: routing, methods, HEAD/OPTIONS, results, negotiation, bodies, errors.
  */
+import { gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import * as z from 'zod';
 import {
@@ -340,6 +341,44 @@ export const coreCases: CasesModule = {
       expect((response.json() as { error: string }).error).toBe(
         'Unsupported Content-Type "text/plain"; expected application/json',
       );
+    });
+
+    test('a body in a content coding is 415 with Accept-Encoding: identity (RFC 9110 §15.5.16)', async (send) => {
+      const gzipped = await send({
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: new Uint8Array(gzipSync('{"a":1}')),
+      });
+      expect(gzipped.status).toBe(415);
+      expect(gzipped.headers.get('accept-encoding')).toBe('identity');
+      expect((gzipped.json() as { error: string }).error).toBe(
+        'Unsupported Content-Encoding "gzip"; send the body unencoded',
+      );
+      const form = await send({
+        method: 'POST',
+        path: '/form',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-encoding': 'x-custom',
+        },
+        body: 'a=1',
+      });
+      expect(form.status).toBe(415);
+      const text = await send({
+        method: 'POST',
+        path: '/text-echo',
+        headers: { 'content-type': 'text/plain', 'content-encoding': 'br' },
+        body: 'not really brotli',
+      });
+      expect(text.status).toBe(415);
+      const identity = await send({
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+        body: '{"a":1}',
+      });
+      expect(identity.json()).toEqual({ a: 1 });
     });
 
     test('a body over the limit is 413', async (send) => {
