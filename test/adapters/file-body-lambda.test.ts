@@ -5,7 +5,7 @@
  * `size` bytes of a file that grew, and, when it shrank, the application's 500 for a body that
  * failed while read (docs/aws-lambda.md) rather than a short body passed off as the file.
  */
-import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,21 +13,10 @@ import { CloudGatewayAdapter } from '../../src/adapters/aws/index.js';
 import { Response, RestApplication } from '../../src/index.js';
 import { StaticRouter } from '../../src/static/index.js';
 import { lambdaContext, readV2Result, v2Event } from './aws/fixtures.js';
+import { FILE_CHANGES, patternBytes } from './file-changes.js';
 import { memoryLogger } from './node/helpers.js';
 
 const FILE_SIZE = 300_000;
-
-/** Byte i of a pattern file is `i % 251`, so any slice can be checked. */
-function patternBytes(size: number): Buffer {
-  const bytes = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) bytes[i] = i % 251;
-  return bytes;
-}
-
-const changes: Record<string, (path: string) => void> = {
-  grow: (path) => appendFileSync(path, Buffer.alloc(5_000, 'X')),
-  shrink: (path) => truncateSync(path, 10),
-};
 
 const { logger, lines } = memoryLogger();
 let directory: string;
@@ -41,7 +30,7 @@ beforeAll(() => {
   // The change happens once the response is decided, before the adapter reads the file.
   app.onResponse(({ request }) => {
     const change = request.headers.get('x-change');
-    if (change !== undefined) changes[change]?.(join(directory, basename(request.path)));
+    if (change !== undefined) FILE_CHANGES[change]?.(join(directory, basename(request.path)));
   });
   adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
 });

@@ -25,16 +25,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../src/adapters/fetch/index.js';
 import { type Logger, Response, RestApplication } from '../../src/index.js';
 import { StaticRouter } from '../../src/static/index.js';
+import { patternBytes } from './file-changes.js';
 import { memoryLogger, start } from './node/helpers.js';
 
 const FILE_SIZE = 300_000;
-
-/** Byte i of a pattern file is `i % 251`, so any slice can be checked. */
-function patternBytes(size: number): Buffer {
-  const bytes = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) bytes[i] = i % 251;
-  return bytes;
-}
 
 /** What happens to a file between the pipeline's stat and the adapter's open. */
 const changes: Record<string, (path: string) => void> = {

@@ -5,31 +5,18 @@
  * exactly the declared bytes go out: a file that grew is cut at its looked-up size, one that
  * shrank fails the invocation after the prelude rather than passing a short body off as whole.
  */
-import { appendFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
 import { Response, RestApplication } from '../../../src/index.js';
 import { StaticRouter } from '../../../src/static/index.js';
+import { FILE_CHANGES, patternBytes } from '../file-changes.js';
 import { captureLogger, v2Event } from './fixtures.js';
 import { installRuntime, invoke } from './stream-runtime.js';
 
 const FILE_SIZE = 300_000;
-
-/** Byte i of a pattern file is `i % 251`, so any slice can be checked. */
-function patternBytes(size: number): Buffer {
-  const bytes = Buffer.alloc(size);
-  for (let i = 0; i < size; i++) bytes[i] = i % 251;
-  return bytes;
-}
-
-const changes: Record<string, (path: string) => void> = {
-  grow: (path) => appendFileSync(path, Buffer.alloc(5_000, 'X')),
-  shrink: (path) => truncateSync(path, 10),
-  // force: the hooks also see the 404 that answers the removal.
-  remove: (path) => rmSync(path, { force: true }),
-};
 
 const { logger, lines } = captureLogger();
 let directory: string;
@@ -46,7 +33,7 @@ beforeAll(() => {
   // The change happens once the response is decided, before the adapter opens the file.
   app.onResponse(({ request }) => {
     const change = request.headers.get('x-change');
-    if (change !== undefined) changes[change]?.(join(directory, basename(request.path)));
+    if (change !== undefined) FILE_CHANGES[change]?.(join(directory, basename(request.path)));
   });
   adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
 });

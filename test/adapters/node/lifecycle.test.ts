@@ -409,62 +409,57 @@ describe('shutdown', () => {
     expect(await client).toBe('');
   });
 
+  /** Starts the serve-signal fixture and resolves with its URL once it listens. */
+  async function startSignalFixture(env: Record<string, string> = {}) {
+    const fixture = fileURLToPath(new URL('./fixtures/serve-signal.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    const fixtureRun = { child, output: '', exited: Promise.resolve<number | null>(null), url: '' };
+    const collect = (chunk: Buffer) => {
+      fixtureRun.output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    fixtureRun.exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      while (!/listening (\S+)/.test(fixtureRun.output)) {
+        if (child.exitCode !== null) throw new Error(`fixture exited early:\n${fixtureRun.output}`);
+        await sleep(20);
+      }
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw error;
+    }
+    fixtureRun.url = (/listening (\S+)/.exec(fixtureRun.output) as RegExpExecArray)[1] as string;
+    return fixtureRun;
+  }
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`shuts down gracefully on ${signal} and the process exits by itself`, async () => {
-      const fixture = fileURLToPath(new URL('./fixtures/serve-signal.ts', import.meta.url));
-      const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const fixtureRun = await startSignalFixture();
       try {
-        while (!/listening (\S+)/.test(output)) {
-          if (child.exitCode !== null) throw new Error(`fixture exited early:\n${output}`);
-          await sleep(20);
-        }
-        const url = (/listening (\S+)/.exec(output) as RegExpExecArray)[1] as string;
-        const inFlight = fetch(`${url}/slow`).then((response) => response.json());
+        const inFlight = fetch(`${fixtureRun.url}/slow`).then((response) => response.json());
         await sleep(200);
-        child.kill(signal);
+        fixtureRun.child.kill(signal);
         expect(await inFlight).toEqual({ slow: true });
-        expect(await exited).toBe(0);
-        expect(output).toContain('shutdown handlers ran');
+        expect(await fixtureRun.exited).toBe(0);
+        expect(fixtureRun.output).toContain('shutdown handlers ran');
       } finally {
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (fixtureRun.child.exitCode === null) fixtureRun.child.kill('SIGKILL');
       }
     }, 20_000);
   }
 
   it('exits with status 1 by itself when a shutdown after a signal fails', async () => {
-    const fixture = fileURLToPath(new URL('./fixtures/serve-signal.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FAIL_SHUTDOWN: '1' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const fixtureRun = await startSignalFixture({ FAIL_SHUTDOWN: '1' });
     try {
-      while (!output.includes('listening')) {
-        if (child.exitCode !== null) throw new Error(`fixture exited early:\n${output}`);
-        await sleep(20);
-      }
-      child.kill('SIGTERM');
-      expect(await exited).toBe(1);
-      expect(output).toContain('shutdown handlers ran');
+      fixtureRun.child.kill('SIGTERM');
+      expect(await fixtureRun.exited).toBe(1);
+      expect(fixtureRun.output).toContain('shutdown handlers ran');
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (fixtureRun.child.exitCode === null) fixtureRun.child.kill('SIGKILL');
     }
   }, 20_000);
 });
