@@ -71,3 +71,19 @@ export function findPending(
   }
   return -1;
 }
+
+/**
+ * Every raw line named `key` (lower case, plain ASCII) as one value, joined with ", " (RFC 9110
+ * §5.3), or undefined when there is none.
+ */
+export function joinPending(pending: readonly string[], key: string): string | undefined {
+  let joined: string | undefined;
+  for (let i = 0; i + 1 < pending.length; i += 2) {
+    const name = pending[i] as string;
+    if (name.length === key.length && (name === key || name.toLowerCase() === key)) {
+      const value = pending[i + 1] as string;
+      joined = joined === undefined ? value : `${joined}, ${value}`;
+    }
+  }
+  return joined;
+}

@@ -7,7 +7,13 @@
  */
 
 import { DataRecord } from './data-record.js';
-import { asciiKey, findPending, lowerCaseName, startsWithLower } from './header-names.js';
+import {
+  asciiKey,
+  findPending,
+  joinPending,
+  lowerCaseName,
+  startsWithLower,
+} from './header-names.js';
 
 /** What a {@link MultiValueHeaders} can be built from. */
 export type HeadersInit =
@@ -201,13 +207,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
    */
   static getList(headers: MultiValueHeaders, key: string): string | undefined {
     const pending = headers.#pending;
-    if (pending !== undefined) {
-      const at = findPending(pending, key, 0, true);
-      if (at === -1) return undefined;
-      // One line, the usual case, costs one more scan of the lines after it.
-      if (findPending(pending, key, at + 2, true) === -1) return pending[at + 1];
-      return headers.getAll(key).join(', ');
-    }
+    if (pending !== undefined) return joinPending(pending, key);
     const at = headers.#find(key);
     if (at === -1) return undefined;
     const values = headers.#fields[at + VALUES] as Field;
@@ -320,6 +320,33 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     if (headers.#find(key) !== -1) return false;
     headers.#fields.push(name, key, value);
     return true;
+  }
+
+  /**
+   * Frames a response whose body the adapter sends itself (RFC 9112 §6) in one pass over the
+   * fields: drops Transfer-Encoding, and sets Content-Length to `length` unless it is
+   * undefined; with `replace` false a Content-Length already there is kept.
+   *
+   * @internal
+   */
+  static setFraming(
+    headers: MultiValueHeaders,
+    length: string | undefined,
+    replace: boolean,
+  ): void {
+    headers.#index();
+    const fields = headers.#fields;
+    let lengthAt = -1;
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const key = fields[i + KEY];
+      if (key === 'transfer-encoding') {
+        fields.splice(i, STRIDE);
+        i -= STRIDE;
+      } else if (key === 'content-length') lengthAt = i;
+    }
+    if (length === undefined) return;
+    if (lengthAt === -1) fields.push('Content-Length', 'content-length', length);
+    else if (replace) fields[lengthAt + VALUES] = length;
   }
 
   /** Appends a value to `name`, keeping the ones already there. */

@@ -120,9 +120,45 @@ describe('MultiValueHeaders', () => {
           expect(inPlace.get(lookup)).toBe(indexed.get(lookup));
           expect(inPlace.has(lookup)).toBe(indexed.has(lookup));
           expect(inPlace.getAll(lookup)).toEqual(indexed.getAll(lookup));
+          const key = lookup.toLowerCase();
+          if (!/^[\x20-\x7e]+$/.test(key)) continue;
+          // A list-valued field's lines read as one value (RFC 9110 §5.3), in place or indexed.
+          const joined = indexed.getAll(lookup).join(', ');
+          expect(MultiValueHeaders.getList(inPlace, key)).toBe(
+            joined === '' && !indexed.has(lookup) ? undefined : joined,
+          );
+          expect(MultiValueHeaders.getList(indexed, key)).toBe(
+            MultiValueHeaders.getList(inPlace, key),
+          );
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('frames a response in one pass: no Transfer-Encoding, one Content-Length (property)', () => {
+    const name = fc.constantFrom(
+      'Transfer-Encoding',
+      'transfer-encoding',
+      'Content-Length',
+      'X-A',
+      'Vary',
+    );
+    const pairs = fc.array(fc.tuple(name, fc.stringMatching(/^[a-z0-9]{1,4}$/)), { maxLength: 8 });
+    const length = fc.option(fc.stringMatching(/^[0-9]{1,4}$/), { nil: undefined });
+    fc.assert(
+      fc.property(pairs, length, fc.boolean(), (list, value, replace) => {
+        const headers = MultiValueHeaders.fromRawPairs(list.flat());
+        const before = headers.getAll('content-length');
+        const others = list.filter(([n]) => !/^(transfer-encoding|content-length)$/i.test(n));
+        MultiValueHeaders.setFraming(headers, value, replace);
+        expect(headers.has('transfer-encoding')).toBe(false);
+        const expected = value === undefined || (!replace && before.length > 0) ? before : [value];
+        expect(headers.getAll('content-length')).toEqual(expected);
+        for (const [n] of others)
+          expect(headers.getAll(n)).toEqual(others.filter(([m]) => m === n).map(([, v]) => v));
+      }),
+      { numRuns: 500 },
     );
   });
 
