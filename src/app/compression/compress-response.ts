@@ -107,6 +107,9 @@ function encode(
   const headers = response.headers;
   headers.set('Content-Encoding', coding);
   weakenEtag(response);
+  // Ranges are served of the unencoded bytes only: a client resuming this encoded body with a
+  // Range would splice unencoded bytes onto encoded ones (RFC 9110 §14.3).
+  headers.delete('accept-ranges');
   if (body === undefined || body === null) {
     // A HEAD without its body: the compressed length would be known only by producing it,
     // and RFC 9110 §9.3.2 lets a HEAD omit what only generating the content would tell.

@@ -217,6 +217,21 @@ describe('compress() with HEAD and ranges', () => {
     expect(head.body).toBeUndefined();
   });
 
+  it('offers ranges only on the unencoded 200: the encoded one has no Accept-Ranges', async () => {
+    const encoded = await app.request('/big', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(encoded.headers.get('content-encoding')).toBe('gzip');
+    expect(encoded.headers.has('accept-ranges')).toBe(false);
+    const head = await app.request('/big', {
+      method: 'HEAD',
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(head.headers.get('content-encoding')).toBe('br');
+    expect(head.headers.has('accept-ranges')).toBe(false);
+    const plain = await app.request('/big', { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeUndefined();
+    expect(plain.headers.get('accept-ranges')).toBe('bytes');
+  });
+
   it('never compresses a 206: the range is of the unencoded bytes', async () => {
     const response = await app.request('/big', {
       headers: { 'Accept-Encoding': 'gzip', Range: 'bytes=0-99' },
