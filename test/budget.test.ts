@@ -7,7 +7,10 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 113 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 114 KiB:
+ * headers written as JSON (`toJSON()`, and as a plain object to pino), a response's framing
+ * fields set in one pass, and no Accept-Ranges on compressed responses took the core from
+ * 112.3 KiB to 113.1 KiB. Before that, 113 KiB: a
  * fourth review's fixes (about 0.8 KiB: repeated Accept and Accept-Encoding lines read as one
  * list, path parameters named like built-ins refused, plain-text errors only for clients that
  * cannot take JSON, the body deciding Content-Length, quoted keys in 422 paths) took the core
@@ -38,7 +41,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 113 * 1024;
+const CORE_BUDGET = 114 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

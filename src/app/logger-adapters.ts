@@ -8,6 +8,7 @@
  * after the message into the line and formats any Error in it (`{ name, location, message,
  * stack }`), which is our order and our fields.
  */
+import { MultiValueHeaders } from '../http/headers.js';
 import type { AnyLogger, LogFields, Logger } from './logger.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -101,7 +102,8 @@ function levels(write: (level: Level, message: string, fields?: LogFields) => vo
  * pino serialises an Error only under a key it has a serializer for (`err` by default); under
  * any other key it would print `{}`. Errors under our keys (`error`, ...) therefore go through
  * the logger's own `err` serializer, which gives pino's usual `{ type, message, stack }`, unless
- * the logger has a serializer for that key itself.
+ * the logger has a serializer for that key itself. Headers go as the plain object of
+ * `MultiValueHeaders.toJSON()`, under the same condition.
  */
 function pinoLogger(logger: AnyLogger): Logger {
   const target = logger as unknown as Record<Level, PinoMethod> & {
@@ -117,9 +119,15 @@ function pinoLogger(logger: AnyLogger): Logger {
     let out: LogFields | undefined;
     for (const key of Object.keys(fields)) {
       const value = fields[key];
-      if (value instanceof Error && serializers[key] === undefined) {
+      if (serializers[key] !== undefined) continue;
+      if (value instanceof Error) {
         out ??= { ...fields };
         out[key] = serializeError(value);
+      } else if (value instanceof MultiValueHeaders) {
+        // A plain object, which pino's redaction can copy (`redact: ['headers.authorization']`);
+        // a copy of the class instance would have none of its fields.
+        out ??= { ...fields };
+        out[key] = value.toJSON();
       }
     }
     target[level](out ?? fields, message);

@@ -473,6 +473,22 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return out;
   }
 
+  /**
+   * What `JSON.stringify` (and so a logger such as pino) writes: lower-case names, as Node's
+   * `request.headers` has them and redaction paths (`headers.authorization`) expect, each with
+   * its value, or every value in order when the field came on several lines.
+   */
+  toJSON(): Record<string, string | string[]> {
+    this.#index();
+    const fields = this.#fields;
+    const out = new DataRecord<string | string[]>();
+    for (let i = 0; i < fields.length; i += STRIDE) {
+      const values = fields[i + VALUES] as Field;
+      out[fields[i + KEY] as string] = typeof values === 'string' ? values : values.slice();
+    }
+    return out;
+  }
+
   /** A copy that can be changed without touching this one. */
   clone(): MultiValueHeaders {
     return new MultiValueHeaders(this);

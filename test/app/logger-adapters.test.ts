@@ -112,6 +112,31 @@ describe('pino as the logger', () => {
     ]);
   });
 
+  it("writes a request's headers as an object with lower-case names, which redact paths reach", async () => {
+    const lines: Line[] = [];
+    const app = new RestApplication({
+      logger: capturedPino(lines, { redact: ['headers.authorization'] }),
+    });
+    app.get('/seen', ({ headers, log }) => {
+      log.info('Headers', { headers });
+      return { ok: true };
+    });
+    const response = await app.request('/seen', {
+      headers: [
+        ['Authorization', 'Bearer secret'],
+        ['X-Tag', 'a'],
+        ['x-tag', 'b'],
+        ['Accept', 'application/json'],
+      ],
+    });
+    expect(response.statusCode).toBe(200);
+    expect(lines[0]?.headers).toEqual({
+      authorization: '[Redacted]',
+      'x-tag': ['a', 'b'],
+      accept: 'application/json',
+    });
+  });
+
   it('keeps a message with printf-like characters as it is', async () => {
     const lines: Line[] = [];
     const app = new RestApplication({ logger: capturedPino(lines) });
@@ -135,6 +160,23 @@ describe("Powertools' Logger as the logger", () => {
       tags: ['a'],
       requestId,
     });
+  });
+
+  it("writes a request's headers as an object with lower-case names", async () => {
+    const lines: Line[] = [];
+    const app = new RestApplication({ logger: capturedPowertools(lines) });
+    app.get('/seen', ({ headers, log }) => {
+      log.info('Headers', { headers });
+      return { ok: true };
+    });
+    await app.request('/seen', {
+      headers: [
+        ['X-Tag', 'a'],
+        ['X-Tag', 'b'],
+        ['Host', 'h'],
+      ],
+    });
+    expect(lines[0]?.headers).toEqual({ 'x-tag': ['a', 'b'], host: 'h' });
   });
 
   it("keeps a thrown error's name, message and stack, with the request id", async () => {

@@ -162,6 +162,25 @@ describe('MultiValueHeaders', () => {
     );
   });
 
+  it('writes itself as JSON with lower-case names, repeated lines as a list, in place or indexed', () => {
+    const raw = ['Host', 'h', 'X-Tag', 'a', 'Set-Cookie', 'c=1', 'x-tag', 'b', 'set-cookie', 'd=2'];
+    const expected = { host: 'h', 'x-tag': ['a', 'b'], 'set-cookie': ['c=1', 'd=2'] };
+    expect(JSON.parse(JSON.stringify(MultiValueHeaders.fromRawPairs(raw)))).toEqual(expected);
+    const indexed = MultiValueHeaders.fromRawPairs(raw);
+    indexed.set('Vary', 'Accept');
+    expect(JSON.parse(JSON.stringify({ headers: indexed }))).toEqual({
+      headers: { ...expected, vary: 'Accept' },
+    });
+    // Names a client chooses are data, never the object's prototype or its methods.
+    const json = new MultiValueHeaders([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]).toJSON();
+    expect(Object.hasOwn(json, '__proto__')).toBe(true);
+    expect(json.constructor).toBe('y');
+    expect('toString' in json).toBe(false);
+  });
+
   it('finds names in any case however many distinct names were looked up before', () => {
     // Lower-case keys are remembered for a bounded number of names; past it lookups still work.
     const headers = MultiValueHeaders.fromRawPairs(['X-Wanted', 'yes', 'Accept', '*/*']);
