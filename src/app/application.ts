@@ -3,7 +3,7 @@
  * handlers, and the entry point that executes a Request into a Response.
  */
 
-import { type HttpError, SetupError } from '../errors.js';
+import { HttpError, SetupError } from '../errors.js';
 import { Request } from '../request.js';
 import type { Response } from '../response.js';
 import { type AuthorizationOptions, checkChallenge } from './features/authorization.js';
@@ -399,7 +399,10 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   // What adapters call: the response itself when the pipeline finished synchronously, so a
   // server can write it in the same tick, without a promise.
   #dispatch(request: Request, refusal?: HttpError): Response | Promise<Response> {
-    if (!this.#lifecycle.started) return this.#executeAfterStartup(request, refusal);
+    // Once shutdown began, what startup opened is being released: new requests are refused with
+    // a 503, and startup never runs again for them.
+    const stopping = this.#lifecycle.stopping;
+    if (!this.#lifecycle.started && !stopping) return this.#executeAfterStartup(request, refusal);
     let table: RoutingTable;
     try {
       table = this.routingTable();
@@ -411,6 +414,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       });
       return failedResponse(request, this.jsonOnly);
     }
+    if (stopping) refusal ??= shuttingDown();
     if (refusal !== undefined) return refuseRequest(this, table, request, refusal);
     return runPipeline(this, table, request);
   }
@@ -469,4 +473,8 @@ function failedResponse(request: Request, jsonOnly: boolean): Response {
   const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined, jsonOnly);
   response.headers.set('X-Request-ID', request.requestId as string);
   return response;
+}
+
+function shuttingDown(): HttpError {
+  return new HttpError(503, 'Service Unavailable: the application is shutting down');
 }

@@ -60,6 +60,11 @@ export class Lifecycle {
     return this.#started;
   }
 
+  /** Whether shutdown began (`shutdown()` or `shutdownSync()` was called). */
+  get stopping(): boolean {
+    return this.#shutdown !== undefined;
+  }
+
   /** The error that made startup fail, if it did. */
   get startupError(): unknown {
     return this.#startupError;

@@ -145,6 +145,51 @@ describe('lifecycle', () => {
     ]);
   });
 
+  it('refuses requests once shutdown began, with a 503, while one in flight completes', async () => {
+    let release: () => void = () => undefined;
+    let handled = 0;
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('db', () => ({ open: true }))
+      .onShutdown(({ db }) => {
+        db.open = false;
+      });
+    app.get('/slow', async ({ db }) => {
+      handled++;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return { open: db.open };
+    });
+    app.get('/', ({ db }) => {
+      handled++;
+      return { open: db.open };
+    });
+    const inFlight = app.request('/slow');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopped = app.shutdown();
+    const refused = await app.request('/');
+    expect(refused.statusCode).toBe(503);
+    expect(JSON.parse(refused.body as string)).toMatchObject({
+      error: expect.stringMatching(/shutting down/),
+    });
+    expect(refused.headers.get('x-request-id')).toMatch(/.+/);
+    release();
+    expect(JSON.parse((await inFlight).body as string)).toEqual({ open: false });
+    await stopped;
+    expect((await app.request('/')).statusCode).toBe(503);
+    expect(handled).toBe(1);
+  });
+
+  it('never runs startup for a request that comes after shutdown', async () => {
+    let startups = 0;
+    const app = new RestApplication({ logger: silentLogger }).onStartup('db', () => ++startups);
+    app.get('/', ({ db }) => ({ db }));
+    app.shutdownSync();
+    const response = await app.request('/');
+    expect(response.statusCode).toBe(503);
+    expect(startups).toBe(0);
+  });
+
   it('startupSync and shutdownSync run synchronous handlers', () => {
     const events: string[] = [];
     const app = new RestApplication({ logger: silentLogger })
