@@ -62,7 +62,6 @@ const overHttp = await fetch(\`\${server.url}/hello/node\`);
 console.log('node', overHttp.status, JSON.stringify(await overHttp.json()));
 const page = await fetch(\`\${server.url}/site/\`);
 console.log('static', page.status, await page.text());
-await server.close();
 
 const fetched = await new FetchAdapter(app).fetch(new Request('http://localhost/hello/fetch'));
 console.log('fetch', fetched.status, JSON.stringify(await fetched.json()));
@@ -90,6 +89,10 @@ const event: APIGatewayProxyEventV2 = {
 const lambda = new CloudGatewayAdapter(app, { metricsPublisher: null });
 const result = await lambda.handleEvent(event);
 console.log('aws', result.statusCode, result.body);
+// Closing runs the shutdown handlers: the application answers 503 from then on.
+await server.close();
+const closed = await app.request('/hello/after');
+console.log('closed', closed.statusCode);
 
 const schema = Schema.fromObject({ type: 'object', properties: { port: { type: 'integer' } } });
 const settings = Config.fromYaml('port: \${env:PORT,default=8080}\\n', { env: {} }).validate<{ port: number }>(schema);
@@ -253,6 +256,7 @@ describe('the packed tarball', () => {
       'static 200 <h1>site</h1>',
       'fetch 200 {"message":"hello fetch"}',
       'aws 200 {"message":"hello lambda"}',
+      'closed 503',
       'config {"port":8080}',
       'openapi 3.1.1 /hello/{name} /echo /site/{path}',
       'reference page true',
