@@ -47,6 +47,17 @@ export class HttpError extends Error {
  * @example
  * throw new ValidationError([{ path: 'title', message: 'is required' }]);
  */
+/**
+ * The 400 for a request body cut short: the client went away or broke the framing mid-body, so
+ * nothing it sent can be trusted. Not the application's failure; the pipeline answers it without
+ * logging. `cause` keeps the runtime's reason when there is one.
+ */
+export function bodyCutShort(cause?: unknown): HttpError {
+  const error = new HttpError(400, 'The request body was not received completely');
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
+
 export class ValidationError extends HttpError {
   readonly issues: readonly ValidationIssue[];
 

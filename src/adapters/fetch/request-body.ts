@@ -2,7 +2,7 @@
  * The body of a Fetch request as the pipeline reads it: the runtime's own stream, except that a
  * body cut short fails with the 400 the Node adapter gives it (docs/fetch.md).
  */
-import { HttpError } from '../../errors.js';
+import { bodyCutShort, HttpError } from '../../errors.js';
 
 /**
  * Why the body failed, as the client will see it. A runtime errors the stream of a client that
@@ -15,9 +15,7 @@ import { HttpError } from '../../errors.js';
  */
 function bodyFailure(reason: unknown): HttpError {
   if (reason instanceof HttpError) return reason;
-  const failure = new HttpError(400, 'The request body was not received completely');
-  failure.cause = reason;
-  return failure;
+  return bodyCutShort(reason);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { HttpError } from '../../errors.js';
+import { bodyCutShort, HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { type PlatformContext, Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';
@@ -92,7 +92,7 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array> {
       // The client went away or broke the framing mid-body; nothing it sent can be trusted.
       const onBroken = () => {
         cleanup();
-        reject(new HttpError(400, 'The request body was not received completely'));
+        reject(bodyCutShort());
       };
       const onClose = () => {
         if (!message.complete) onBroken();
@@ -120,7 +120,7 @@ async function* readMessage(
     for await (const chunk of chunks) yield chunk;
   } catch {
     // The client went away or broke the framing mid-body; nothing it sent can be trusted.
-    throw new HttpError(400, 'The request body was not received completely');
+    throw bodyCutShort();
   }
 }
 

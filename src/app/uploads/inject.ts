@@ -4,7 +4,7 @@
  * `import()` the first time one is read, keeps one upload per request, and releases it when
  * the request is over (the pipeline calls `releaseUploadsAfter` for routes that take uploads).
  */
-import { HttpError } from '../../errors.js';
+import { bodyCutShort, HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence } from '../../http/media-type.js';
 import { isStream, type Response } from '../../response.js';
@@ -64,14 +64,10 @@ function openUpload(
   // body was cut short: a 400 as for any other body (docs/uploads.md), not an error of the
   // application; a timeout's 503 is answered without waiting for it.
   const signal = requestSignal(state);
-  const abort = () => void upload.release(cutShort());
+  const abort = () => void upload.release(bodyCutShort());
   if (signal.aborted) abort();
   else signal.addEventListener('abort', abort, { once: true });
   return upload.value;
-}
-
-function cutShort(): HttpError {
-  return new HttpError(400, 'The request body was not received completely');
 }
 
 function collected(state: RequestState, limits: MultipartLimits) {
