@@ -93,22 +93,52 @@ class Scanner {
     }
   }
 
+  /**
+   * Skips a regular expression literal starting at the current `/`: its commas, brackets and
+   * braces (`/[},]/`) are not the pattern's.
+   */
+  skipRegExp(): void {
+    const text = this.text;
+    let inClass = false;
+    this.pos++;
+    while (this.pos < text.length) {
+      const c = text[this.pos];
+      if (c === '\\') {
+        this.pos += 2;
+        continue;
+      }
+      this.pos++;
+      if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+      else if (c === '/' && !inClass) return;
+    }
+  }
+
+  /**
+   * Skips one token of an expression: a string, a regular expression (a `/` where a value is
+   * expected, after `previous`), or one character. Returns the last character it skipped.
+   */
+  skipToken(previous: string): string {
+    const c = this.text[this.pos] as string;
+    if (c === '"' || c === "'" || c === '`') this.skipString();
+    else if (c === '/' && REGEXP_AFTER.includes(previous)) this.skipRegExp();
+    else this.pos++;
+    return c;
+  }
+
   /** Skips to just past the `close` that balances an opening already consumed. */
   skipBalanced(close: string): void {
     const stack = [close];
     const text = this.text;
+    let previous = '(';
     while (this.pos < text.length && stack.length > 0) {
       this.skipTrivia();
       const c = text[this.pos];
-      if (c === '"' || c === "'" || c === '`') {
-        this.skipString();
-        continue;
-      }
       if (c === '(') stack.push(')');
       else if (c === '[') stack.push(']');
       else if (c === '{') stack.push('}');
       else if (c === stack[stack.length - 1]) stack.pop();
-      this.pos++;
+      previous = this.skipToken(previous);
     }
   }
 
@@ -121,6 +151,10 @@ class Scanner {
 }
 
 const IDENTIFIER = /^(?:async\s*)?[A-Za-z_$][\w$]*\s*=>/;
+
+// After these a `/` begins a regular expression; after a name, a number or a closing bracket
+// it divides.
+const REGEXP_AFTER = '(,=:[!&|?{}};+-*%<>~^';
 
 /** The index of the `(` that opens the parameter list, or what kind of function it is. */
 function findParameterList(scanner: Scanner): number | 'bare' | 'native' {
@@ -182,15 +216,16 @@ function readPatternKeys(scanner: Scanner, what: string): string[] {
     names.push(key);
     // Skip whatever follows the key (a rename, a nested pattern, a default) up to the next
     // top-level comma or the closing brace.
+    let previous = 'x';
     for (;;) {
       scanner.skipTrivia();
       const d = scanner.peek();
       if (d === ',' || d === '}' || d === '') break;
-      if (d === '"' || d === "'" || d === '`') scanner.skipString();
-      else if (d === '(' || d === '[' || d === '{') {
+      if (d === '(' || d === '[' || d === '{') {
         scanner.pos++;
         scanner.skipBalanced(d === '(' ? ')' : d === '[' ? ']' : '}');
-      } else scanner.pos++;
+        previous = d === '(' ? ')' : d === '[' ? ']' : '}';
+      } else previous = scanner.skipToken(previous);
     }
   }
   return names;

@@ -1,4 +1,5 @@
 import { transformSync } from 'esbuild';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { injectedNames } from '../../../src/app/inject/handler-parameters.js';
 import { RestApplication, Router, SetupError, silentLogger } from '../../../src/index.js';
@@ -44,6 +45,60 @@ describe('name discovery', () => {
       'quoted-key'?: string;
     }) => [a, c, e, q];
     expect(injectedNames(fn, 'f')).toEqual(['a', 'b', 'e', 'quoted-key']);
+  });
+
+  it('skips regular expressions in defaults, whatever punctuation they hold', () => {
+    const fn = ({
+      a = /a,b/,
+      b = /[},]/g,
+      c = /\/,/,
+      d = 6 / 3,
+      e = (text: string) => /},{/.test(text) || text.length / 2 > 1,
+      f,
+    }: {
+      a?: RegExp;
+      b?: RegExp;
+      c?: RegExp;
+      d?: number;
+      e?: (text: string) => boolean;
+      f?: string;
+    }) => [a, b, c, d, e, f];
+    expect(injectedNames(fn, 'f')).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('reads the names around any regular expression default (property)', () => {
+    // Pattern pieces: punctuation of patterns and calls, escapes, and classes holding a slash.
+    const piece = fc.constantFrom(
+      ',',
+      '}',
+      '{',
+      '\\)',
+      '\\(',
+      '(a)',
+      "'",
+      '"',
+      '`',
+      'a',
+      ' ',
+      '\\/',
+      '\\]',
+      '[/]',
+      '[},)]',
+      '\\\\',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('', 'g', 'gi'),
+        (pieces, flags) => {
+          const pattern = pieces.join('');
+          new RegExp(pattern, flags); // a valid pattern, or the generator is wrong
+          const fn = new Function(`return ({ first = /${pattern}/${flags}, second }) => second`)();
+          expect(injectedNames(fn, 'f')).toEqual(['first', 'second']);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses a plain parameter, a rest element and a computed key', () => {
