@@ -17,6 +17,8 @@ export interface DriverResponse {
   status: number;
   headers: MultiValueHeaders;
   body: Uint8Array;
+  /** False when the body was cut (the connection or stream ended in error); `body` holds what arrived first. */
+  complete: boolean;
   text(): string;
   json(): unknown;
 }
@@ -38,14 +40,32 @@ export function makeResponse(
   status: number,
   headers: MultiValueHeaders,
   body: Uint8Array,
+  complete = true,
 ): DriverResponse {
   return {
     status,
     headers,
     body,
+    complete,
     text: () => new TextDecoder().decode(body),
     json: () => JSON.parse(new TextDecoder().decode(body)),
   };
 }
 
 export { MultiValueHeaders };
+
+/** Reads `chunks` to their end, or to the error that cuts them, keeping what arrived. */
+export async function readChunks(
+  chunks: AsyncIterable<Uint8Array | string>,
+): Promise<{ body: Uint8Array; complete: boolean }> {
+  const parts: Uint8Array[] = [];
+  let complete = true;
+  try {
+    for await (const chunk of chunks) {
+      parts.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+    }
+  } catch {
+    complete = false;
+  }
+  return { body: new Uint8Array(Buffer.concat(parts)), complete };
+}

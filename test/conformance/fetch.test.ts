@@ -4,7 +4,7 @@
  * (Bun, Deno, Workers) would.
  */
 import { FetchAdapter } from '../../src/adapters/fetch/index.js';
-import { type DriverFactory, MultiValueHeaders, makeResponse } from './driver.js';
+import { type DriverFactory, MultiValueHeaders, makeResponse, readChunks } from './driver.js';
 import { conformanceSuite } from './suite.js';
 
 export const fetchDriver: DriverFactory = {
@@ -24,10 +24,15 @@ export const fetchDriver: DriverFactory = {
             body: request.body ?? null,
           }),
         );
+        const read =
+          response.body === null
+            ? { body: new Uint8Array(), complete: true }
+            : await readChunks(response.body);
         return makeResponse(
           response.status,
           new MultiValueHeaders(response.headers),
-          new Uint8Array(await response.arrayBuffer()),
+          read.body,
+          read.complete,
         );
       },
       async close() {},

@@ -1,6 +1,6 @@
 import { Request, type Response } from '../../src/index.js';
-import { bodyBytes } from '../../src/response.js';
-import { type DriverFactory, makeResponse } from './driver.js';
+import { bodyBytes, isStream, streamChunks } from '../../src/response.js';
+import { type DriverFactory, makeResponse, readChunks } from './driver.js';
 import { conformanceSuite } from './suite.js';
 
 /** Drives the application with `app.execute()`: no transport at all. */
@@ -17,6 +17,11 @@ export const inProcessDriver: DriverFactory = {
             body: request.body ?? null,
           }),
         );
+        const body = response.body;
+        if (isStream(body)) {
+          const read = await readChunks(Symbol.asyncIterator in body ? body : streamChunks(body));
+          return makeResponse(response.statusCode, response.headers, read.body, read.complete);
+        }
         return makeResponse(response.statusCode, response.headers, await bodyBytes(response));
       },
       async close() {},

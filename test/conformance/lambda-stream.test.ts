@@ -32,12 +32,19 @@ export const lambdaStreamDriver: DriverFactory = {
           v2Event(request, { functionUrl: true }),
         );
         const { error } = await done;
-        if (error !== undefined) throw error;
-        const { prelude, body } = stream.parsed();
+        // A body that failed after the prelude went out is cut: the invocation fails, and the
+        // client has the prelude and what was written before.
+        let parsed: ReturnType<typeof stream.parsed>;
+        try {
+          parsed = stream.parsed();
+        } catch (noPrelude) {
+          throw error ?? noPrelude;
+        }
+        const { prelude, body } = parsed;
         const headers = new MultiValueHeaders();
         for (const [name, value] of Object.entries(prelude.headers)) headers.add(name, value);
         for (const cookie of prelude.cookies) headers.add('Set-Cookie', cookie);
-        return makeResponse(prelude.statusCode, headers, new Uint8Array(body));
+        return makeResponse(prelude.statusCode, headers, new Uint8Array(body), error === undefined);
       },
       async close() {},
     };

@@ -27,8 +27,10 @@ function send(agent: Agent, port: number, request: DriverRequest) {
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
-        incoming.on('end', () => {
+        // The connection closed before the body's end: the response is cut, and says so.
+        incoming.on('error', () => finish(false));
+        incoming.on('end', () => finish(true));
+        const finish = (complete: boolean) => {
           const pairs: Array<[string, string]> = [];
           const raw = incoming.rawHeaders;
           for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -39,9 +41,10 @@ function send(agent: Agent, port: number, request: DriverRequest) {
               incoming.statusCode ?? 0,
               new MultiValueHeaders(pairs),
               new Uint8Array(Buffer.concat(chunks)),
+              complete,
             ),
           );
-        });
+        };
       },
     );
     outgoing.on('error', reject);

@@ -331,12 +331,17 @@ export class CloudGatewayAdapter {
    * request id, and answered with a 500 through the application's error path (its error
    * handlers, default headers and CORS), as a thrown error would be. The failure is the error's
    * `cause`, for error handlers that look. A file removed since its lookup is the 404 instead,
-   * unlogged, as on the other adapters.
+   * unlogged, as on the other adapters; a stream `requestTimeout` stopped is the timeout's 503.
    */
   #answerBodyFailure(request: Request, error: unknown): Promise<Response> {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       return Promise.resolve(dispatch(this.app, request, new HttpError(404)));
+    }
+    // `requestTimeout` ran out while the body was still being produced: as for an answer not
+    // ready in time, the client gets the 503, since nothing was sent yet.
+    if (error instanceof DOMException && error.name === 'TimeoutError') {
+      return Promise.resolve(dispatch(this.app, request, new HttpError(503, error.message)));
     }
     this.#logger.error('Response body failed while it was read; answering 500', {
       requestId: request.requestId,

@@ -30,11 +30,19 @@ export function stopOnAbort(
       if (Symbol.asyncIterator in body) source = body[Symbol.asyncIterator]();
       else reader = body.getReader();
       let ended = false;
+      // Stopped by the signal while someone still waits for the body (a timeout, not a client
+      // gone): the iteration fails with its reason, so the adapter cuts the connection and the
+      // client sees the body incomplete instead of taking the part sent for the whole.
+      let failed = false;
       let wake: ((result: IteratorResult<Chunk>) => void) | undefined;
+      const stop = () => {
+        failed = !ended && !isClientGone(signal.reason);
+        end();
+      };
       const end = () => {
         if (ended) return;
         ended = true;
-        signal.removeEventListener('abort', end);
+        signal.removeEventListener('abort', stop);
         wake?.(DONE);
         // Not awaited: a generator suspended in an `await` finishes that first, and the response
         // must not wait for it.
@@ -42,8 +50,8 @@ export function stopOnAbort(
         else reader?.cancel(signal.reason).catch(() => undefined);
         onEnd?.();
       };
-      if (signal.aborted) end();
-      else signal.addEventListener('abort', end);
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop);
       const read = (): Promise<IteratorResult<Chunk>> =>
         source !== undefined
           ? source.next()
@@ -55,13 +63,14 @@ export function stopOnAbort(
               );
       return {
         next: () => {
-          if (ended) return Promise.resolve(DONE);
+          if (ended) return failed ? Promise.reject(signal.reason) : Promise.resolve(DONE);
           const stopped = new Promise<IteratorResult<Chunk>>((resolve) => {
             wake = resolve;
           });
           return Promise.race([read(), stopped]).then(
             (result) => {
               if (result.done) end();
+              if (failed) throw signal.reason;
               return ended ? DONE : result;
             },
             (error: unknown) => {
@@ -77,6 +86,11 @@ export function stopOnAbort(
       };
     },
   };
+}
+
+/** Whether `reason` says the client went away (the signal's AbortError): nobody is reading. */
+function isClientGone(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'AbortError';
 }
 
 /** Binds a stream body to the request's signal; anything else goes out as it is. */

@@ -2,7 +2,8 @@
  * The buffered Lambda handler sends nothing before it has the whole body, so a stream body that
  * fails while it is read is answered like any thrown error: the application's 500 through its
  * error path, logged with the request id; the invocation itself succeeds. And a HEAD of an event
- * stream gets the GET's refusal (RFC 9110 §9.3.2), not a 200.
+ * stream gets the GET's refusal (RFC 9110 §9.3.2), not a 200. A stream `requestTimeout` stops
+ * while it is read is the timeout's 503.
  */
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter, type MetricsEntry } from '../../../src/adapters/aws/index.js';
@@ -122,6 +123,45 @@ describe('a stream body that fails while the buffered handler reads it', () => {
     );
     expect(fine.status).toBe(200);
     expect(new TextDecoder().decode(fine.body)).toBe('ab');
+  });
+});
+
+describe('requestTimeout on the buffered handler', () => {
+  it('answers the timeout 503 for a stream still being read when it expires, unlogged', async () => {
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger, requestTimeout: 50 });
+    let stopped = false;
+    app.get(
+      '/endless',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            try {
+              for (;;) {
+                yield 'row\n';
+                await new Promise((resolve) => setTimeout(resolve, 5));
+              }
+            } finally {
+              stopped = true;
+            }
+          })(),
+          { contentType: 'text/plain' },
+        ),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    const result = readV2Result(
+      await adapter.handleEvent(v2Event({ method: 'GET', path: '/endless' }), lambdaContext()),
+    );
+    expect(result.status).toBe(503);
+    expect(JSON.parse(new TextDecoder().decode(result.body))).toMatchObject({
+      statusCode: 503,
+      error: expect.stringMatching(/longer than 50 ms/),
+    });
+    // The producer's `finally` runs once its pending wait ends.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(true);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
   });
 });
 
