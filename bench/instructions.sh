@@ -20,7 +20,7 @@ count() {
     node --predictable drive.mjs "$1" "$path" "$2" $module 2>&1 |
     awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
-servers="raw raw-five-headers fastify restmachine restmachine-json"
+servers="raw raw-five-headers raw-four-headers fastify restmachine restmachine-json"
 module=
 case "$path" in
 notes-*)
