@@ -158,6 +158,9 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
     if (read) statuses.push(304);
     statuses.push(412);
   }
+  // A 400 answers a malformed body (JSON, charset, a body cut short) and a malformed
+  // percent-encoding in a path parameter's value.
+  if (body !== undefined || paramNames.length > 0) statuses.push(400);
   if (body !== undefined) statuses.push(413, 415);
   if (validated) statuses.push(422);
 

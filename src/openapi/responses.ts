@@ -7,6 +7,7 @@ import type { OpenApiResponse } from './types.js';
 /** Why the pipeline answers each status; the key names the component. */
 export const PIPELINE_RESPONSES = {
   304: { key: 'NotModified', description: 'Not Modified: the representation is unchanged' },
+  400: { key: 'BadRequest', description: 'Bad Request: the request is malformed' },
   401: { key: 'Unauthorized', description: 'Unauthorized: credentials are missing or wrong' },
   403: { key: 'Forbidden', description: 'Forbidden: the credentials do not allow this' },
   404: { key: 'NotFound', description: 'Not Found: the resource does not exist' },

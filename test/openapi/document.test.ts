@@ -104,13 +104,45 @@ describe('openapi()', () => {
     const statuses = (method: 'get' | 'post' | 'delete', path: string) =>
       Object.keys(document.paths[path]?.[method]?.responses ?? {});
     expect(statuses('get', '/notes')).toEqual(['200', '422']);
-    expect(statuses('post', '/notes')).toEqual(['201', '413', '415', '422']);
-    expect(statuses('get', '/admin/notes/{id}')).toEqual(['200', '304', '401', '404', '412']);
-    expect(statuses('delete', '/admin/notes/{id}')).toEqual(['200', '401', '404']);
+    expect(statuses('post', '/notes')).toEqual(['201', '400', '413', '415', '422']);
+    expect(statuses('get', '/admin/notes/{id}')).toEqual([
+      '200',
+      '304',
+      '400',
+      '401',
+      '404',
+      '412',
+    ]);
+    expect(statuses('delete', '/admin/notes/{id}')).toEqual(['200', '400', '401', '404']);
     expect(statuses('get', '/admin/health')).toEqual(['200']);
     expect(document.paths['/admin/notes/{id}']?.get?.responses['404']).toEqual({
       $ref: '#/components/responses/NotFound',
     });
+  });
+
+  it('lists 400 where the pipeline answers it: a malformed body or path parameter', async () => {
+    const app = new RestApplication({ logger: silentLogger, renderers: 'json' });
+    app.post('/items', ({ jsonBody }) => jsonBody);
+    app.get('/items/{id}', ({ id }) => ({ id }));
+    app.get('/health', () => ({ ok: true }));
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    const badRequest = { $ref: '#/components/responses/BadRequest' };
+    expect(doc.paths['/items']?.post?.responses['400']).toEqual(badRequest);
+    expect(doc.paths['/items/{id}']?.get?.responses['400']).toEqual(badRequest);
+    expect(doc.paths['/health']?.get?.responses['400']).toBeUndefined();
+    expect(doc.components?.responses?.BadRequest).toEqual({
+      description: 'Bad Request: the request is malformed',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
+    // What the document promises is what the application answers.
+    const malformedJson = await app.request('/items', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(malformedJson.statusCode).toBe(400);
+    expect((await app.request('/items/%E0%A4%A')).statusCode).toBe(400);
+    expect((await app.request('/items/42')).statusCode).toBe(200);
   });
 
   it('documents authorization hooks as security schemes, HTTP bearer by default', () => {
@@ -134,7 +166,7 @@ describe('openapi()', () => {
     });
     const put = doc.paths['/settings']?.put;
     expect(put?.security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(put?.responses ?? {})).toEqual(['200', '401', '403', '413', '415']);
+    expect(Object.keys(put?.responses ?? {})).toEqual(['200', '400', '401', '403', '413', '415']);
     expect(put?.requestBody?.content).toEqual({ 'application/json': { schema: {} } });
   });
 
