@@ -42,12 +42,6 @@ export class HttpError extends Error {
 }
 
 /**
- * Thrown by a validator to reject its input: the request ends with 422 listing every issue.
- *
- * @example
- * throw new ValidationError([{ path: 'title', message: 'is required' }]);
- */
-/**
  * The 400 for a request body cut short: the client went away or broke the framing mid-body, so
  * nothing it sent can be trusted. Not the application's failure; the pipeline answers it without
  * logging. `cause` keeps the runtime's reason when there is one.
@@ -58,6 +52,28 @@ export function bodyCutShort(cause?: unknown): HttpError {
   return error;
 }
 
+// The 5xx answers the library gives itself: 501 for a method no route knows, 503 while shutting
+// down or when `requestTimeout` runs out, and 500s whose cause it has logged already. The
+// pipeline logs every other 5xx HttpError, which stands for a failure the application reported.
+const LIBRARY_ANSWERS = new WeakSet<HttpError>();
+
+/** Marks `error` as one of the library's own answers (not logged again); returns it. */
+export function libraryAnswer(error: HttpError): HttpError {
+  LIBRARY_ANSWERS.add(error);
+  return error;
+}
+
+/** Whether `error` is a 5xx the application threw, which the pipeline logs. */
+export function isReportedFailure(error: HttpError): boolean {
+  return error.statusCode >= 500 && !LIBRARY_ANSWERS.has(error);
+}
+
+/**
+ * Thrown by a validator to reject its input: the request ends with 422 listing every issue.
+ *
+ * @example
+ * throw new ValidationError([{ path: 'title', message: 'is required' }]);
+ */
 export class ValidationError extends HttpError {
   readonly issues: readonly ValidationIssue[];
 

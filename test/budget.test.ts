@@ -7,7 +7,9 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 114 KiB:
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 115 KiB: a
+ * 5xx HttpError the application throws is logged, the library's own 5xx answers marked apart
+ * (0.3 KiB), which took the core from 113.8 KiB to 114.1 KiB. Before that, 114 KiB:
  * headers written as JSON (`toJSON()`, and as a plain object to pino), a response's framing
  * fields set in one pass, and no Accept-Ranges on compressed responses took the core from
  * 112.3 KiB to 113.1 KiB. Before that, 113 KiB: a
@@ -41,7 +43,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 114 * 1024;
+const CORE_BUDGET = 115 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

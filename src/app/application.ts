@@ -3,7 +3,7 @@
  * handlers, and the entry point that executes a Request into a Response.
  */
 
-import { HttpError, SetupError } from '../errors.js';
+import { HttpError, libraryAnswer, SetupError } from '../errors.js';
 import { Request } from '../request.js';
 import type { Response } from '../response.js';
 import { type AuthorizationOptions, checkChallenge } from './features/authorization.js';
@@ -476,5 +476,5 @@ function failedResponse(request: Request, jsonOnly: boolean): Response {
 }
 
 function shuttingDown(): HttpError {
-  return new HttpError(503, 'Service Unavailable: the application is shutting down');
+  return libraryAnswer(new HttpError(503, 'Service Unavailable: the application is shutting down'));
 }

@@ -4,7 +4,7 @@
  */
 
 import { Router } from '../app/routing/router.js';
-import { HttpError } from '../errors.js';
+import { HttpError, libraryAnswer } from '../errors.js';
 import { contentTypeFor } from '../http/content-types.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import type { Request } from '../request.js';
@@ -136,7 +136,7 @@ export class StaticRouter extends Router {
       const logger = options.logger;
       if (logger === undefined) throw new StaticServeError(message, { cause: error });
       logger.error(message, { requestId: request.requestId, path: request.path, error });
-      throw new HttpError(500);
+      throw libraryAnswer(new HttpError(500));
     }
   }
 

@@ -6,7 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { RestApplication } from '../../app/application.js';
 import { adaptLogger, dispatch, isPending } from '../../app/kernel.js';
 import type { AnyLogger, Logger } from '../../app/logger.js';
-import { HttpError, SetupError } from '../../errors.js';
+import { HttpError, libraryAnswer, SetupError } from '../../errors.js';
 import { Request, type RequestInit } from '../../request.js';
 import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
@@ -341,7 +341,9 @@ export class CloudGatewayAdapter {
     // `requestTimeout` ran out while the body was still being produced: as for an answer not
     // ready in time, the client gets the 503, since nothing was sent yet.
     if (error instanceof DOMException && error.name === 'TimeoutError') {
-      return Promise.resolve(dispatch(this.app, request, new HttpError(503, error.message)));
+      return Promise.resolve(
+        dispatch(this.app, request, libraryAnswer(new HttpError(503, error.message))),
+      );
     }
     this.#logger.error('Response body failed while it was read; answering 500', {
       requestId: request.requestId,
@@ -349,7 +351,7 @@ export class CloudGatewayAdapter {
       path: request.path,
       error,
     });
-    const refusal = new HttpError(500);
+    const refusal = libraryAnswer(new HttpError(500));
     refusal.cause = error;
     return Promise.resolve(dispatch(this.app, request, refusal));
   }

@@ -5,7 +5,7 @@
  * always). Compiled only for routes that declare responses, and only with the option on: other
  * routes, and every route without the option, run no step for it.
  */
-import { HttpError } from '../../errors.js';
+import { HttpError, libraryAnswer } from '../../errors.js';
 import { Response } from '../../response.js';
 import { dottedPath, type StandardSchemaV1 } from '../inject/validation.js';
 import type { Logger } from '../logger.js';
@@ -43,10 +43,12 @@ export function compileResultCheck(
       requestId,
       issues,
     });
-    throw new HttpError(
-      500,
-      'The response does not match its declaration',
-      host.debug ? { status, message, issues } : undefined,
+    throw libraryAnswer(
+      new HttpError(
+        500,
+        'The response does not match its declaration',
+        host.debug ? { status, message, issues } : undefined,
+      ),
     );
   };
   return (result, requestId) => {

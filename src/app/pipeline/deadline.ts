@@ -3,7 +3,7 @@
  * pipeline has not produced a response in time, and a stream body stops being produced once the
  * signal fires, whether the client went away or the time ran out.
  */
-import { HttpError } from '../../errors.js';
+import { HttpError, libraryAnswer } from '../../errors.js';
 import type { ReadableStreamLike } from '../../request.js';
 import { isStream, type Response } from '../../response.js';
 import { newRequestState } from '../inject/request-state.js';
@@ -154,7 +154,7 @@ export function withDeadline(
       expired = true;
       const reason = timeoutReason(timeout);
       if (exchange.state !== undefined) abortRequest(exchange.state, reason);
-      if (!answered) resolve(onTimeout(new HttpError(503, reason.message)));
+      if (!answered) resolve(onTimeout(libraryAnswer(new HttpError(503, reason.message))));
     }, timeout);
     pending.then(
       (response) => {

@@ -4,7 +4,7 @@
  * Nothing a request causes escapes as an exception.
  */
 
-import { HttpError, SetupError, ValidationError } from '../../errors.js';
+import { HttpError, isReportedFailure, SetupError, ValidationError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { negotiate } from '../../http/media-type.js';
 import { reasonPhrase } from '../../http/status.js';
@@ -30,10 +30,21 @@ interface ErrorInfo {
 
 /**
  * An HttpError says what to answer; anything else is a 500 whose message and stack go to the
- * log, and into the body only in debug mode.
+ * log, and into the body only in debug mode. A 5xx HttpError the application threw is logged
+ * too: it reports a failure on the server's side (RFC 9110 §15.6), which the operator needs to
+ * see as much as a crash.
  */
 function describeError(exchange: Exchange, error: unknown): ErrorInfo {
   if (error instanceof HttpError) {
+    if (isReportedFailure(error)) {
+      const { host, request } = exchange;
+      host.logger.error(`Request answered ${error.statusCode}: ${error.message}`, {
+        requestId: request.requestId,
+        method: request.method,
+        path: request.path,
+        error,
+      });
+    }
     return {
       status: error.statusCode,
       message: error.message,

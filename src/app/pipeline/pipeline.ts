@@ -11,7 +11,7 @@
  * final, error responses included (docs/hooks-and-scope.md).
  */
 
-import { HttpError } from '../../errors.js';
+import { HttpError, libraryAnswer } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { allowForPath, HTTPMethod, parseMethod } from '../../http/methods.js';
 import {
@@ -157,7 +157,7 @@ function refuseEventStream(exchange: Exchange, response: Response): Response | P
     'An event stream (text/event-stream) cannot be sent by an adapter that holds the whole body; on Lambda, serve it with adapter.streamHandler (response streaming)',
     { requestId: request.requestId, path: request.path },
   );
-  return answerError(exchange, new HttpError(500));
+  return answerError(exchange, libraryAnswer(new HttpError(500)));
 }
 
 /**
@@ -248,7 +248,9 @@ function dispatchRoute(
   const { host, table, request } = exchange;
   const method = parseMethod(request.method);
   if (method === undefined) {
-    throw new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`);
+    throw libraryAnswer(
+      new HttpError(501, `Method ${JSON.stringify(request.method)} is not implemented`),
+    );
   }
   if (matched === undefined) {
     if (request.path === '*') return asteriskForm(method);

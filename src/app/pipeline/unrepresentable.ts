@@ -8,7 +8,7 @@
  * Only the value itself (or a tuple's body) is checked: walking a whole result on every
  * request would cost every route for the mistakes of a few.
  */
-import { HttpError } from '../../errors.js';
+import { HttpError, libraryAnswer } from '../../errors.js';
 import type { Exchange } from './exchange.js';
 
 const HINTS: ReadonlyArray<readonly [Function, string, string]> = [
@@ -88,5 +88,5 @@ export function checkRepresentable(
     reported.add(key);
     exchange.host.logger.error(message, { requestId: exchange.request.requestId });
   }
-  throw new HttpError(500, undefined, exchange.host.debug ? { message } : undefined);
+  throw libraryAnswer(new HttpError(500, undefined, exchange.host.debug ? { message } : undefined));
 }

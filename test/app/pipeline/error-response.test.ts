@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
 
 describe('error handlers', () => {
@@ -158,6 +159,57 @@ describe('error handlers', () => {
     expect(JSON.parse((await debug.request('/bare')).body as string).details).toEqual({
       thrown: '[object Object]',
     });
+  });
+
+  it('logs a 5xx HttpError the application throws, never a 4xx or the library’s own 501 and 503', async () => {
+    const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger = {
+      ...silentLogger,
+      error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields }),
+    };
+    const app = new RestApplication({ logger, requestTimeout: 20 }).resourceExists('note', () => {
+      throw new HttpError(503, 'Note store unreachable');
+    });
+    app.get('/upstream', () => {
+      throw new HttpError(502, 'Payment provider answered garbage');
+    });
+    app.get('/notes/{id}', ({ note }) => note);
+    app.get('/missing', () => {
+      throw new HttpError(404, 'No such thing');
+    });
+    app.get('/slow', () => new Promise((resolve) => setTimeout(() => resolve('late'), 200)));
+
+    const upstream = await app.request('/upstream', { headers: { 'X-Request-ID': 'req-502' } });
+    expect(upstream.statusCode).toBe(502);
+    expect((await app.request('/notes/1')).statusCode).toBe(503);
+    expect(lines.map((line) => line.message)).toEqual([
+      'Request answered 502: Payment provider answered garbage',
+      'Request answered 503: Note store unreachable',
+    ]);
+    expect(lines[0]?.fields).toMatchObject({
+      requestId: 'req-502',
+      method: 'GET',
+      path: '/upstream',
+    });
+    expect(lines[0]?.fields?.error).toBeInstanceOf(HttpError);
+
+    lines.length = 0;
+    expect((await app.request('/missing')).statusCode).toBe(404);
+    expect((await app.request('/upstream', { method: 'BREW' })).statusCode).toBe(501);
+    expect((await app.request('/slow')).statusCode).toBe(503);
+    await app.shutdown();
+    expect((await app.request('/upstream')).statusCode).toBe(503);
+    expect(lines).toEqual([]);
+  });
+
+  it('logs a response that fails its declaration once, not again as a 500', async () => {
+    const messages: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => messages.push(message) };
+    const app = new RestApplication({ logger, validateResponses: true });
+    app.get('/count', () => ({ count: 'many' })).returns(200, z.object({ count: z.number() }));
+    expect((await app.request('/count')).statusCode).toBe(500);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('the response does not match returns(200)');
   });
 
   it('refuses an HttpError status outside 400-599', () => {
