@@ -63,6 +63,7 @@ export { formatContentRange, parseRange } from './http/range.js';
 export { reasonPhrase } from './http/status.js';
 export type {
   ClientCertificate,
+  FramedBody,
   MetricsRecorder,
   PlatformContext,
   ReadableStreamLike,

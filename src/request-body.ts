@@ -21,6 +21,24 @@ export interface WholeBodyReader extends AsyncIterable<Uint8Array | string> {
   readWhole(limit: number): Promise<Uint8Array>;
 }
 
+/**
+ * A stream body that knows from the message's framing whether it carries content (RFC 9112
+ * §6.3: an HTTP/1.1 request without Content-Length or Transfer-Encoding has none).
+ */
+export interface FramedBody {
+  readonly hasContent: boolean;
+}
+
+/**
+ * Whether `body` may carry content, known without reading it: not when there is no body, an
+ * empty one, or a stream whose framing says so ({@link FramedBody}). Any other stream may.
+ */
+export function mayHaveContent(body: RequestBody | undefined): boolean {
+  if (body === undefined) return false;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body.length > 0;
+  return (body as Partial<FramedBody>).hasContent !== false;
+}
+
 /** The part of a WHATWG `ReadableStream` used to read a body (structural, so no DOM types). */
 export interface ReadableStreamLike {
   getReader(): {

@@ -12,7 +12,12 @@ import { parseMethod } from './http/methods.js';
 import { parseQueryString } from './http/query.js';
 import { parseJson, type RequestBody, readRequestBody, withinLimit } from './request-body.js';
 
-export type { ReadableStreamLike, RequestBody, WholeBodyReader } from './request-body.js';
+export type {
+  FramedBody,
+  ReadableStreamLike,
+  RequestBody,
+  WholeBodyReader,
+} from './request-body.js';
 
 /** Client certificate details, as much as the runtime gives. */
 export interface ClientCertificate {

@@ -41,8 +41,15 @@ export type QueryValue = string | number | boolean | ReadonlyArray<string | numb
 
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
-/** A required property when `T` has required keys, an optional one otherwise. */
-type Part<Key extends string, T> = {} extends T ? { [K in Key]?: T } : { [K in Key]: T };
+/**
+ * A required property when `T` has required keys, an optional one otherwise, or when `T` takes
+ * `undefined` (a body validator that accepts a request without one).
+ */
+type Part<Key extends string, T> = {} extends T
+  ? { [K in Key]?: T }
+  : undefined extends T
+    ? { [K in Key]?: T }
+    : { [K in Key]: T };
 
 type Inputs<Shape extends RouteShape> = Shape['inputs'];
 

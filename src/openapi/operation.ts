@@ -127,7 +127,9 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   if (parameters.length > 0) operation.parameters = parameters;
 
   const body = requestBody(scoped, reached, schemas, context, where);
-  if (body !== undefined) operation.requestBody = { required: true, content: body };
+  if (body !== undefined) {
+    operation.requestBody = { required: !bodyOptional(body, reached, schemas), content: body };
+  }
 
   const statuses: PipelineStatus[] = [];
   const hooks = hooksFor(
@@ -178,6 +180,44 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
     operation.responses[String(status)] ??= context.pipelineResponse(status);
   }
   return operation;
+}
+
+/**
+ * Whether a request may leave the body out: the route reads JSON only through validators that
+ * each accept `undefined`, which is what they are given for a request without content
+ * (docs/application.md, "Request bodies"). Any other way of reading a body refuses its absence.
+ */
+function bodyOptional(
+  content: Record<string, unknown>,
+  reached: ReadonlySet<string>,
+  schemas: ReadonlyMap<ValidationSource, readonly NamedSchema[]>,
+): boolean {
+  const validators = schemas.get('jsonBody') ?? [];
+  const types = Object.keys(content);
+  return (
+    validators.length > 0 &&
+    !reached.has('jsonBody') &&
+    types.length === 1 &&
+    types[0] === JSON_MEDIA_TYPE &&
+    validators.every(({ schema }) => acceptsNothing(schema))
+  );
+}
+
+/**
+ * Whether `schema` accepts `undefined`. Only an answer given at once counts: the document is
+ * built synchronously, so an asynchronous validator (or one that throws) leaves the body required.
+ */
+function acceptsNothing(schema: StandardSchemaV1): boolean {
+  try {
+    const result = schema['~standard'].validate(undefined);
+    if (result instanceof Promise) {
+      result.catch(() => undefined);
+      return false;
+    }
+    return result.issues === undefined;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -124,6 +124,22 @@ describe('client types', () => {
     c5.get('/keyed', { headers: { authorization: 'Bearer t' } });
     // @ts-expect-error: and still a string
     c5.get('/keyed', { headers: { 'x-api-key': 1 } });
+    // A body validator that accepts undefined makes the body optional, in the handler and here.
+    const optional = new RestApplication()
+      .validates('filters', z.object({ tag: z.string() }).optional())
+      .withRoutes((r) => [
+        r
+          .post('/search', ({ filters }) => {
+            expectTypeOf(filters).toEqualTypeOf<{ tag: string } | undefined>();
+            return { tag: filters?.tag ?? null };
+          })
+          .uses('filters'),
+      ]);
+    const c6 = createClient<typeof optional>({ app: optional });
+    c6.post('/search');
+    c6.post('/search', { json: { tag: 'a' } });
+    // @ts-expect-error: a body that is sent must still match
+    c6.post('/search', { json: { tag: 1 } });
   };
 
   it('are checked by the type checker', () => {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { bodyCutShort, HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { type PlatformContext, Request } from '../../request.js';
+import { type FramedBody, type PlatformContext, Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';
 import { forwardedAddress, forwardedProtocol } from './forwarded.js';
 import type { TrustProxy } from './types.js';
@@ -30,7 +30,7 @@ import type { TrustProxy } from './types.js';
  *   return null;
  * });
  */
-export class NodeRequestBody implements AsyncIterable<Uint8Array> {
+export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
   /** The request this body belongs to, for code that needs Node's own stream. */
   readonly message: IncomingMessage;
   /** The response to this request, when the adapter made the body: how a disconnect is seen. */
@@ -49,6 +49,18 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array> {
     this.message = message;
     this.response = response;
     this.#awaitingContinue = awaitingContinue;
+  }
+
+  /**
+   * Whether the message carries content (RFC 9112 §6.3): it has a Transfer-Encoding or a
+   * Content-Length other than 0 (Node's parser has refused a malformed one already).
+   */
+  get hasContent(): boolean {
+    const headers = this.message.headers;
+    const length = headers['content-length'];
+    return (
+      headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0)
+    );
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {

@@ -11,6 +11,7 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { mediaTypeEssence, parseMediaType } from '../../http/media-type.js';
 import { percentDecodeBytes } from '../../http/percent.js';
 import { bodyRead, jsonBodyNow, type Request } from '../../request.js';
+import { mayHaveContent } from '../../request-body.js';
 import type { Injectable } from './handler-parameters.js';
 import type { Getter, RequestState } from './request-state.js';
 
@@ -50,9 +51,11 @@ export function refuseContentCoding(request: Request): void {
  * JSON or any `+json` type (RFC 6839 §3.1); no Content-Type at all is 415 too. The value itself
  * when the body is already in memory and UTF-8, else a promise of it.
  */
-export function readJsonBody(request: Request): unknown {
+export function readJsonBody(
+  request: Request,
+  type = MultiValueHeaders.getLower(request.headers, 'content-type'),
+): unknown {
   refuseContentCoding(request);
-  const type = MultiValueHeaders.getLower(request.headers, 'content-type');
   // The common case is recognised without parsing the media type.
   if (type === JSON_MEDIA_TYPE) return jsonBodyNow(request);
   if (type === undefined || !isJsonType(mediaTypeEssence(type))) {
@@ -60,6 +63,18 @@ export function readJsonBody(request: Request): unknown {
   }
   // Another declared charset needs the text decoded first (an unknown one is 415 there).
   return charsetDecoder(type) === undefined ? jsonBodyNow(request) : request.json();
+}
+
+/**
+ * What a `jsonBody` validator checks: `undefined` for a request without content and without a
+ * Content-Type, so the validator decides whether the body is required (`z.object()` answers
+ * 422, `z.object().optional()` hands the handler `undefined`). A route without a validator has
+ * nothing to decide for it, so there such a request stays a 415 (`readJsonBody`).
+ */
+export function readValidatedJsonBody(request: Request): unknown {
+  const type = MultiValueHeaders.getLower(request.headers, 'content-type');
+  if (type === undefined && !mayHaveContent(request.body)) return undefined;
+  return readJsonBody(request, type);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { isPending, isThenable } from '../thenable.js';
 import { readFiles, readFormOrUpload, readParts } from '../uploads/inject.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from '../uploads/limits.js';
-import { type CompiledParser, parsedBodyGetter, readJsonBody } from './body-parsers.js';
+import { type CompiledParser, parsedBodyGetter, readValidatedJsonBody } from './body-parsers.js';
 import { builtinGetter, isRouteBuiltin } from './builtins.js';
 import type { Injectable } from './handler-parameters.js';
 import type { Getter, RequestState } from './request-state.js';
@@ -196,7 +196,7 @@ function schemaSource(
 ): unknown {
   switch (source) {
     case 'jsonBody':
-      return readJsonBody(state.request);
+      return readValidatedJsonBody(state.request);
     case 'formBody':
       return readFormOrUpload(state, limits);
     case 'queryParams':

@@ -6,6 +6,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
 import { Response, RestApplication } from '../../../src/index.js';
 import { memoryLogger, rawExchange, send, sleep, start } from './helpers.js';
@@ -15,8 +16,12 @@ const log = memoryLogger();
 const streamEvents: string[] = [];
 
 function buildApp() {
-  const app = new RestApplication({ logger: log.logger, bodyLimit: 64 * 1024 });
+  const app = new RestApplication({ logger: log.logger, bodyLimit: 64 * 1024 }).validates(
+    'filters',
+    z.object({ tag: z.string() }).optional(),
+  );
   app.get('/', () => ({ hello: 'world' }));
+  app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
   app.get('/echo-request', ({ request, headers, cookies }) => ({
     method: request.method,
     path: request.path,
@@ -429,6 +434,36 @@ describe('clients that go away', () => {
     expect(produced * 16 * 1024).toBeLessThan(32 * MiB);
     for (let i = 0; i < 50 && !streamEvents.includes('finally'); i++) await sleep(20);
     expect(streamEvents).toContain('finally');
+  });
+});
+
+describe('requests without content (RFC 9112 §6.3)', () => {
+  const post = (framing: string, content = '') =>
+    rawExchange(
+      server.port,
+      `POST /search HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${framing}\r\n${content}`,
+    );
+  const status = (raw: string) => Number(raw.slice(9, 12));
+
+  it('gives a body validator undefined without Content-Length and Transfer-Encoding, or with length 0', async () => {
+    for (const framing of ['', 'Content-Length: 0\r\n']) {
+      const raw = await post(framing);
+      expect(status(raw)).toBe(200);
+      expect(raw.endsWith('{"tag":null}')).toBe(true);
+    }
+  });
+
+  it('treats a chunked body as content, empty or not: without a Content-Type it is 415', async () => {
+    expect(status(await post('Transfer-Encoding: chunked\r\n', '0\r\n\r\n'))).toBe(415);
+    const chunked = await post('Transfer-Encoding: chunked\r\n', 'b\r\n{"tag":"a"}\r\n0\r\n\r\n');
+    expect(status(chunked)).toBe(415);
+    const typed = await post(
+      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n',
+      'b\r\n{"tag":"a"}\r\n0\r\n\r\n',
+    );
+    expect(status(typed)).toBe(200);
+    expect(typed.endsWith('{"tag":"a"}')).toBe(true);
+    expect(status(await post('Content-Length: 11\r\n', '{"tag":"a"}'))).toBe(415);
   });
 });
 

@@ -151,6 +151,49 @@ describe('validates', () => {
     ).toBe(400);
   });
 
+  it('lets a JSON body validator decide about a request without content', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('filters', z.object({ tag: z.string() }).optional())
+      .validates('note', z.object({ text: z.string() }));
+    app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
+    app.post('/notes', ({ note }) => note);
+    app.post('/raw', ({ jsonBody }) => ({ got: jsonBody }));
+
+    const none = await app.request('/search', { method: 'POST' });
+    expect(none.statusCode).toBe(200);
+    expect(json(none.body)).toEqual({ tag: null });
+    const empty = await app.request('/search', { method: 'POST', body: '' });
+    expect(json(empty.body)).toEqual({ tag: null });
+    const sent = await app.request('/search', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"tag":"a"}',
+    });
+    expect(json(sent.body)).toEqual({ tag: 'a' });
+
+    // A required body that is missing is the validator's 422, saying what it expected.
+    const missing = await app.request('/notes', { method: 'POST' });
+    expect(missing.statusCode).toBe(422);
+    expect(json(missing.body).details).toEqual([
+      { path: '', message: 'Invalid input: expected object, received undefined' },
+    ]);
+    // Content without a Content-Type is still 415; so is a missing body with no validator.
+    const untyped = await app.request('/search', { method: 'POST', body: '{"tag":"a"}' });
+    expect(untyped.statusCode).toBe(415);
+    expect((await app.request('/raw', { method: 'POST' })).statusCode).toBe(415);
+    // A Content-Type announces a body: an empty one is malformed JSON.
+    const announced = await app.request('/search', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(announced.statusCode).toBe(400);
+
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    expect(doc.paths['/search']?.post?.requestBody?.required).toBe(false);
+    expect(doc.paths['/notes']?.post?.requestBody?.required).toBe(true);
+    expect(doc.paths['/raw']?.post?.requestBody?.required).toBe(true);
+  });
+
   it('refuses an unknown source', () => {
     const app = new RestApplication({ logger: silentLogger });
     expect(() => app.validates('x', z.object({}), { source: 'cookies' as 'headers' })).toThrow(

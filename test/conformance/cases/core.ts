@@ -21,7 +21,8 @@ function buildApp() {
     .validates(
       'newItem',
       z.object({ title: z.string().min(1), tags: z.array(z.string()).optional() }),
-    );
+    )
+    .validates('filters', z.object({ tag: z.string() }).optional());
   app.get('/', () => ({ hello: 'world' }));
   app.get('/items/{id}', ({ item }) => item);
   app.post('/items', ({ newItem }) => [{ id: '2', ...newItem }, 201, { Location: '/items/2' }]);
@@ -51,6 +52,7 @@ function buildApp() {
   }));
   app.get('/headers', ({ headers }) => ({ values: headers.getAll('x-multi') }));
   app.post('/echo', ({ jsonBody }) => jsonBody);
+  app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
   app.post('/text-echo', ({ body }) => body);
   app.post('/form', ({ formBody }) => formBody);
   app.post('/bytes', async ({ request }) => {
@@ -328,6 +330,24 @@ export const coreCases: CasesModule = {
       });
       expect(response.status).toBe(400);
       expect((response.json() as { error: string }).error).toMatch(/Malformed JSON/);
+    });
+
+    test('a request without content is undefined to a JSON body validator, which decides', async (send) => {
+      const optional = await send({ method: 'POST', path: '/search' });
+      expect(optional.status).toBe(200);
+      expect(optional.json()).toEqual({ tag: null });
+      const filtered = await send({
+        method: 'POST',
+        path: '/search',
+        headers: { 'content-type': 'application/json' },
+        body: '{"tag":"a"}',
+      });
+      expect(filtered.json()).toEqual({ tag: 'a' });
+      const required = await send({ method: 'POST', path: '/items' });
+      expect(required.status).toBe(422);
+      const untyped = await send({ method: 'POST', path: '/search', body: '{"tag":"a"}' });
+      expect(untyped.status).toBe(415);
+      expect((await send({ method: 'POST', path: '/echo' })).status).toBe(415);
     });
 
     test('a non-JSON content type on a JSON route is 415', async (send) => {
