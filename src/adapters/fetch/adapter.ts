@@ -65,7 +65,12 @@ function toRestRequest(request: globalThis.Request): RestRequest {
     // Fetch runtime tells us, and it is the same list by RFC 9110 §5.3.
     headers: new MultiValueHeaders(request.headers),
     // A body the client stops sending is the Node adapter's 400, not a 500 (request-body.ts).
-    body: request.body === null ? undefined : receivedBody(request.body),
+    // One declared empty is no body, as on Node (RFC 9112 §6.3), whatever stream a runtime
+    // gives for it.
+    body:
+      request.body === null || request.headers.get('content-length') === '0'
+        ? undefined
+        : receivedBody(request.body),
     queryParams: query,
     tls,
     protocol: tls ? 'https' : 'http',

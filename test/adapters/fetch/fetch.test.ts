@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { serve as serveFetch } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import {
   type FileBody,
@@ -41,8 +42,12 @@ function echoTarget({ request }: { request: RestRequest }) {
 }
 
 function buildApp() {
-  const app = new RestApplication({ logger, bodyLimit: 1024 });
+  const app = new RestApplication({ logger, bodyLimit: 1024 }).validates(
+    'filters',
+    z.object({ tag: z.string() }).optional(),
+  );
   app.get('/', () => ({ hello: 'world' }));
+  app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
   app.get('/{rest*}', echoTarget);
   // Targets the router refuses (an encoded separator in a catch-all segment is a 404, a bad
   // escape a 400) are echoed the same way, so every mapping can be checked.
@@ -234,6 +239,17 @@ describe('request bodies', () => {
     expect(response.status).toBe(413);
     expect(pulled).toBeLessThan(4096);
     expect(cancelled).toBe(true);
+  });
+
+  it('takes a body declared empty as none, and any other stream as content', async () => {
+    const search = (body: Uint8Array, headers: Record<string, string>) =>
+      adapter.fetch(new Request('http://x/search', { method: 'POST', body, headers }));
+    // A runtime may hand an empty stream for Content-Length: 0; it is still no body.
+    const empty = await search(new Uint8Array(0), { 'content-length': '0' });
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({ tag: null });
+    const untyped = await search(new TextEncoder().encode('{"tag":"a"}'), {});
+    expect(untyped.status).toBe(415);
   });
 
   it('answers 413 from Content-Length without reading', async () => {
