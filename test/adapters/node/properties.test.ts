@@ -1,14 +1,15 @@
 /**
  * Property-based tests of the security-sensitive parsing in the Node adapter: which client
- * address and protocol a proxy setting lets through, and that request targets reach the
- * application byte for byte.
+ * address and protocol a proxy setting lets through, that request targets reach the
+ * application byte for byte, and that content is never taken for a missing body.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { forwardedAddress, forwardedProtocol } from '../../../src/adapters/node/forwarded.js';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
 import { MultiValueHeaders, RestApplication, silentLogger } from '../../../src/index.js';
-import { send, start } from './helpers.js';
+import { rawExchange, send, start } from './helpers.js';
 
 const address = fc.oneof(fc.ipV4(), fc.ipV6());
 
@@ -127,6 +128,84 @@ describe('request targets over HTTP', () => {
         });
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('request framing and a body that may be left out', () => {
+  let server: ServeHandle;
+  beforeAll(async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'filters',
+      z.object({ tag: z.string() }).optional(),
+    );
+    app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
+    server = await start(app);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  interface Framing {
+    content: string;
+    chunked: boolean;
+    cuts: number[];
+    typed: boolean;
+  }
+
+  // Content sent with Content-Length or in chunks of any sizes (chunked framing of zero bytes
+  // still announces a body), with or without a JSON Content-Type.
+  const framing: fc.Arbitrary<Framing> = fc.record({
+    content: fc.constantFrom('', '{"tag":"a"}', '{"tag":"x"}  ', 'null'),
+    chunked: fc.boolean(),
+    cuts: fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 3 }),
+    typed: fc.boolean(),
+  });
+
+  function message({ content, chunked, cuts, typed }: Framing) {
+    const head = ['POST /search HTTP/1.1', 'Host: localhost', 'Connection: close'];
+    if (typed) head.push('Content-Type: application/json');
+    if (!chunked) {
+      if (content !== '') head.push(`Content-Length: ${content.length}`);
+      return `${head.join('\r\n')}\r\n\r\n${content}`;
+    }
+    head.push('Transfer-Encoding: chunked');
+    let body = '';
+    let from = 0;
+    for (const cut of [...cuts.filter((at) => at < content.length), content.length]) {
+      if (cut <= from) continue;
+      const chunk = content.slice(from, cut);
+      body += `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
+      from = cut;
+    }
+    return `${head.join('\r\n')}\r\n\r\n${body}0\r\n\r\n`;
+  }
+
+  it('gives the validator undefined only for a message without content and without a type', async () => {
+    await fc.assert(
+      fc.asyncProperty(framing, async (sent) => {
+        const raw = await rawExchange(server.port, message(sent));
+        const status = Number(raw.slice(9, 12));
+        const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+        if (!sent.typed && (sent.chunked || sent.content !== '')) {
+          // Content the client framed but did not type is refused, never dropped.
+          expect(status).toBe(415);
+        } else if (!sent.typed) {
+          expect(status).toBe(200);
+          expect(JSON.parse(body)).toEqual({ tag: null });
+        } else if (sent.content === '') {
+          expect(status).toBe(400);
+        } else {
+          // Typed content is parsed as it came: null is the validator's undefined-like answer.
+          const parsed = JSON.parse(sent.content) as { tag: string } | null;
+          if (parsed === null) expect(status).toBe(422);
+          else {
+            expect(status).toBe(200);
+            expect(JSON.parse(body)).toEqual({ tag: parsed.tag });
+          }
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 });
