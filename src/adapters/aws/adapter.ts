@@ -341,6 +341,14 @@ export class CloudGatewayAdapter {
     // `requestTimeout` ran out while the body was still being produced: as for an answer not
     // ready in time, the client gets the 503, since nothing was sent yet.
     if (error instanceof DOMException && error.name === 'TimeoutError') {
+      this.#logger.warn(
+        'Request timed out: the response body was not produced in time; answering 503',
+        {
+          requestId: request.requestId,
+          method: request.method,
+          path: request.path,
+        },
+      );
       return Promise.resolve(
         dispatch(this.app, request, libraryAnswer(new HttpError(503, error.message))),
       );

@@ -154,7 +154,16 @@ export function withDeadline(
       expired = true;
       const reason = timeoutReason(timeout);
       if (exchange.state !== undefined) abortRequest(exchange.state, reason);
-      if (!answered) resolve(onTimeout(libraryAnswer(new HttpError(503, reason.message))));
+      if (answered) return;
+      // The 503 is the library's answer, not logged as a failure; the operator still needs to
+      // know which requests are too slow.
+      const { host, request } = exchange;
+      host.logger.warn(`Request timed out: no response within ${timeout} ms; answering 503`, {
+        requestId: request.requestId,
+        method: request.method,
+        path: request.path,
+      });
+      resolve(onTimeout(libraryAnswer(new HttpError(503, reason.message))));
     }, timeout);
     pending.then(
       (response) => {

@@ -127,7 +127,7 @@ describe('a stream body that fails while the buffered handler reads it', () => {
 });
 
 describe('requestTimeout on the buffered handler', () => {
-  it('answers the timeout 503 for a stream still being read when it expires, unlogged', async () => {
+  it('answers the timeout 503 for a stream still being read when it expires, with a warning', async () => {
     const { logger, lines } = captureLogger();
     const app = new RestApplication({ logger, requestTimeout: 50 });
     let stopped = false;
@@ -162,6 +162,12 @@ describe('requestTimeout on the buffered handler', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(stopped).toBe(true);
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    expect(lines.filter((line) => line.level === 'warn')).toMatchObject([
+      {
+        message: 'Request timed out: the response body was not produced in time; answering 503',
+        fields: { method: 'GET', path: '/endless' },
+      },
+    ]);
   });
 });
 

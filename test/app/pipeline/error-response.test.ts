@@ -163,9 +163,12 @@ describe('error handlers', () => {
 
   it('logs a 5xx HttpError the application throws, never a 4xx or the library’s own 501 and 503', async () => {
     const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
     const logger = {
       ...silentLogger,
       error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields }),
+      warn: (message: string, fields?: Record<string, unknown>) =>
+        warnings.push({ message, fields }),
     };
     const app = new RestApplication({ logger, requestTimeout: 20 }).resourceExists('note', () => {
       throw new HttpError(503, 'Note store unreachable');
@@ -200,6 +203,13 @@ describe('error handlers', () => {
     await app.shutdown();
     expect((await app.request('/upstream')).statusCode).toBe(503);
     expect(lines).toEqual([]);
+    // A timeout is the library's answer, yet worth knowing about: one warning names the request.
+    expect(warnings).toEqual([
+      {
+        message: 'Request timed out: no response within 20 ms; answering 503',
+        fields: { requestId: expect.any(String), method: 'GET', path: '/slow' },
+      },
+    ]);
   });
 
   it('logs a response that fails its declaration once, not again as a 500', async () => {
