@@ -21,6 +21,7 @@ function notesApi() {
       source: 'queryParams',
     })
     .validates('form', z.object({ email: z.email() }), { source: 'formBody' })
+    .validates('filters', z.object({ tag: z.string() }).optional())
     .resourceExists('note', ({ pathParams }) => notes.get(pathParams.id ?? ''));
   const files = new Router().withRoutes((r) => [r.get('/{path*}', ({ path }) => ({ path }))]);
   return app
@@ -44,6 +45,7 @@ function notesApi() {
         jsonBody,
       })),
       r.patch('/subscribe', ({ form }) => form).uses('form'),
+      r.post('/find', ({ filters }) => ({ tag: filters?.tag ?? null })).uses('filters'),
       r.delete('/notes/{id}', ({ id }) => {
         notes.delete(id);
       }),
@@ -106,6 +108,15 @@ describe.each(ways)('createClient %s', (_way, make) => {
     // @ts-expect-error: the validator's input type refuses it; the server does too
     const invalid = await client.post('/notes', { json: { text: '', pinned: 'no' } });
     expect(invalid.status).toBe(422);
+  });
+
+  it('leaves out a body its validator lets go, and sends it when given', async () => {
+    const client = make();
+    const without = await client.post('/find');
+    expect(without.status).toBe(200);
+    expect(without.data).toEqual({ tag: null });
+    const given = await client.post('/find', { json: { tag: 'work' } });
+    expect(given.data).toEqual({ tag: 'work' });
   });
 
   it('rejects with the reason when the signal aborts, before or during the call', async () => {
