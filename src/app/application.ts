@@ -3,8 +3,8 @@
  * handlers, and the entry point that executes a Request into a Response.
  */
 
-import { HttpError, libraryAnswer, SetupError } from '../errors.js';
-import { Request } from '../request.js';
+import { type HttpError, SetupError } from '../errors.js';
+import type { Request } from '../request.js';
 import type { Response } from '../response.js';
 import { type AuthorizationOptions, checkChallenge } from './features/authorization.js';
 import {
@@ -17,11 +17,11 @@ import { assignRequestId } from './features/request-id.js';
 import type { Scope } from './inject/getters.js';
 import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
 import {
-  isStandardSchema,
   type StandardSchemaV1,
   type ValidationSource,
+  validatorBinding,
 } from './inject/validation.js';
-import { Lifecycle } from './lifecycle.js';
+import { Lifecycle, shuttingDown } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';
 import {
@@ -31,13 +31,14 @@ import {
   jsonOnlyOption,
   requestTimeoutOption,
 } from './options.js';
-import { builtinErrorResponse } from './pipeline/error-response.js';
+import { builtinErrorResponse, failedApplicationResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
 import { checkScope } from './routing/registration.js';
 import type { RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
+import { testRequest } from './test-request.js';
 import { isPending } from './thenable.js';
 import type {
   ApplicationOptions,
@@ -184,36 +185,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
     RoutesCarriedBy<this> {
     const scope = checkScope(options?.scope);
-    if (isStandardSchema(validator)) {
-      const source = options?.source ?? 'jsonBody';
-      if (!['jsonBody', 'queryParams', 'pathParams', 'headers', 'formBody'].includes(source)) {
-        throw new SetupError(
-          'INVALID_OPTION',
-          `Unknown validation source ${JSON.stringify(source)}`,
-        );
-      }
-      if (scope === 'session') {
-        // The model is read from each request; one made once would be shared by all (docs/application.md).
-        throw new SetupError(
-          'SCOPE_MISMATCH',
-          `Validator "${name}" checks each request's ${source}, so it cannot be session-scoped: the first request's model would be handed to every other`,
-        );
-      }
-      this.register({ kind: 'schema', name, scope, schema: validator, source });
-    } else {
-      if (options?.source !== undefined) {
-        throw new SetupError(
-          'INVALID_OPTION',
-          `Validator "${name}" is a function, which injects what it validates (({ queryParams }) => ...); source applies to Standard Schema validators only`,
-        );
-      }
-      this.register({
-        kind: 'validator',
-        name,
-        scope,
-        injectable: describeInjectable(validator as Function, `Validator "${name}"`),
-      });
-    }
+    this.register(validatorBinding(name, validator, options?.source, scope));
     return this as never;
   }
 
@@ -412,7 +384,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         requestId: request.requestId,
         error,
       });
-      return failedResponse(request, this.jsonOnly);
+      return failedApplicationResponse(request, this.jsonOnly);
     }
     if (stopping) refusal ??= shuttingDown();
     if (refusal !== undefined) return refuseRequest(this, table, request, refusal);
@@ -428,7 +400,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         this.#startupErrorLogged = true;
         this.logger.error('Application startup failed', { requestId: request.requestId, error });
       }
-      return failedResponse(request, this.jsonOnly);
+      return failedApplicationResponse(request, this.jsonOnly);
     }
     return this.#dispatch(request, refusal);
   }
@@ -444,37 +416,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * const response = await app.request('/bookmarks', { method: 'POST', json: { url } });
    */
   request(path: string, init: TestRequestInit = {}): Promise<Response> {
-    let headers = init.headers;
-    let body = init.body;
-    if (init.json !== undefined) {
-      body = JSON.stringify(init.json);
-      const copy = new Request({ method: 'GET', path: '/', headers }).headers;
-      if (!copy.has('content-type')) copy.set('Content-Type', 'application/json');
-      headers = copy;
-    }
-    return this.execute(
-      new Request({
-        method: init.method ?? 'GET',
-        path,
-        headers: headers ?? null,
-        body: body ?? null,
-      }),
-    );
+    return this.execute(testRequest(path, init));
   }
 
   /** The error that made startup fail, if it did. */
   get startupError(): unknown {
     return this.#lifecycle.startupError;
   }
-}
-
-/** The 500 of an application that cannot run, echoing the request id like every response. */
-function failedResponse(request: Request, jsonOnly: boolean): Response {
-  const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined, jsonOnly);
-  response.headers.set('X-Request-ID', request.requestId as string);
-  return response;
-}
-
-function shuttingDown(): HttpError {
-  return libraryAnswer(new HttpError(503, 'Service Unavailable: the application is shutting down'));
 }

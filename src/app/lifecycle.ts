@@ -3,7 +3,7 @@
  * is synchronous (`startupSync()`, for exit hooks and scripts) or awaiting each in turn. Startup
  * results become session dependencies named after their handler.
  */
-import { SetupError } from '../errors.js';
+import { HttpError, libraryAnswer, SetupError } from '../errors.js';
 import { BUILTIN_NAMES } from './inject/builtins.js';
 import type { Binding } from './inject/getters.js';
 import type { Injectable } from './inject/handler-parameters.js';
@@ -309,4 +309,9 @@ export class Lifecycle {
     }
     return context;
   }
+}
+
+/** What a request that arrives once shutdown began is answered (the library's own 503). */
+export function shuttingDown(): HttpError {
+  return libraryAnswer(new HttpError(503, 'Service Unavailable: the application is shutting down'));
 }

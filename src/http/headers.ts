@@ -7,6 +7,7 @@
  */
 
 import { DataRecord } from './data-record.js';
+import { addFields, checkName, checkValue, type HeadersInit } from './header-fields.js';
 import {
   asciiKey,
   findPending,
@@ -15,51 +16,7 @@ import {
   startsWithLower,
 } from './header-names.js';
 
-/** What a {@link MultiValueHeaders} can be built from. */
-export type HeadersInit =
-  | MultiValueHeaders
-  | Readonly<Record<string, string | number | readonly string[] | undefined | null>>
-  | ReadonlyArray<readonly [string, string]>
-  | WhatwgHeadersLike;
-
-/** The part of the WHATWG `Headers` class used to copy one (structural, so no DOM types). */
-export interface WhatwgHeadersLike {
-  forEach(callback: (value: string, name: string) => void): void;
-  getSetCookie?(): string[];
-}
-
-// RFC 9110 §5.1: a field name is a token. §5.5: CR, LF and NUL are never allowed in a value;
-// rejecting them here closes response splitting whatever the adapter underneath does.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FORBIDDEN_VALUE = /[\r\n\0]/;
-
-// Names already found valid: applications send the same few names on every response.
-const VALID_NAMES = new Set<string>();
-
-function checkName(name: string): void {
-  if (VALID_NAMES.has(name)) return;
-  if (typeof name !== 'string' || !TOKEN.test(name)) {
-    throw new TypeError(`Invalid header name ${JSON.stringify(name)}`);
-  }
-  if (VALID_NAMES.size < 512) VALID_NAMES.add(name);
-}
-
-function checkValue(name: string, value: string): string {
-  if (typeof value !== 'string') value = String(value);
-  if (FORBIDDEN_VALUE.test(value)) {
-    throw new TypeError(`Invalid value for header ${name}: CR, LF and NUL are not allowed`);
-  }
-  return value;
-}
-
-function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
-  return (
-    typeof (init as WhatwgHeadersLike).forEach === 'function' &&
-    typeof (init as { get?: unknown }).get === 'function' &&
-    !(init instanceof MultiValueHeaders) &&
-    !Array.isArray(init)
-  );
-}
+export type { HeadersInit, WhatwgHeadersLike } from './header-fields.js';
 
 // One header in the flat field list: its name as first seen, its lower-case key, and its values
 // (one string, or an array once there are several).
@@ -104,25 +61,8 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
         if (typeof values !== 'string') fields[i] = values.slice();
       }
       this.#fields = fields;
-    } else if (Array.isArray(init)) {
-      for (const pair of init as ReadonlyArray<readonly [string, string]>) {
-        this.add(pair[0], pair[1]);
-      }
-    } else if (isWhatwgHeaders(init)) {
-      const cookies = typeof init.getSetCookie === 'function' ? init.getSetCookie() : undefined;
-      init.forEach((value, name) => {
-        if (cookies !== undefined && name.toLowerCase() === 'set-cookie') return;
-        this.add(name, value);
-      });
-      if (cookies !== undefined) for (const cookie of cookies) this.add('Set-Cookie', cookie);
     } else {
-      const record = init as Readonly<Record<string, string | number | readonly string[]>>;
-      for (const name of Object.keys(record)) {
-        const value = record[name];
-        if (value === undefined || value === null) continue;
-        if (Array.isArray(value)) for (const item of value) this.add(name, item);
-        else this.add(name, String(value));
-      }
+      addFields(this, init);
     }
   }
 
@@ -446,31 +386,30 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return out;
   }
 
-  /**
-   * The first value of each header, keyed by the first-seen casing. The object inherits
-   * nothing: a header named `__proto__` or `constructor` is an entry like any other.
-   */
-  toDict(): Record<string, string> {
+  // One entry per distinct name, keyed by the name's `slot` (NAME or KEY) and valued by `pick`.
+  // The object inherits nothing: a header named `__proto__` or `constructor` is an entry like
+  // any other.
+  #record<T>(slot: number, pick: (values: Field) => T): Record<string, T> {
     this.#index();
     const fields = this.#fields;
-    const out = new DataRecord<string>();
+    const out = new DataRecord<T>();
     for (let i = 0; i < fields.length; i += STRIDE) {
-      const values = fields[i + VALUES] as Field;
-      out[fields[i + NAME] as string] = typeof values === 'string' ? values : (values[0] as string);
+      out[fields[i + slot] as string] = pick(fields[i + VALUES] as Field);
     }
     return out;
   }
 
-  /** Every value of each header, keyed by the first-seen casing; inherits nothing, as toDict. */
+  /** The first value of each header, keyed by the first-seen casing; inherits nothing. */
+  toDict(): Record<string, string> {
+    return this.#record(
+      NAME,
+      (values) => (typeof values === 'string' ? values : values[0]) as string,
+    );
+  }
+
+  /** Every value of each header, keyed by the first-seen casing; inherits nothing. */
   toMultiDict(): Record<string, string[]> {
-    this.#index();
-    const fields = this.#fields;
-    const out = new DataRecord<string[]>();
-    for (let i = 0; i < fields.length; i += STRIDE) {
-      const values = fields[i + VALUES] as Field;
-      out[fields[i + NAME] as string] = typeof values === 'string' ? [values] : values.slice();
-    }
-    return out;
+    return this.#record(NAME, (values) => (typeof values === 'string' ? [values] : values.slice()));
   }
 
   /**
@@ -479,14 +418,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
    * its value, or every value in order when the field came on several lines.
    */
   toJSON(): Record<string, string | string[]> {
-    this.#index();
-    const fields = this.#fields;
-    const out = new DataRecord<string | string[]>();
-    for (let i = 0; i < fields.length; i += STRIDE) {
-      const values = fields[i + VALUES] as Field;
-      out[fields[i + KEY] as string] = typeof values === 'string' ? values : values.slice();
-    }
-    return out;
+    return this.#record(KEY, (values) => (typeof values === 'string' ? values : values.slice()));
   }
 
   /** A copy that can be changed without touching this one. */

@@ -28,52 +28,13 @@ import {
   rangeNotSatisfiable,
   representationHeaders,
 } from './respond.js';
+import { describeS3Error, responseHeader, s3ErrorStatus } from './s3-errors.js';
 import { loadS3Sdk, type S3Sdk } from './s3-sdk.js';
 
 /** S3 refuses keys longer than 1024 bytes: answering 404 at once spares a round trip. */
 export const MAX_KEY_BYTES = 1024;
 
 type Outcome = { kind: 'response'; response: Response } | { kind: 'missing'; status: 403 | 404 };
-
-interface S3ErrorShape {
-  name?: string;
-  Code?: string;
-  message?: string;
-  $metadata?: { httpStatusCode?: number };
-  $response?: { headers?: Record<string, string | undefined> };
-}
-
-// By error code first (the table in docs/static-files.md): the code says what happened even
-// behind a proxy that changes statuses. A bucket that does not exist is a deployment mistake, so
-// it is a 500 (logged), not a 404 that would hide it.
-const STATUS_BY_CODE: Record<string, number> = {
-  NoSuchKey: 404,
-  NotFound: 404,
-  AccessDenied: 403,
-  Forbidden: 403,
-  NotModified: 304,
-  PreconditionFailed: 412,
-  InvalidRange: 416,
-  NoSuchBucket: 500,
-};
-// Without a known code (HEAD answers have no body; moto's policy denials carry none) the HTTP
-// status decides, for the statuses that mean something to the client.
-const PASSED_STATUSES = new Set([304, 403, 404, 412, 416]);
-
-/** The status an S3 error maps to: 304/403/404/412/416, or 500 for anything else. */
-export function s3ErrorStatus(error: unknown): number {
-  const shape = (typeof error === 'object' && error !== null ? error : {}) as S3ErrorShape;
-  const code = shape.Code ?? shape.name;
-  if (code !== undefined && Object.hasOwn(STATUS_BY_CODE, code)) {
-    return STATUS_BY_CODE[code] as number;
-  }
-  const status = shape.$metadata?.httpStatusCode;
-  return status !== undefined && PASSED_STATUSES.has(status) ? status : 500;
-}
-
-function responseHeader(error: unknown, name: string): string | undefined {
-  return (error as S3ErrorShape).$response?.headers?.[name];
-}
 
 /** What a request's Range asks of S3, before the object's size is known. */
 type RangePlan =
@@ -402,11 +363,4 @@ export class S3Store {
 function matchedTag(request: Request): string | undefined {
   const tags = request.getIfNoneMatch();
   return tags.length === 1 && tags[0] !== '*' ? tags[0] : undefined;
-}
-
-function describeS3Error(error: unknown): string {
-  const shape = (typeof error === 'object' && error !== null ? error : {}) as S3ErrorShape;
-  const code = shape.Code ?? shape.name ?? 'unknown error';
-  const status = shape.$metadata?.httpStatusCode;
-  return `${code}${status === undefined ? '' : ` (HTTP ${status})`}: ${shape.message ?? String(error)}`;
 }

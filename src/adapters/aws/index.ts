@@ -7,8 +7,7 @@
  * import { CloudGatewayAdapter } from 'restmachine/aws';
  * export const handler = new CloudGatewayAdapter(app).handler;
  */
-export type { CloudGatewayAdapterOptions, GatewayHandler } from './adapter.js';
-export { AwsApiGatewayAdapter, CloudGatewayAdapter, DEFAULT_METRICS_PUBLISHER } from './adapter.js';
+export { AwsApiGatewayAdapter, CloudGatewayAdapter } from './adapter.js';
 export type { GatewayEventErrorCode } from './errors.js';
 export { GatewayEventError } from './errors.js';
 export type {
@@ -28,6 +27,8 @@ export type { EmfDocument, EmfMetricsPublisherOptions } from './metrics/emf.js';
 export { EmfMetricsPublisher, toEmfDocument } from './metrics/emf.js';
 export type { MetricDatum, MetricsEntry, MetricsPublisher, MetricUnit } from './metrics/entry.js';
 export { METRIC_UNITS } from './metrics/entry.js';
+export type { CloudGatewayAdapterOptions, GatewayHandler } from './options.js';
+export { DEFAULT_METRICS_PUBLISHER } from './options.js';
 export type {
   AwsLambdaGlobal,
   HttpResponsePrelude,

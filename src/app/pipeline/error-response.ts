@@ -118,6 +118,13 @@ export function builtinErrorResponse(
   return response;
 }
 
+/** The 500 of an application that cannot run, echoing the request id like every response. */
+export function failedApplicationResponse(request: Request, jsonOnly: boolean): Response {
+  const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined, jsonOnly);
+  response.headers.set('X-Request-ID', request.requestId as string);
+  return response;
+}
+
 /**
  * The response for `error`, completed for sending like any other. When that response cannot be
  * made (details JSON cannot encode, a header value with CR or LF), the answer is the built-in 500.

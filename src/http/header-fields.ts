@@ -1,0 +1,86 @@
+/**
+ * Header fields as they come in: what a {@link MultiValueHeaders} can be built from, and what
+ * may be a field (RFC 9110 §5.1, §5.5): a name that is a token and a value without CR, LF or
+ * NUL, checked before anything is stored.
+ */
+import type { MultiValueHeaders } from './headers.js';
+
+/** What a {@link MultiValueHeaders} can be built from. */
+export type HeadersInit =
+  | MultiValueHeaders
+  | Readonly<Record<string, string | number | readonly string[] | undefined | null>>
+  | ReadonlyArray<readonly [string, string]>
+  | WhatwgHeadersLike;
+
+/** The part of the WHATWG `Headers` class used to copy one (structural, so no DOM types). */
+export interface WhatwgHeadersLike {
+  forEach(callback: (value: string, name: string) => void): void;
+  getSetCookie?(): string[];
+}
+
+/**
+ * Whether `init` is a WHATWG `Headers`: `forEach` and `get` together (an array has no `get`, a
+ * MultiValueHeaders no `forEach`).
+ */
+function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
+  return (
+    typeof (init as WhatwgHeadersLike).forEach === 'function' &&
+    typeof (init as { get?: unknown }).get === 'function'
+  );
+}
+
+// RFC 9110 §5.1: a field name is a token. §5.5: CR, LF and NUL are never allowed in a value;
+// rejecting them here closes response splitting whatever the adapter underneath does.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FORBIDDEN_VALUE = /[\r\n\0]/;
+
+// Names already found valid: applications send the same few names on every response.
+const VALID_NAMES = new Set<string>();
+
+/** Throws a TypeError unless `name` is a token. */
+export function checkName(name: string): void {
+  if (VALID_NAMES.has(name)) return;
+  if (typeof name !== 'string' || !TOKEN.test(name)) {
+    throw new TypeError(`Invalid header name ${JSON.stringify(name)}`);
+  }
+  if (VALID_NAMES.size < 512) VALID_NAMES.add(name);
+}
+
+/** `value` as a string; throws a TypeError when it holds CR, LF or NUL. */
+export function checkValue(name: string, value: string): string {
+  if (typeof value !== 'string') value = String(value);
+  if (FORBIDDEN_VALUE.test(value)) {
+    throw new TypeError(`Invalid value for header ${name}: CR, LF and NUL are not allowed`);
+  }
+  return value;
+}
+
+/**
+ * Adds every field of `init` to `target`, each through `add`, so each is validated; a
+ * MultiValueHeaders copies itself.
+ */
+export function addFields(
+  target: MultiValueHeaders,
+  init: Exclude<HeadersInit, MultiValueHeaders>,
+): void {
+  if (Array.isArray(init)) {
+    for (const pair of init as ReadonlyArray<readonly [string, string]>) {
+      target.add(pair[0], pair[1]);
+    }
+  } else if (isWhatwgHeaders(init)) {
+    const cookies = typeof init.getSetCookie === 'function' ? init.getSetCookie() : undefined;
+    init.forEach((value, name) => {
+      if (cookies !== undefined && name.toLowerCase() === 'set-cookie') return;
+      target.add(name, value);
+    });
+    if (cookies !== undefined) for (const cookie of cookies) target.add('Set-Cookie', cookie);
+  } else {
+    const record = init as Readonly<Record<string, string | number | readonly string[]>>;
+    for (const name of Object.keys(record)) {
+      const value = record[name];
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) for (const item of value) target.add(name, item);
+      else target.add(name, String(value));
+    }
+  }
+}
