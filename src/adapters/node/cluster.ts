@@ -45,7 +45,18 @@ export interface ClusterHandle {
 
 const SHUTDOWN = 'restmachine:shutdown';
 const STARTUP_FAILED = 'restmachine:startup-failed';
-const RESTART_DELAY = 1_000;
+// A worker that dies is replaced after a pause that doubles with each replacement that dies in
+// turn (1 s, 2 s, 4 s... up to 30 s), so a fault that kills every new worker (a database that
+// is down, a bad deploy) neither makes the primary spin nor floods the log. A worker that
+// served for a while (STEADY) starts the count again.
+const FIRST_RESTART_DELAY = 1_000;
+const LONGEST_RESTART_DELAY = 30_000;
+const STEADY = 30_000;
+
+/** The pause before the `failures`-th replacement in a row (1 for the first). */
+function restartDelay(failures: number): number {
+  return Math.min(FIRST_RESTART_DELAY * 2 ** (failures - 1), LONGEST_RESTART_DELAY);
+}
 
 interface StartupFailed {
   type: typeof STARTUP_FAILED;
@@ -157,6 +168,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
   const workers = new Set<Worker>();
   let closing: Promise<void> | undefined;
   let started = false;
+  // Replacements in a row whose workers died before serving for STEADY ms.
+  let failures = 0;
 
   return new Promise<ClusterHandle>((resolve, reject) => {
     const listening = new Set<Worker>();
@@ -164,18 +177,24 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
 
     const fork = (): void => {
       const worker = cluster.fork();
+      let listeningSince: number | undefined;
       workers.add(worker);
       // A message to a worker that is already exiting fails with EPIPE; its 'exit' event is
       // what the primary acts on, so the failed send must not crash the primary.
       worker.on('error', () => undefined);
+      // Why the worker could not start, when it said so (it then exits with code 0).
+      let startupFailure: string | undefined;
       worker.on('message', (message: unknown) => {
-        if (isStartupFailed(message) && !started) {
+        if (!isStartupFailed(message)) return;
+        startupFailure = message.message;
+        if (!started) {
           fail(new SetupError('STARTUP_FAILED', `A worker failed to start: ${message.message}`));
         }
       });
       worker.on('listening', (info: { port: number; address: string | null }) => {
         address ??= info;
         listening.add(worker);
+        listeningSince = Date.now();
         // Once shutdown began (a signal while workers started), the cluster is never ready.
         if (!started && closing === undefined && listening.size === count) {
           started = true;
@@ -195,14 +214,21 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
           );
           return;
         }
-        // A worker that died while serving is replaced, after a pause so that one that dies
-        // at once cannot make the primary spin.
+        // A worker that died while serving is replaced, after a pause that grows while the
+        // replacements die too (a replacement that fails to start exits like one that crashed).
+        const steady = listeningSince !== undefined && Date.now() - listeningSince >= STEADY;
+        failures = steady ? 1 : failures + 1;
+        const delay = restartDelay(failures);
+        const why =
+          startupFailure === undefined
+            ? `exited (${signal ?? `exit code ${code}`})`
+            : `failed to start (${startupFailure})`;
         process.emitWarning(
-          `restmachine worker ${worker.process.pid} exited (${signal ?? `exit code ${code}`}); starting another`,
+          `restmachine worker ${worker.process.pid} ${why}; starting another in ${delay / 1_000} s`,
         );
         setTimeout(() => {
           if (closing === undefined) fork();
-        }, RESTART_DELAY).unref();
+        }, delay).unref();
       });
     };
 

@@ -86,3 +86,45 @@ it('shuts down workers still starting when SIGTERM comes first, and never report
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }, 30_000);
+
+it('replaces a worker that dies, waiting twice as long each time the replacement dies too', async () => {
+  const { child, output } = launch({ REPLACEMENTS_FAIL: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    while (!/listening (\S+)/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    const url = (/listening (\S+)/.exec(output()) as RegExpExecArray)[1] as string;
+    const crashed = await new Promise<number>((resolve, reject) => {
+      httpRequest(`${url}/crash`, { agent: false }, (incoming) => {
+        let text = '';
+        incoming.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        incoming.on('end', () => resolve((JSON.parse(text) as { pid: number }).pid));
+      })
+        .on('error', reject)
+        .end();
+    });
+    // The crashed worker is replaced after 1 s; each replacement fails to start, and the next
+    // one waits 2 s, then 4 s.
+    while (!/starting another in 4 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    const pauses = [...output().matchAll(/worker (\d+) (.+); starting another in (\d+) s/g)];
+    expect(pauses.map((match) => [match[2], match[3]])).toEqual([
+      ['exited (exit code 3)', '1'],
+      ['failed to start (database unreachable)', '2'],
+      ['failed to start (database unreachable)', '4'],
+    ]);
+    expect(pauses[0]?.[1]).toBe(String(crashed));
+    // The worker that did not crash still serves.
+    expect(await pidFrom(url)).not.toBe(crashed);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
