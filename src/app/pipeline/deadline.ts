@@ -8,6 +8,7 @@ import type { ReadableStreamLike } from '../../request.js';
 import { isStream, type Response } from '../../response.js';
 import { newRequestState } from '../inject/request-state.js';
 import { abortRequest, requestSignal } from '../inject/signal.js';
+import { isPending } from '../thenable.js';
 import type { Exchange } from './exchange.js';
 
 type Chunk = Uint8Array | string;
@@ -139,13 +140,16 @@ export function withStreamDeadline(
 /**
  * Gives `pending` `timeout` ms; then the request's signal fires and `onTimeout` answers instead
  * (a 503 through the error path), and the late response is let go. The timer keeps running
- * while a stream body is sent, which it cuts short when it expires.
+ * while a stream body is sent, which it cuts short when it expires. An `onTimeout` answer that is
+ * itself not ready within another `timeout` ms (an error handler waiting on what the route was
+ * stuck on) gives way to `fallback`'s, which involves no application code.
  */
 export function withDeadline(
   exchange: Exchange,
   pending: Promise<Response>,
   timeout: number,
   onTimeout: (error: HttpError) => Response | Promise<Response>,
+  fallback: (error: HttpError) => Response | Promise<Response>,
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     let expired = false;
@@ -163,7 +167,8 @@ export function withDeadline(
         method: request.method,
         path: request.path,
       });
-      resolve(onTimeout(libraryAnswer(new HttpError(503, reason.message))));
+      const error = libraryAnswer(new HttpError(503, reason.message));
+      resolve(inTime(exchange, onTimeout(error), timeout, () => fallback(error)));
     }, timeout);
     pending.then(
       (response) => {
@@ -174,6 +179,41 @@ export function withDeadline(
       (error: unknown) => {
         clearTimeout(timer);
         if (!expired) reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * `answer` if it is ready within `timeout` ms, else `fallback()`'s answer, with an `error` line
+ * saying so; an answer that comes later is let go.
+ */
+function inTime(
+  exchange: Exchange,
+  answer: Response | Promise<Response>,
+  timeout: number,
+  fallback: () => Response | Promise<Response>,
+): Response | Promise<Response> {
+  if (!isPending(answer)) return answer;
+  return new Promise<Response>((resolve) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      const { host, request } = exchange;
+      host.logger.error(
+        `The error handler did not answer the timeout's 503 within ${timeout} ms; sending the built-in 503`,
+        { requestId: request.requestId, method: request.method, path: request.path },
+      );
+      resolve(fallback());
+    }, timeout);
+    answer.then(
+      (response) => {
+        if (late) return abandon(response);
+        clearTimeout(timer);
+        resolve(response);
+      },
+      () => {
+        // answerError never rejects; should it, the fallback answers at its time.
       },
     );
   });

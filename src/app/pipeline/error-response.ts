@@ -154,6 +154,22 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
   }
 }
 
+/**
+ * The built-in response for `error`, completed without any of the application's code (no error
+ * handler): what answers when the error handlers cannot answer in time.
+ */
+export function builtinAnswer(exchange: Exchange, error: HttpError): Response | Promise<Response> {
+  const { request, host } = exchange;
+  const response = builtinErrorResponse(
+    request,
+    error.statusCode,
+    error.message,
+    undefined,
+    host.jsonOnly,
+  );
+  return finalizeResponse(response, request, exchange.head, exchange.features, exchange.state);
+}
+
 /** The error response before completion: the application's error handler's, or the built-in. */
 async function errorResponse(
   exchange: Exchange,

@@ -34,7 +34,7 @@ import { isPending } from '../thenable.js';
 import { releaseUploadsAfter } from '../uploads/inject.js';
 import { isMultipart, multipartTotal } from '../uploads/limits.js';
 import { guardStream, withDeadline, withStreamDeadline } from './deadline.js';
-import { answerError } from './error-response.js';
+import { answerError, builtinAnswer } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
 import { finalizeResponse } from './finalize.js';
 import { afterOnRequest, afterResponse } from './hook-steps.js';
@@ -55,7 +55,13 @@ export function runPipeline(
   const timeout = host.requestTimeout;
   if (timeout !== undefined) {
     response = isPending(response)
-      ? withDeadline(exchange, response, timeout, (error) => answerError(exchange, error))
+      ? withDeadline(
+          exchange,
+          response,
+          timeout,
+          (error) => answerError(exchange, error),
+          (error) => builtinAnswer(exchange, error),
+        )
       : withStreamDeadline(exchange, response, timeout);
   }
   // Routing decided synchronously which onResponse hooks apply; most requests have none.

@@ -212,6 +212,47 @@ describe('error handlers', () => {
     ]);
   });
 
+  it('answers a timeout with the built-in 503 when the error handler is too slow itself', async () => {
+    const errors: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger = {
+      ...silentLogger,
+      error: (message: string, fields?: Record<string, unknown>) =>
+        errors.push({ message, fields }),
+    };
+    const app = new RestApplication({ logger, requestTimeout: 30 });
+    const stuck = () => new Promise((resolve) => setTimeout(resolve, 2_000).unref());
+    app.get('/stuck', async () => {
+      await stuck();
+      return 'late';
+    });
+    app.get('/quick', async () => {
+      await stuck();
+      return 'late';
+    });
+    // The handler for the 503 waits on the same stuck resource on one route only.
+    app.errorHandler(503, async ({ request }) => {
+      if (request.path === '/stuck') await stuck();
+      return { busy: true };
+    });
+    const started = Date.now();
+    const response = await app.request('/stuck', { headers: { 'X-Request-ID': 'slow-1' } });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(response.statusCode).toBe(503);
+    expect(response.headers.get('x-request-id')).toBe('slow-1');
+    expect(JSON.parse(response.body as string)).toMatchObject({ statusCode: 503, path: '/stuck' });
+    expect(errors).toEqual([
+      {
+        message:
+          "The error handler did not answer the timeout's 503 within 30 ms; sending the built-in 503",
+        fields: { requestId: 'slow-1', method: 'GET', path: '/stuck' },
+      },
+    ]);
+    // An error handler that answers in time is still the one that answers.
+    const quick = await app.request('/quick');
+    expect(quick.statusCode).toBe(503);
+    expect(JSON.parse(quick.body as string)).toEqual({ busy: true });
+  });
+
   it('logs a response that fails its declaration once, not again as a 500', async () => {
     const messages: string[] = [];
     const logger = { ...silentLogger, error: (message: string) => messages.push(message) };
