@@ -12,7 +12,7 @@ import { contentTypeFor } from '../../http/content-types.js';
 import { formatLastModified } from '../../http/date.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Request } from '../../request.js';
-import { FileBody, isStream, type Response } from '../../response.js';
+import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import { compressResponse } from '../compression/compress-response.js';
 import { checkResponsePreconditions } from '../features/conditional.js';
 import { applyRange } from '../features/ranges.js';
@@ -219,6 +219,7 @@ function completeHeaders(
     MultiValueHeaders.setFraming(headers, length === undefined ? '0' : String(length), true);
   } else {
     MultiValueHeaders.setFraming(headers, body === undefined ? '0' : undefined, false);
+    if (!head && isStream(body)) holdToDeclaredLength(response, body);
   }
   if (head) {
     // HEAD keeps every header of the GET, Content-Length included, and sends no content.
@@ -226,4 +227,55 @@ function completeHeaders(
     response.body = undefined;
   }
   return response;
+}
+
+type StreamBody = Parameters<typeof streamChunks>[0];
+
+/**
+ * A stream sent with its handler's own Content-Length must produce exactly that many bytes
+ * (RFC 9112 §6.2): more would be read by the client as the start of the next response on the
+ * connection, fewer would leave it waiting for bytes that never come. A stream that breaks its
+ * length fails as a stream that throws does: the adapter cuts the connection, so the client sees
+ * the body incomplete (RFC 9112 §6.3), and the log says why. A Content-Length that is not one
+ * decimal number (RFC 9110 §8.6) says nothing the server can keep to: it is dropped, and the
+ * adapter frames the stream itself.
+ */
+function holdToDeclaredLength(response: Response, body: StreamBody): void {
+  const declared = response.headers.getAll('content-length');
+  if (declared.length === 0) return;
+  const value = declared.length === 1 ? (declared[0] as string).trim() : '';
+  if (!/^[0-9]{1,15}$/.test(value)) {
+    response.headers.delete('content-length');
+    return;
+  }
+  response.body = exactLength(body, Number(value));
+}
+
+async function* exactLength(
+  body: StreamBody,
+  length: number,
+): AsyncGenerator<Uint8Array | string> {
+  let produced = 0;
+  let ended = false;
+  try {
+    for await (const chunk of streamChunks(body)) {
+      produced += typeof chunk === 'string' ? utf8Length(chunk) : chunk.length;
+      if (produced > length) {
+        throw new Error(
+          `The response body is longer than the ${length} bytes its Content-Length declared`,
+        );
+      }
+      yield chunk;
+    }
+    ended = true;
+  } finally {
+    // Stopped before its end (the client left, the signal fired, too many bytes): the source
+    // is let go, a generator's `finally` run or a stream cancelled.
+    if (!ended) discardBody(body);
+  }
+  if (produced < length) {
+    throw new Error(
+      `The response body ended after ${produced} of the ${length} bytes its Content-Length declared`,
+    );
+  }
 }

@@ -323,3 +323,98 @@ describe('a client that leaves while the source waits for its next chunk', () =>
     expect(failures(lines)).toEqual([]);
   });
 });
+
+describe("a stream sent with its handler's own Content-Length", () => {
+  async function* chunks(...parts: string[]): AsyncGenerator<string> {
+    for (const part of parts) yield part;
+  }
+
+  function appWith(logger: ReturnType<typeof memoryLogger>['logger']): RestApplication {
+    const app = new RestApplication({ logger });
+    // 'héllo' is 5 characters and 6 bytes: the everyday String(text.length) mistake.
+    app.get(
+      '/greeting',
+      () => new Response(200, chunks('héllo'), { headers: { 'Content-Length': '5' } }),
+    );
+    // A producer that writes past its length could forge the next response on the connection.
+    app.get(
+      '/forged',
+      () =>
+        new Response(
+          200,
+          chunks(
+            'HELLO',
+            'HTTP/1.1 200 OK\r\nContent-Length: 8\r\nX-Injected: yes\r\n\r\nsmuggled',
+          ),
+          { headers: { 'Content-Length': '5' } },
+        ),
+    );
+    app.get(
+      '/short',
+      () => new Response(200, chunks('abc'), { headers: { 'Content-Length': '10' } }),
+    );
+    app.get(
+      '/exact',
+      () => new Response(200, chunks('ab', 'cd'), { headers: { 'Content-Length': '4' } }),
+    );
+    app.get(
+      '/bogus',
+      () => new Response(200, chunks('abc'), { headers: { 'Content-Length': 'abc' } }),
+    );
+    app.get('/next', () => 'next');
+    return app;
+  }
+
+  it('never sends bytes past it: the connection is cut, the next request never answered by them', async () => {
+    const { lines, logger } = memoryLogger();
+    handle = await start(appWith(logger));
+    const raw = await rawExchange(
+      handle.port,
+      'GET /forged HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    expect(raw).not.toContain('X-Injected');
+    expect(raw).not.toContain('smuggled');
+    expect(raw.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    const { head, body } = splitResponse(Buffer.from(raw, 'latin1'));
+    expect(head).toMatch(/\r\ncontent-length: 5\r\n/i);
+    // What was declared goes out; nothing after it.
+    expect(body.toString('latin1')).toBe('HELLO');
+    expect((failures(lines)[0]?.fields?.error as Error | undefined)?.message).toBe(
+      'The response body is longer than the 5 bytes its Content-Length declared',
+    );
+    const greeting = await rawExchange(handle.port, 'GET /greeting HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(splitResponse(Buffer.from(greeting, 'latin1')).body.length).toBeLessThan(5);
+  });
+
+  it('is cut when it ends short of it, so a kept-alive client does not wait', async () => {
+    const { lines, logger } = memoryLogger();
+    handle = await start(appWith(logger), { keepAliveTimeout: 20_000 });
+    const started = Date.now();
+    const raw = await rawExchange(handle.port, 'GET /short HTTP/1.1\r\nHost: x\r\n\r\n', 10_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(splitResponse(Buffer.from(raw, 'latin1')).body.toString()).toBe('abc');
+    expect((failures(lines)[0]?.fields?.error as Error | undefined)?.message).toBe(
+      'The response body ended after 3 of the 10 bytes its Content-Length declared',
+    );
+  });
+
+  it('is sent as it is when it keeps to it; a length that is no number is dropped', async () => {
+    const { lines, logger } = memoryLogger();
+    handle = await start(appWith(logger));
+    const exact = await rawExchange(
+      handle.port,
+      'GET /exact HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(exact).toContain('\r\n\r\nabcdHTTP/1.1 200 ');
+    expect(exact.endsWith('next')).toBe(true);
+    const bogus = await rawExchange(
+      handle.port,
+      'GET /bogus HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    const { head, body } = splitResponse(Buffer.from(bogus, 'latin1'));
+    expect(head).not.toMatch(/content-length/i);
+    expect(head).toMatch(/transfer-encoding: chunked/i);
+    expect(decodeChunked(body)).toEqual({ data: Buffer.from('abc'), complete: true });
+    expect(failures(lines)).toEqual([]);
+  });
+});
