@@ -9,6 +9,7 @@
  * registration error rather than a surprise at run time.
  */
 import { SetupError } from '../../errors.js';
+import type { MultiValueHeaders } from '../../http/headers.js';
 import { Response, type ResponseBody } from '../../response.js';
 import {
   buildContext,
@@ -171,6 +172,36 @@ function restore(
   });
 }
 
+const FRAMING = ['content-length', 'transfer-encoding'] as const;
+
+/**
+ * Puts back the framing fields a hook changed: they describe the body the adapter sends (RFC
+ * 9112 §6), and a wrong Content-Length would let the body spill into the next response on the
+ * connection, or leave the client waiting for bytes that never come.
+ */
+function restoreFraming(
+  headers: MultiValueHeaders,
+  before: MultiValueHeaders,
+  logger: Logger,
+  id: unknown,
+): void {
+  let changed = false;
+  for (const name of FRAMING) {
+    const was = before.getAll(name);
+    const now = headers.getAll(name);
+    if (was.length === now.length && was.every((value, i) => value === now[i])) continue;
+    changed = true;
+    if (was.length === 0) headers.delete(name);
+    else headers.set(name, was);
+  }
+  if (changed) {
+    logger.warn(
+      "An onResponse hook changed Content-Length or Transfer-Encoding; the framing is the server's, so they were put back",
+      { requestId: id },
+    );
+  }
+}
+
 /**
  * Runs `hooks` in order on the final `response`; returns it, or a promise of it when a hook was
  * asynchronous. A hook that throws is logged and its changes undone: the response goes out as
@@ -207,10 +238,12 @@ export function runOnResponse(
         .then(undefined, failed)
         .then(() => {
           restore(response, statusCode, body, logger, id);
+          restoreFraming(response.headers, headers, logger, id);
           return runOnResponse(hooks, state, response, elapsedMs, logger, i + 1);
         });
     }
     restore(response, statusCode, body, logger, id);
+    restoreFraming(response.headers, headers, logger, id);
   }
   return response;
 }

@@ -591,3 +591,37 @@ describe('malformed requests', () => {
     expect((await send(server.port, { path: '/' })).status).toBe(200);
   });
 });
+
+describe('an onResponse hook that writes framing fields', () => {
+  it('cannot change how the body is framed: the server puts its own back and warns', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger });
+    app.get('/text', () => 'hello world');
+    app.get('/next', () => 'next');
+    app.onResponse(({ response, request }) => {
+      if (request.path !== '/text') return;
+      response.headers.set('Content-Length', '3');
+      response.headers.set('Transfer-Encoding', 'chunked');
+      response.headers.set('X-Hooked', 'yes');
+    });
+    const handle = await start(app);
+    try {
+      const raw = await rawExchange(
+        handle.port,
+        'GET /text HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      const [first, second] = raw.split(/(?=HTTP\/1\.1 )/);
+      expect(first).toMatch(/\r\ncontent-length: 11\r\n/i);
+      expect(first).not.toMatch(/transfer-encoding/i);
+      // The hook's other headers stay.
+      expect(first).toMatch(/\r\nx-hooked: yes\r\n/i);
+      expect(first?.endsWith('\r\n\r\nhello world')).toBe(true);
+      expect(second?.endsWith('\r\n\r\nnext')).toBe(true);
+      expect(lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
+        "An onResponse hook changed Content-Length or Transfer-Encoding; the framing is the server's, so they were put back",
+      ]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
