@@ -25,10 +25,13 @@ import { Lifecycle, shuttingDown } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';
 import {
+  APPLICATION_OPTIONS,
   authorizationRequiredOption,
   autoEtagOption,
   bodyLimitOption,
+  booleanOption,
   jsonOnlyOption,
+  knownOptions,
   requestTimeoutOption,
 } from './options.js';
 import { builtinErrorResponse, failedApplicationResponse } from './pipeline/error-response.js';
@@ -147,17 +150,18 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   constructor(options: ApplicationOptions = {}) {
     super();
+    knownOptions('new RestApplication()', options, APPLICATION_OPTIONS);
     this.bodyLimit = bodyLimitOption(options.bodyLimit);
-    this.debug = options.debug ?? false;
+    this.debug = booleanOption('debug', options.debug);
     this.logger = adaptLogger(options.logger ?? createConsoleLogger());
     this.jsonOnly = jsonOnlyOption(options.renderers);
     this.autoEtag = autoEtagOption(options.etag);
     this.#lifecycle = new Lifecycle(this.logger);
     this.wwwAuthenticate = checkChallenge(options.wwwAuthenticate, 'wwwAuthenticate option');
     this.authorizationRequired = authorizationRequiredOption(options.authorization);
-    this.accessLog = options.accessLog === true;
+    this.accessLog = booleanOption('accessLog', options.accessLog);
     this.requestTimeout = requestTimeoutOption(options.requestTimeout);
-    this.validateResponses = options.validateResponses === true;
+    this.validateResponses = booleanOption('validateResponses', options.validateResponses);
     this.multipart = multipartLimits(options.multipart, 'multipart');
   }
 

@@ -3,11 +3,54 @@
  * setup error at construction, never a silently ignored option.
  */
 import { SetupError } from '../errors.js';
+import type { ApplicationOptions } from './types.js';
+
+// Every option of `new RestApplication()`, kept complete by the type: a new option is a compile
+// error here until it is listed.
+const APPLICATION_OPTION_NAMES: Record<keyof ApplicationOptions, true> = {
+  bodyLimit: true,
+  debug: true,
+  logger: true,
+  renderers: true,
+  etag: true,
+  wwwAuthenticate: true,
+  authorization: true,
+  accessLog: true,
+  requestTimeout: true,
+  validateResponses: true,
+  multipart: true,
+};
+export const APPLICATION_OPTIONS: readonly string[] = Object.keys(APPLICATION_OPTION_NAMES);
 
 function choice<T>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined || allowed.includes(value as T)) return value as T | undefined;
   const list = allowed.map((item) => JSON.stringify(item)).join(' or ');
   throw new SetupError('INVALID_OPTION', `${name} must be ${list}, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * Refuses option names `allowed` does not list, naming the ones it does: a misspelt name
+ * (`authorisation`, `origins`) would otherwise leave its option at the default, which for a
+ * security option fails open. `what` says where the options were given.
+ */
+export function knownOptions(what: string, options: unknown, allowed: readonly string[]): void {
+  if (options === undefined || options === null || typeof options !== 'object') return;
+  for (const name of Object.keys(options)) {
+    if (allowed.includes(name)) continue;
+    throw new SetupError(
+      'INVALID_OPTION',
+      `${what}: unknown option ${JSON.stringify(name)}; the options are ${allowed.join(', ')}`,
+    );
+  }
+}
+
+/** A boolean option: `true`, `false` or not given (`false`); anything else is a mistake. */
+export function booleanOption(what: string, value: unknown): boolean {
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  throw new SetupError(
+    'INVALID_OPTION',
+    `${what} must be true or false, got ${JSON.stringify(value)}`,
+  );
 }
 
 /** Whether `renderers: 'json'` leaves JSON as the only built-in representation. */

@@ -177,3 +177,46 @@ describe('option values', () => {
     );
   });
 });
+
+describe('options that are misspelt or of the wrong type', () => {
+  // Built from a variable, as options loaded from configuration are: TypeScript's excess
+  // property check does not see them.
+  const options = (value: object): never => value as never;
+
+  it('are refused at construction, naming the options there are', () => {
+    expect(() => new RestApplication(options({ authorisation: 'required' }))).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: expect.stringMatching(
+          /^new RestApplication\(\): unknown option "authorisation"; the options are bodyLimit, .*authorization/,
+        ),
+      }),
+    );
+    expect(() => new RestApplication(options({ requestTimout: 100 }))).toThrow(SetupError);
+    expect(() => new RestApplication(options({ debug: 'yes' }))).toThrow(
+      'debug must be true or false, got "yes"',
+    );
+    expect(() => new RestApplication(options({ accessLog: 1 }))).toThrow(SetupError);
+  });
+
+  it('are refused by authorized() and cors(), which would otherwise fail open', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.authorized('user', () => true, options({ globl: true }))).toThrow(
+      'authorized "user": unknown option "globl"; the options are global, vary, wwwAuthenticate, openapi',
+    );
+    expect(() => app.authorized('user', () => true, options({ global: 'yes' }))).toThrow(
+      'authorized "user": global must be true or false, got "yes"',
+    );
+    expect(() =>
+      app.cors(options({ origins: ['https://app.example'], credentials: true })),
+    ).toThrow('cors(): unknown option "origins"');
+    expect(() => app.cors(options({ origin: 'https://app.example', credentials: 'true' }))).toThrow(
+      'cors credentials must be true or false, got "true"',
+    );
+    // Nothing half-registered: the application answers as if none of these calls was made.
+    app.get('/s', () => 'secret');
+    const response = await app.request('/s', { headers: { Origin: 'https://evil.example' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeUndefined();
+  });
+});

@@ -11,6 +11,7 @@
  * authenticated.
  */
 import { HttpError, SetupError } from '../../errors.js';
+import { booleanOption, knownOptions } from '../options.js';
 import { isThenable } from '../thenable.js';
 
 /** Options of `app.authorized()` and `app.forbidden()`. */
@@ -58,6 +59,13 @@ export interface AuthorizationHook {
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const AUTHORIZATION_OPTION_NAMES: Record<keyof AuthorizationOptions, true> = {
+  global: true,
+  vary: true,
+  wwwAuthenticate: true,
+  openapi: true,
+};
+const AUTHORIZATION_OPTIONS = Object.keys(AUTHORIZATION_OPTION_NAMES);
 
 /** Checks hook options at registration and gives the table's view of the hook. */
 export function describeHook(
@@ -65,6 +73,7 @@ export function describeHook(
   name: string,
   options: AuthorizationOptions | undefined,
 ): AuthorizationHook {
+  knownOptions(`${kind} "${name}"`, options, AUTHORIZATION_OPTIONS);
   const vary = options?.vary === undefined ? 'Authorization' : options.vary;
   if (vary !== false && (typeof vary !== 'string' || !TOKEN.test(vary))) {
     throw new SetupError(
@@ -76,7 +85,7 @@ export function describeHook(
   return {
     kind,
     name,
-    global: options?.global === true,
+    global: booleanOption(`${kind} "${name}": global`, options?.global),
     vary: vary === false ? undefined : vary,
     challenge,
     openapi: options?.openapi,

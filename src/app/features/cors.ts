@@ -9,6 +9,7 @@ import { formatAllow, HTTPMethod, type MethodInput, normalizeMethod } from '../.
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
+import { booleanOption, knownOptions } from '../options.js';
 
 /**
  * CORS settings (`app.cors()`, `router.cors()`, `route.cors()`). A route inherits from its
@@ -72,12 +73,24 @@ function headerList(option: string, values: readonly string[] | undefined): stri
   return values.join(', ');
 }
 
+const CORS_OPTION_NAMES: Record<keyof CorsOptions, true> = {
+  origin: true,
+  methods: true,
+  allowHeaders: true,
+  exposeHeaders: true,
+  credentials: true,
+  maxAge: true,
+};
+const CORS_OPTIONS = Object.keys(CORS_OPTION_NAMES);
+
 /** Checks CORS options where they are registered, so mistakes surface at startup. */
 export function checkCorsOptions(options: CorsOptions | false): CorsOptions | false {
   if (options === false) return false;
   if (options === null || typeof options !== 'object') {
     throw new SetupError('INVALID_OPTION', 'cors() takes an options object or false');
   }
+  knownOptions('cors()', options, CORS_OPTIONS);
+  booleanOption('cors credentials', options.credentials);
   const origin = options.origin;
   if (
     origin !== undefined &&

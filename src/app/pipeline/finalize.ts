@@ -251,10 +251,7 @@ function holdToDeclaredLength(response: Response, body: StreamBody): void {
   response.body = exactLength(body, Number(value));
 }
 
-async function* exactLength(
-  body: StreamBody,
-  length: number,
-): AsyncGenerator<Uint8Array | string> {
+async function* exactLength(body: StreamBody, length: number): AsyncGenerator<Uint8Array | string> {
   let produced = 0;
   let ended = false;
   try {

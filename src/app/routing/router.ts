@@ -290,7 +290,12 @@ export class Router<Deps extends Registry = {}> {
     path: Path,
     handler: CheckedHandler<Deps, Path, R>,
   ): Route<Deps, Path, NewRoute<MethodOf<Method>, R>> {
-    const canonical: HTTPMethod = normalizeMethod(method);
+    let canonical: HTTPMethod;
+    try {
+      canonical = normalizeMethod(method);
+    } catch (error) {
+      throw new SetupError('INVALID_METHOD', (error as Error).message);
+    }
     validateTemplate(path);
     const route = new Route<Deps, Path, NewRoute<MethodOf<Method>, R>>(
       canonical,

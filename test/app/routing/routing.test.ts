@@ -33,6 +33,10 @@ describe('registration', () => {
 
   it('refuses an unknown method at registration', () => {
     expect(() => newApp().route('BREW', '/', () => 1)).toThrow(/Unknown HTTP method "BREW"/);
+    // A setup mistake like any other, with the code the docs list.
+    expect(() => newApp().route('PROPFIND', '/', () => 1)).toThrow(
+      expect.objectContaining({ name: 'SetupError', code: 'INVALID_METHOD' }),
+    );
   });
 
   it('refuses malformed templates', () => {
