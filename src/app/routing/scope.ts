@@ -88,6 +88,8 @@ export function applicationScope(
   const compiler = new GetterCompiler(host);
   const owners = new Map<string, string>();
   for (const name of app.bindings.keys()) owners.set(name, 'the application');
+  const guardsNothing = publicWithOwnGuard(app, 'the application');
+  if (guardsNothing !== undefined) problems.push(guardsNothing);
   return {
     compiler,
     owners,
@@ -144,6 +146,11 @@ export function routerScope(
     errorHandlers = own.has('default') ? own : new Map([...outer.errorHandlers, ...own]);
   }
   const hooks = router.authorizationHooks;
+  const guardsNothing = publicWithOwnGuard(router, where);
+  if (guardsNothing !== undefined) {
+    problems.push(guardsNothing);
+    problem ??= guardsNothing;
+  }
   return {
     compiler,
     owners,
@@ -161,6 +168,20 @@ export function routerScope(
     isPublic: outer.isPublic || router.settings.public === true,
     problem,
   };
+}
+
+/**
+ * A `.public()` router that registers an authorization hook of its own exempts every route
+ * under it from that very hook, which then guards nothing: almost always a mistake that leaves
+ * the routes open, so it is one that `startup()` reports (docs/hooks-and-scope.md).
+ */
+function publicWithOwnGuard(router: Router<Registry>, where: string): SetupError | undefined {
+  const hook = router.authorizationHooks[0];
+  if (router.settings.public !== true || hook === undefined) return undefined;
+  return new SetupError(
+    'INVALID_OPTION',
+    `${where} is .public() and registers the authorization hook "${hook.name}", which then guards none of its routes; remove .public(), or register the hook on a router that is not public`,
+  );
 }
 
 /** Whether `route` is exempt from every authorization hook in its scope. */

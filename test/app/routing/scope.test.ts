@@ -143,6 +143,24 @@ describe('router scope', () => {
     expect((await app.request('/api/private')).statusCode).toBe(401);
   });
 
+  it('a public() router with an authorization hook of its own is a startup error, its routes closed', async () => {
+    const reached: string[] = [];
+    const admin = new Router().public().authorized('admin', () => null);
+    admin.get('/secret', () => void reached.push('/admin/secret'));
+    const app = new RestApplication({ logger: silentLogger }).mount('/admin', admin);
+    app.get('/health', () => 'ok');
+    await expect(app.startup()).rejects.toThrow(
+      'the router mounted at /admin is .public() and registers the authorization hook "admin", which then guards none of its routes',
+    );
+    expect((await app.request('/admin/secret')).statusCode).toBe(500);
+    expect(reached).toEqual([]);
+    // The other order of the calls is the same mistake.
+    const late = new Router().authorized('user', () => null).public();
+    late.get('/x', () => 'x');
+    const other = new RestApplication({ logger: silentLogger }).mount('/late', late);
+    await expect(other.startup()).rejects.toThrow(SetupError);
+  });
+
   it('an app-level hook without global keeps guarding only the routes that inject it', async () => {
     const app = new RestApplication({ logger: silentLogger }).authorized('user', () => null);
     app.get('/me', ({ user }) => user);
