@@ -6,7 +6,7 @@ import { dispatch, isPending } from '../../app/kernel.js';
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
-import { toRequest } from './request.js';
+import { requestRefusal, toRequest } from './request.js';
 import { type WriteContext, writeFallback, writeResponse } from './response.js';
 import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
 
@@ -117,7 +117,7 @@ export class NodeAdapter {
     let response: Response | Promise<Response>;
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
-      response = dispatch(this.app, request);
+      response = dispatch(this.app, request, requestRefusal(req.rawHeaders));
     } catch (error) {
       this.#fail(res, error);
       return undefined;

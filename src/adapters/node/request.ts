@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { bodyCutShort, HttpError } from '../../errors.js';
+import { bodyCutShort, HttpError, libraryAnswer } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { type FramedBody, type PlatformContext, Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';
@@ -200,4 +200,46 @@ export function toRequest(
     remoteAddress,
     protocol,
   });
+}
+
+// uri-host [":" port] (RFC 9110 §7.2, RFC 3986 §3.2.2): an IP literal in brackets, or a name or
+// IPv4 address of unreserved characters, sub-delims and percent-escapes.
+const HOST = /^(?:\[[0-9A-Za-z:.%_~-]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/;
+// The last Host found valid: a server sees the same few on every request, and comparing costs
+// less than matching (GET / 55,506 → 54,917 instructions per request).
+let lastValidHost = '';
+
+/**
+ * What the request's framing and Host make it, when the application must not see it: a 400 for
+ * more than one Host line or a Host that is no host (RFC 9112 §3.2, a MUST: a proxy and the
+ * application could each take another host from it), a 501 for a transfer coding besides
+ * `chunked` (RFC 9112 §6.1): Node removes only the chunked framing, so the application would
+ * read the body still encoded. Node's parser has already refused a missing Host in HTTP/1.1
+ * and a Transfer-Encoding that does not end in `chunked`. One pass over the raw lines.
+ */
+export function requestRefusal(raw: readonly string[]): HttpError | undefined {
+  let host: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && (name === 'Host' || name.toLowerCase() === 'host')) {
+      if (host !== undefined)
+        return new HttpError(400, 'More than one Host header (RFC 9112 §3.2)');
+      host = raw[i + 1] as string;
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      const coding = (raw[i + 1] as string).trim().toLowerCase();
+      if (coding !== 'chunked') {
+        // The library's own answer about the request, not a failure of the server to log.
+        return libraryAnswer(
+          new HttpError(
+            501,
+            `Transfer-Encoding ${JSON.stringify(coding)} is not implemented; send the body chunked or with a Content-Length`,
+          ),
+        );
+      }
+    }
+  }
+  if (host === undefined || host === lastValidHost) return undefined;
+  if (!HOST.test(host)) return new HttpError(400, 'Invalid Host header (RFC 9112 §3.2)');
+  lastValidHost = host;
+  return undefined;
 }

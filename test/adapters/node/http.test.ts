@@ -625,3 +625,51 @@ describe('an onResponse hook that writes framing fields', () => {
     }
   });
 });
+
+describe('requests whose Host or transfer coding the server must refuse', () => {
+  it('answers 400 to two Host lines or an invalid Host, and 501 to a coding besides chunked', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger });
+    const reached: string[] = [];
+    app.get('/where', ({ headers }) => {
+      reached.push(headers.get('host') ?? '');
+      return 'here';
+    });
+    app.post('/upload', async ({ request }) => {
+      reached.push('upload');
+      return (await request.bytes()).length;
+    });
+    const handle = await start(app);
+    try {
+      const twice = await rawExchange(
+        handle.port,
+        'GET /where HTTP/1.1\r\nHost: good.example\r\nhost: evil.example\r\nConnection: close\r\n\r\n',
+      );
+      expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+      expect(twice).toMatch(/\r\nx-request-id: /i);
+      expect(twice).toContain('More than one Host header');
+      const invalid = await rawExchange(
+        handle.port,
+        'GET /where HTTP/1.1\r\nHost: a b/c\r\nConnection: close\r\n\r\n',
+      );
+      expect(invalid).toMatch(/^HTTP\/1\.1 400 /);
+      const fine = await rawExchange(
+        handle.port,
+        'GET /where HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n',
+      );
+      expect(fine).toMatch(/^HTTP\/1\.1 200 /);
+      const gzip = await rawExchange(
+        handle.port,
+        'POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n' +
+          '5\r\nabcde\r\n0\r\n\r\n',
+      );
+      expect(gzip).toMatch(/^HTTP\/1\.1 501 /);
+      expect(gzip).toContain('Transfer-Encoding \\"gzip, chunked\\" is not implemented');
+      expect(reached).toEqual(['[::1]:8080']);
+      // Answers about the request, not failures of the server.
+      expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { forwardedAddress, forwardedProtocol } from '../../../src/adapters/node/forwarded.js';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
+import { requestRefusal } from '../../../src/adapters/node/request.js';
 import { MultiValueHeaders, RestApplication, silentLogger } from '../../../src/index.js';
 import { rawExchange, send, start } from './helpers.js';
 
@@ -206,6 +207,81 @@ describe('request framing and a body that may be left out', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('Host and Transfer-Encoding (RFC 9112 §3.2, §6.1)', () => {
+  /** A name in any mix of cases. */
+  const anyCase = (name: string) =>
+    fc
+      .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+      .map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
+  const validHost = fc
+    .tuple(
+      fc.oneof(
+        fc.domain(),
+        fc.ipV4(),
+        fc.ipV6().map((ip) => `[${ip}]`),
+      ),
+      fc.option(fc.integer({ min: 0, max: 65_535 }), { nil: undefined }),
+    )
+    .map(([host, port]) => (port === undefined ? host : `${host}:${port}`));
+  const otherLines = fc.array(
+    fc.tuple(fc.constantFrom('Accept', 'User-Agent', 'X-Hosted', 'Hostname'), fc.string()),
+    { maxLength: 4 },
+  );
+
+  it('lets one well-formed Host through, whatever the other lines', () => {
+    fc.assert(
+      fc.property(anyCase('host'), validHost, otherLines, (name, host, others) => {
+        const raw = [...others.flat(), name, host];
+        expect(requestRefusal(raw)).toBeUndefined();
+      }),
+    );
+  });
+
+  it('refuses a second Host line in any case, whatever the values', () => {
+    fc.assert(
+      fc.property(
+        anyCase('host'),
+        anyCase('host'),
+        validHost,
+        fc.string(),
+        otherLines,
+        (first, second, one, two, others) => {
+          const refusal = requestRefusal([first, one, ...others.flat(), second, two]);
+          expect(refusal?.statusCode).toBe(400);
+        },
+      ),
+    );
+  });
+
+  it('refuses a Host with a character no host has', () => {
+    fc.assert(
+      fc.property(
+        validHost,
+        fc.constantFrom(' ', '/', '@', '?', '#', '\\', '"', '<', '{'),
+        fc.nat(),
+        (host, bad, at) => {
+          const cut = at % (host.length + 1);
+          const refusal = requestRefusal(['Host', host.slice(0, cut) + bad + host.slice(cut)]);
+          expect(refusal?.statusCode).toBe(400);
+        },
+      ),
+    );
+  });
+
+  it('answers 501 for any transfer coding besides chunked', () => {
+    fc.assert(
+      fc.property(
+        anyCase('transfer-encoding'),
+        fc.constantFrom('gzip', 'deflate', 'compress', 'br', 'x-custom'),
+        (name, coding) => {
+          expect(requestRefusal([name, `${coding}, chunked`])?.statusCode).toBe(501);
+          expect(requestRefusal([name, ' Chunked '])).toBeUndefined();
+        },
+      ),
     );
   });
 });
