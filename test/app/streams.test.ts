@@ -293,3 +293,22 @@ describe('requestTimeout and signal', () => {
     ).toThrow(SetupError);
   });
 });
+
+describe('a stream result without a type', () => {
+  it('goes out as application/octet-stream, like bytes; a typed one keeps its type', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    async function* page() {
+      yield '<html><script>alert(1)</script>';
+    }
+    app.get('/generator', () => page());
+    app.get('/readable-stream', () => new Blob(['<p>x</p>']).stream());
+    app.get('/tuple', () => [page(), 200, { 'X-Kind': 'tuple' }]);
+    app.get('/typed', () => [page(), 200, { 'Content-Type': 'text/html; charset=utf-8' }]);
+    for (const path of ['/generator', '/readable-stream', '/tuple']) {
+      const response = await app.request(path);
+      expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    }
+    const typed = await app.request('/typed');
+    expect(typed.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+});

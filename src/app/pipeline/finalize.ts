@@ -151,7 +151,11 @@ function completeHeaders(
         : Math.max(0, (body.end ?? size - 1) - (body.start ?? 0) + 1);
     response.contentType ??= contentTypeFor(body.path);
   } else if (isStream(body)) {
-    // Streamed as it comes; the length is unknown.
+    // Streamed as it comes; the length is unknown. Bytes of no declared type, like a byte
+    // array's: without a type a browser would sniff one, and an uploaded page would run.
+    if (response.contentType === undefined && !headers.has('content-type')) {
+      response.contentType = 'application/octet-stream';
+    }
   } else if (typeof body === 'object') {
     body = JSON.stringify(body);
     length = utf8Length(body);
