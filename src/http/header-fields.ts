@@ -32,7 +32,10 @@ function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
 // RFC 9110 §5.1: a field name is a token. §5.5: CR, LF and NUL are never allowed in a value;
 // rejecting them here closes response splitting whatever the adapter underneath does.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FORBIDDEN_VALUE = /[\r\n\0]/;
+// CR, LF and NUL would split or end the field (RFC 9110 §5.5); a character above U+00FF is no
+// octet, so no runtime can send it (Node refuses it after the response was made, a Fetch
+// runtime's Headers throws): refused here, the handler's error goes through the error path.
+const FORBIDDEN_VALUE = /[\r\n\0]|[^\0-\u00ff]/;
 
 // Names already found valid: applications send the same few names on every response.
 const VALID_NAMES = new Set<string>();
@@ -46,11 +49,13 @@ export function checkName(name: string): void {
   if (VALID_NAMES.size < 512) VALID_NAMES.add(name);
 }
 
-/** `value` as a string; throws a TypeError when it holds CR, LF or NUL. */
+/** `value` as a string; throws a TypeError when it holds CR, LF, NUL or a character above U+00FF. */
 export function checkValue(name: string, value: string): string {
   if (typeof value !== 'string') value = String(value);
   if (FORBIDDEN_VALUE.test(value)) {
-    throw new TypeError(`Invalid value for header ${name}: CR, LF and NUL are not allowed`);
+    throw new TypeError(
+      `Invalid value for header ${name}: CR, LF and NUL are not allowed, nor characters above U+00FF (percent-encode them, as RFC 8187 does)`,
+    );
   }
   return value;
 }

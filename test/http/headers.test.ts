@@ -104,6 +104,22 @@ describe('MultiValueHeaders', () => {
       }),
     );
   });
+
+  it('takes every value of octets but CR, LF and NUL, and refuses any character above U+00FF (property)', () => {
+    const octet = fc.integer({ min: 1, max: 0xff }).filter((code) => code !== 10 && code !== 13);
+    const wide = fc.oneof(fc.integer({ min: 0x100, max: 0xffff }), fc.constant(0x1f600));
+    fc.assert(
+      fc.property(fc.array(octet), wide, fc.nat(), (codes, code, at) => {
+        const value = String.fromCharCode(...codes);
+        const headers = new MultiValueHeaders();
+        headers.set('X-Value', value);
+        expect(headers.get('x-value')).toBe(value);
+        const cut = at % (value.length + 1);
+        const widened = value.slice(0, cut) + String.fromCodePoint(code) + value.slice(cut);
+        expect(() => headers.set('X-Value', widened)).toThrow(/characters above U\+00FF/);
+      }),
+    );
+  });
   it('reads raw pairs in place exactly as it reads them once indexed (property)', () => {
     // Names in mixed case, some beyond ASCII; lookups in any case.
     // The Kelvin sign lower-cases into an ASCII `k`.

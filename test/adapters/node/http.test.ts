@@ -80,7 +80,11 @@ function buildApp() {
     }
     return new Response(200, words(), { contentType: 'text/plain' });
   });
-  app.get('/bad-header', () => new Response(200, 'x', { headers: { 'X-Euro': '€' } }));
+  // A control character other than CR, LF and NUL: the core lets it through (RFC 9110 §5.5 lets
+  // a recipient keep such characters), Node refuses to send it.
+  app.get('/bad-header', () => new Response(200, 'x', { headers: { 'X-Bell': 'a\u0007b' } }));
+  // A character no octet can carry: the core refuses it, through the error path.
+  app.get('/euro-header', () => new Response(200, 'x', { headers: { 'X-Euro': '€' } }));
   return app;
 }
 
@@ -367,6 +371,17 @@ describe('responses', () => {
       'GET /bad-header HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
     );
     expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 500 Internal Server Error');
+  });
+
+  it("answers a header value above U+00FF with the application's 500, not the fallback", async () => {
+    const response = await send(server.port, { path: '/euro-header' });
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(response.body.toString())).toMatchObject({ statusCode: 500 });
+    const failure = log.lines.find((line) => line.message === 'Unhandled error in request');
+    expect((failure?.fields?.error as Error | undefined)?.message).toContain(
+      'Invalid value for header X-Euro',
+    );
   });
 });
 
