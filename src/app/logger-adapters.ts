@@ -9,7 +9,7 @@
  * stack }`), which is our order and our fields.
  */
 import { MultiValueHeaders } from '../http/headers.js';
-import type { AnyLogger, LogFields, Logger } from './logger.js';
+import { type AnyLogger, asFields, type LogFields, type Logger } from './logger.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -55,7 +55,7 @@ export function adaptLogger(logger: AnyLogger): Logger {
 export function guardLogger(logger: Logger): Logger {
   const guarded = (level: Level) => (message: string, fields?: LogFields) => {
     try {
-      logger[level](message, fields);
+      logger[level](message, asFields(fields));
     } catch (error) {
       writeRefusedLine(level, message, fields, error);
     }

@@ -102,9 +102,22 @@ export const silentLogger: Logger = {
 /** A logger that adds `fields` to every line of `base`. */
 export function withFields(base: Logger, fields: LogFields): Logger {
   return {
-    debug: (message, extra) => base.debug(message, { ...fields, ...extra }),
-    info: (message, extra) => base.info(message, { ...fields, ...extra }),
-    warn: (message, extra) => base.warn(message, { ...fields, ...extra }),
-    error: (message, extra) => base.error(message, { ...fields, ...extra }),
+    debug: (message, extra) => base.debug(message, { ...fields, ...asFields(extra) }),
+    info: (message, extra) => base.info(message, { ...fields, ...asFields(extra) }),
+    warn: (message, extra) => base.warn(message, { ...fields, ...asFields(extra) }),
+    error: (message, extra) => base.error(message, { ...fields, ...asFields(extra) }),
   };
+}
+
+/**
+ * The fields of a line as the loggers take them. `log.error('failed', error)`, the usual call
+ * with console or Powertools, passes the error itself: it goes under `error`, with its message
+ * and stack, instead of being read as a map of fields (and lost). Any other value that is no
+ * map of fields (`log.info('m', 'text')`) goes under `extra`.
+ */
+export function asFields(fields: unknown): LogFields | undefined {
+  if (fields === undefined || fields === null) return undefined;
+  if (fields instanceof Error) return { error: fields };
+  if (typeof fields !== 'object' || Array.isArray(fields)) return { extra: fields };
+  return fields as LogFields;
 }

@@ -290,3 +290,44 @@ describe('the default console logger', () => {
     }
   });
 });
+
+describe("`log.error('message', error)`, as console and Powertools users write it", () => {
+  function failingApp(logger: ConstructorParameters<typeof RestApplication>[0]) {
+    const app = new RestApplication(logger);
+    app.get('/charge', ({ log }) => {
+      // Deliberately not a map of fields: plain JavaScript callers pass the error itself.
+      const logAny = log as unknown as {
+        error(m: string, e: unknown): void;
+        info(m: string, e: unknown): void;
+      };
+      logAny.error('Charge failed', new Error('card declined'));
+      logAny.info('Attempt', 'second');
+      return 'ok';
+    });
+    return app;
+  }
+
+  it('keeps the error under `error` with pino, and a plain value under `extra`', async () => {
+    const lines: Line[] = [];
+    const response = await failingApp({ logger: capturedPino(lines) }).request('/charge');
+    const requestId = response.headers.get('x-request-id');
+    expect(lines[0]).toMatchObject({
+      msg: 'Charge failed',
+      requestId,
+      error: { message: 'card declined' },
+    });
+    expect((lines[0]?.error as Line | undefined)?.stack).toMatch(/^Error: card declined\n/);
+    expect(lines[1]).toMatchObject({ msg: 'Attempt', requestId, extra: 'second' });
+    expect(lines[1]).not.toHaveProperty('0');
+  });
+
+  it('keeps the error under `error` with Powertools', async () => {
+    const lines: Line[] = [];
+    await failingApp({ logger: capturedPowertools(lines) }).request('/charge');
+    expect(lines[0]).toMatchObject({
+      message: 'Charge failed',
+      error: { message: 'card declined' },
+    });
+    expect(lines[1]).toMatchObject({ message: 'Attempt', extra: 'second' });
+  });
+});
