@@ -67,3 +67,26 @@ describe('maps built from a request', () => {
     expect(JSON.parse(response.body as string)).toEqual({ constructor: 'c' });
   });
 });
+
+describe('names an injection object cannot hold', () => {
+  it('refuses __proto__ as a dependency, startup result or path parameter', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.dependency('__proto__' as string, () => 'value')).toThrow(
+      expect.objectContaining({ code: 'NAME_CLASH' }),
+    );
+    expect(() => app.onStartup('__proto__' as string, () => 'value')).toThrow(
+      expect.objectContaining({ code: 'NAME_CLASH' }),
+    );
+    expect(() => app.get('/p/{__proto__}', () => 'x')).toThrow(
+      expect.objectContaining({ code: 'NAME_CLASH' }),
+    );
+  });
+
+  it('says an anonymous dependency needs a name, and takes Unicode identifiers', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.dependency(() => 1)).toThrow(/A dependency needs a name/);
+    const named = app.dependency('prénom', () => 'Zoë');
+    named.get('/who', ({ prénom }) => ({ prénom }));
+    expect((await named.request('/who')).body).toBe('{"prénom":"Zoë"}');
+  });
+});

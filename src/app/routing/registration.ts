@@ -8,13 +8,28 @@ import { SetupError } from '../../errors.js';
 import { BUILTIN_NAMES } from '../inject/builtins.js';
 import type { Binding, Scope } from '../inject/getters.js';
 
-const NAME = /^[A-Za-z_$][\w$]*$/;
+// A JavaScript identifier, as a handler's parameter names are (Unicode letters included).
+const NAME = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
 
 /** Adds `binding` to `bindings`, refusing invalid, built-in and already registered names. */
 export function addBinding(bindings: Map<string, Binding>, binding: Binding): void {
   const name = binding.name;
+  if (name === '') {
+    throw new SetupError(
+      'NAME_CLASH',
+      'A dependency needs a name: pass one (`dependency("db", () => ...)`) or register a named function (`dependency(function db() {...})`)',
+    );
+  }
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new SetupError('NAME_CLASH', `Invalid dependency name ${JSON.stringify(name)}`);
+  }
+  // Set on an injection object, `__proto__` would replace its prototype instead of adding a
+  // name: the handler would get `{}` (docs/application.md, "Requests from untrusted clients").
+  if (name === '__proto__') {
+    throw new SetupError(
+      'NAME_CLASH',
+      '"__proto__" cannot be registered: it is not a name an object can hold',
+    );
   }
   if (BUILTIN_NAMES.has(name)) {
     throw new SetupError('NAME_CLASH', `"${name}" is a built-in name and cannot be registered`);

@@ -59,6 +59,13 @@ export function validateTemplate(path: string): void {
         `Route ${path}: parameter "${name}" is a built-in name; give the parameter another name`,
       );
     }
+    // Set on the injection object, it would replace the object's prototype.
+    if (name === '__proto__') {
+      throw new SetupError(
+        'NAME_CLASH',
+        `Route ${path}: a parameter cannot be named "__proto__"; give it another name`,
+      );
+    }
     if (seen.has(name)) {
       throw new SetupError('INVALID_ROUTE', `Route ${path}: parameter "${name}" appears twice`);
     }
