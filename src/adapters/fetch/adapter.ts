@@ -12,7 +12,7 @@ import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';
 import { exactly, fileSpan } from '../file-span.js';
 import { receivedBody } from './request-body.js';
-import { type StreamFailureLog, toReadableStream } from './stream.js';
+import { byteStream, type StreamFailureLog, toReadableStream } from './stream.js';
 
 /** What the adapter needs from an application (every `RestApplication` has it). */
 export interface FetchApplication {
@@ -116,7 +116,7 @@ async function toBody(
   if (body === undefined || body === null) return null;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
   if (body instanceof FileBody) return fileStream(body, failureLog);
-  if (body instanceof ReadableStream) return body as ReadableStream<Uint8Array>;
+  if (body instanceof ReadableStream) return byteStream(body, failureLog);
   if (isStream(body)) {
     return toReadableStream(Symbol.asyncIterator in body ? body : streamChunks(body), failureLog);
   }
@@ -137,11 +137,18 @@ async function toFetchResponse(
     if (code === 'ENOENT' || code === 'ENOTDIR') return failure(response.request?.requestId, 404);
     throw error;
   }
-  const headers = new Headers();
-  // append(), never set(): each Set-Cookie stays its own header (RFC 6265 §3); Headers keeps
-  // them apart and runtimes send one line each.
-  for (const [name, value] of response.headers) headers.append(name, value);
-  return new Response(body, { status: response.statusCode, headers });
+  try {
+    const headers = new Headers();
+    // append(), never set(): each Set-Cookie stays its own header (RFC 6265 §3); Headers keeps
+    // them apart and runtimes send one line each.
+    for (const [name, value] of response.headers) headers.append(name, value);
+    return new Response(body, { status: response.statusCode, headers });
+  } catch (error) {
+    // The body made for the runtime holds the handler's stream (its reader, its iterator): it
+    // is what must be let go.
+    discardBody(body);
+    throw error;
+  }
 }
 
 /**

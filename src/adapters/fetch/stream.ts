@@ -56,3 +56,41 @@ export function toReadableStream(
     { highWaterMark: 0 },
   );
 }
+
+/**
+ * A handler's `ReadableStream` as the bytes a runtime's Response takes: text chunks encoded as
+ * UTF-8, as the Node adapter writes them (a runtime refuses a chunk that is no Uint8Array after
+ * the status went out), and a failure logged like any other body's. Cancelling it cancels the
+ * handler's stream.
+ */
+export function byteStream(
+  body: ReadableStream<Uint8Array | string>,
+  failureLog?: StreamFailureLog,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let step: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          step = await reader.read();
+        } catch (error) {
+          failureLog?.logger.error('Response body stream failed', {
+            requestId: failureLog.requestId,
+            error,
+          });
+          throw error;
+        }
+        if (step.done) controller.close();
+        else
+          controller.enqueue(
+            typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
+          );
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

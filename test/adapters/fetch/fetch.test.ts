@@ -14,6 +14,7 @@ import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import {
   type FileBody,
   type Logger,
+  MultiValueHeaders,
   Response,
   RestApplication,
   type Request as RestRequest,
@@ -285,7 +286,12 @@ describe('startup', () => {
   it('answers a plain 500 echoing the request id when the runtime refuses a header', async () => {
     lines.length = 0;
     const app = new RestApplication({ logger });
-    app.get('/name', () => ['ok', 200, { 'X-Author': 'Łukasz' }]);
+    // The core refuses such a value set through its API; raw pairs are taken as they are.
+    app.get('/name', () => {
+      const response = new Response(200, 'ok');
+      response.headers = MultiValueHeaders.fromRawPairs(['X-Author', 'Łukasz \u{1F600}']);
+      return response;
+    });
     const response = await new FetchAdapter(app).fetch(
       new Request('http://x/name', { headers: { 'X-Request-ID': 'trace-7' } }),
     );
