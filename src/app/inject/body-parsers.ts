@@ -73,8 +73,14 @@ export function readJsonBody(
  */
 export function readValidatedJsonBody(request: Request): unknown {
   const type = MultiValueHeaders.getLower(request.headers, 'content-type');
-  if (type === undefined && !mayHaveContent(request.body)) return undefined;
-  return readJsonBody(request, type);
+  if (type !== undefined) return readJsonBody(request, type);
+  if (!mayHaveContent(request.body)) return undefined;
+  // Framing that could carry content (a chunked body, a Fetch runtime's stream without a
+  // length) may still carry none: zero bytes are no content either, the same on every adapter.
+  return request.bytes().then((bytes) => {
+    if (bytes.length === 0) return undefined;
+    throw unsupported(undefined, JSON_MEDIA_TYPE);
+  });
 }
 
 /**

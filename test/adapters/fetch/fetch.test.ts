@@ -242,13 +242,17 @@ describe('request bodies', () => {
     expect(cancelled).toBe(true);
   });
 
-  it('takes a body declared empty as none, and any other stream as content', async () => {
+  it('takes a body declared or found empty as none, and any other stream as content', async () => {
     const search = (body: Uint8Array, headers: Record<string, string>) =>
       adapter.fetch(new Request('http://x/search', { method: 'POST', body, headers }));
     // A runtime may hand an empty stream for Content-Length: 0; it is still no body.
     const empty = await search(new Uint8Array(0), { 'content-length': '0' });
     expect(empty.status).toBe(200);
     expect(await empty.json()).toEqual({ tag: null });
+    // An empty stream without a length (what an HTTP/2 or chunked request can be) reads as none.
+    const unmeasured = await search(new Uint8Array(0), {});
+    expect(unmeasured.status).toBe(200);
+    expect(await unmeasured.json()).toEqual({ tag: null });
     const untyped = await search(new TextEncoder().encode('{"tag":"a"}'), {});
     expect(untyped.status).toBe(415);
   });

@@ -468,8 +468,10 @@ describe('requests without content (RFC 9112 §6.3)', () => {
     }
   });
 
-  it('treats a chunked body as content, empty or not: without a Content-Type it is 415', async () => {
-    expect(status(await post('Transfer-Encoding: chunked\r\n', '0\r\n\r\n'))).toBe(415);
+  it('treats an empty chunked body as none, and one with bytes as content: 415 without a Content-Type', async () => {
+    const empty = await post('Transfer-Encoding: chunked\r\n', '0\r\n\r\n');
+    expect(status(empty)).toBe(200);
+    expect(empty.endsWith('{"tag":null}')).toBe(true);
     const chunked = await post('Transfer-Encoding: chunked\r\n', 'b\r\n{"tag":"a"}\r\n0\r\n\r\n');
     expect(status(chunked)).toBe(415);
     const typed = await post(

@@ -50,10 +50,14 @@ function buildApp() {
   const tags = new Router().dependency('label', () => 'tags');
   tags.get('/', ({ label }) => ({ label }));
 
-  const assets = new Router().authorized('nobody', () => false).public();
+  // A public router inside a router whose hook lets nobody in.
+  const assets = new Router().public();
   assets.get('/logo.txt', () => 'logo');
+  const site = new Router().authorized('nobody', () => false);
+  site.get('/private.txt', () => 'private');
+  site.mount('/assets', assets);
 
-  app.mount('/notes', notes).mount('/tags', tags).mount('/assets', assets);
+  app.mount('/notes', notes).mount('/tags', tags).mount('/site', site);
   return app;
 }
 
@@ -89,7 +93,8 @@ export const scopeCases: CasesModule = {
 
     conformanceTest(context, 'route.public() and router.public() are exempt', async (send) => {
       expect((await send(get('/notes/about'))).status).toBe(200);
-      expect((await send(get('/assets/logo.txt'))).status).toBe(200);
+      expect((await send(get('/site/assets/logo.txt'))).status).toBe(200);
+      expect((await send(get('/site/private.txt'))).status).toBe(401);
     });
 
     conformanceTest(
