@@ -70,7 +70,7 @@ export function requestTimeoutOption(value: unknown): number | undefined {
   }
   throw new SetupError(
     'INVALID_OPTION',
-    `requestTimeout must be a number of milliseconds > 0, got ${JSON.stringify(value)}`,
+    `requestTimeout must be a number of milliseconds > 0 and below 2^31 (about 24.8 days), got ${String(value)}`,
   );
 }
 

@@ -287,6 +287,13 @@ describe('requestTimeout and signal', () => {
 
   it('refuses a requestTimeout that is not a positive number of ms', () => {
     expect(() => new RestApplication({ requestTimeout: 0 })).toThrow(SetupError);
+    // The message names the bound and the value as given, not JSON's null for Infinity.
+    expect(() => new RestApplication({ requestTimeout: 2 ** 31 })).toThrow(
+      'requestTimeout must be a number of milliseconds > 0 and below 2^31 (about 24.8 days), got 2147483648',
+    );
+    expect(() => new RestApplication({ requestTimeout: Number.POSITIVE_INFINITY })).toThrow(
+      /got Infinity$/,
+    );
     expect(
       () =>
         new RestApplication({ requestTimeout: '5s' as unknown as number, logger: {} as Logger }),
