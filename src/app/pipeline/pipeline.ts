@@ -322,7 +322,27 @@ function dispatchRoute(
           checkAuthorization(routed),
         );
   // An upload is dropped (temporary files removed) once the route answered, whichever way.
-  return uploads === undefined ? answer : releaseUploadsAfter(state, answer);
+  const released = uploads === undefined ? answer : releaseUploadsAfter(state, answer);
+  return method === HTTPMethod.OPTIONS
+    ? withAllow(released, allowForPath(byMethod.keys()))
+    : released;
+}
+
+/**
+ * A route's own successful answer to OPTIONS says which methods the path takes, as the
+ * built-in one does (RFC 9110 §9.3.7), unless the handler wrote its own `Allow`.
+ */
+function withAllow(
+  answer: Response | Promise<Response>,
+  allow: string,
+): Response | Promise<Response> {
+  const add = (response: Response): Response => {
+    if (response.statusCode < 300 && !response.headers.has('allow')) {
+      response.headers.set('Allow', allow);
+    }
+    return response;
+  };
+  return isPending(answer) ? answer.then(add) : add(answer);
 }
 
 /** A preflight runs the hooks of the route it asks about, never its authorization. */

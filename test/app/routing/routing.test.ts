@@ -114,6 +114,18 @@ describe('matching priority', () => {
     expect(response.statusCode).toBe(405);
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
   });
+
+  it("a route's own OPTIONS answer carries Allow like the built-in one, unless it wrote one", async () => {
+    const app = newApp();
+    app.get('/items', () => []);
+    app.post('/items', () => [null, 201]);
+    app.options('/items', () => ({ formats: ['json'] }));
+    app.options('/mine', () => ['', 200, { Allow: 'OPTIONS' }]);
+    const own = await app.request('/items', { method: 'OPTIONS' });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    expect((await app.request('/mine', { method: 'OPTIONS' })).headers.get('allow')).toBe('OPTIONS');
+  });
 });
 
 describe('mounting', () => {
