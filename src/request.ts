@@ -183,6 +183,10 @@ export class Request {
   constructor(init: RequestInit) {
     this.method = parseMethod(init.method) ?? init.method;
     let path = init.path;
+    // A fragment never reaches a server (RFC 9110 §4.2.5); a target that carries one anyway is
+    // read without it, as a Fetch runtime's URL parser reads it.
+    const hash = path.indexOf('#');
+    if (hash !== -1) path = path.slice(0, hash);
     const question = path.indexOf('?');
     if (question !== -1) {
       if (init.queryParams === undefined || init.queryParams === null) {

@@ -690,3 +690,20 @@ describe('requests whose Host or transfer coding the server must refuse', () => 
     }
   });
 });
+
+describe('a request target with a fragment', () => {
+  it('is routed without it, as a Fetch runtime reads it (RFC 9110 §4.2.5)', async () => {
+    const app = new RestApplication();
+    app.get('/a/{id}', ({ id, request }) => ({ id, path: request.path }));
+    const handle = await start(app);
+    try {
+      const raw = await rawExchange(
+        handle.port,
+        'GET /a/1#frag HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      expect(raw.endsWith('{"id":"1","path":"/a/1"}')).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  });
+});

@@ -115,6 +115,19 @@ describe('matching priority', () => {
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
+  it('reads a target without its fragment, query included', async () => {
+    const app = newApp();
+    app.get('/a/{id}', ({ id, queryParams }) => ({ id, q: queryParams.q ?? null }));
+    expect(JSON.parse((await app.request('/a/1#frag')).body as string)).toEqual({
+      id: '1',
+      q: null,
+    });
+    expect(JSON.parse((await app.request('/a/1?q=x#frag')).body as string)).toEqual({
+      id: '1',
+      q: 'x',
+    });
+  });
+
   it("a route's own OPTIONS answer carries Allow like the built-in one, unless it wrote one", async () => {
     const app = newApp();
     app.get('/items', () => []);
@@ -124,7 +137,9 @@ describe('matching priority', () => {
     const own = await app.request('/items', { method: 'OPTIONS' });
     expect(own.statusCode).toBe(200);
     expect(own.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
-    expect((await app.request('/mine', { method: 'OPTIONS' })).headers.get('allow')).toBe('OPTIONS');
+    expect((await app.request('/mine', { method: 'OPTIONS' })).headers.get('allow')).toBe(
+      'OPTIONS',
+    );
   });
 });
 
