@@ -1,7 +1,9 @@
 /**
  * NodeAdapter: an application as a `(req, res)` listener for `node:http` and `node:https`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { dispatch, isPending } from '../../app/kernel.js';
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
@@ -53,6 +55,17 @@ export class NodeAdapter {
    * server.on('checkContinue', adapter.checkContinueListener);
    */
   readonly checkContinueListener: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * A listener for the server's `connect` event. Node hands a `CONNECT` request (a tunnel,
+   * which an application server does not open) to it instead of the request listener, and
+   * drops the connection unanswered when nobody listens; with it the client gets the `501`
+   * every method restmachine does not route gets, then the connection closes. `serve()`
+   * installs it.
+   *
+   * @example
+   * server.on('connect', adapter.connectListener);
+   */
+  readonly connectListener: (req: IncomingMessage, socket: Duplex) => void;
   #draining = false;
   // The logger and the count of dispatches awaiting the pipeline or still piping a body: one
   // object for the adapter's life, so only an asynchronous request or a streamed body pays, with
@@ -72,6 +85,13 @@ export class NodeAdapter {
     };
     this.checkContinueListener = (req, res) => {
       this.#serve(req, res, true);
+    };
+    this.connectListener = (req, socket) => {
+      const res = new ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket as Socket);
+      res.once('finish', () => socket.end());
+      this.#serve(req, res, false);
     };
   }
 

@@ -162,6 +162,7 @@ export async function serve(
       ? createServer(serverOptions, adapter.listener)
       : createHttpsServer({ ...serverOptions, ...options.tls }, adapter.listener);
   server.on('checkContinue', adapter.checkContinueListener);
+  server.on('connect', adapter.connectListener);
   // A TLS connection is known to the HTTP layer only once its handshake is done; one that never
   // finishes it (a scanner, a half-open client) would hold close() for Node's 120 s handshake
   // timeout, so TLS servers keep their raw connections to cut them at shutdownTimeout.

@@ -707,3 +707,22 @@ describe('a request target with a fragment', () => {
     }
   });
 });
+
+describe('a CONNECT request', () => {
+  it('gets the 501 of a method restmachine does not route, then the connection closes', async () => {
+    const { lines, logger } = memoryLogger();
+    const handle = await start(new RestApplication({ logger }));
+    try {
+      const raw = await rawExchange(
+        handle.port,
+        'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      );
+      expect(raw).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/);
+      expect(raw).toMatch(/\r\nx-request-id: /i);
+      expect(raw).toContain('Method \\"CONNECT\\" is not implemented');
+      expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
