@@ -43,7 +43,7 @@ type Flatten<T> = { [K in keyof T]: T[K] } & {};
 
 /**
  * A required property when `T` has required keys, an optional one otherwise, or when `T` takes
- * `undefined` (a body validator that accepts a request without one).
+ * `undefined`: a query or headers validator is given an object (`{}` when nothing was sent).
  */
 type Part<Key extends string, T> = {} extends T
   ? { [K in Key]?: T }
@@ -71,6 +71,32 @@ type TypedOr<Shape extends RouteShape, Key extends string, Otherwise> =
     : { [K in Key]?: Otherwise };
 
 /**
+ * `json`: optional only when the validator's input takes `undefined`, which is what it is given
+ * for a request without content (docs/application.md, "Request bodies"): an object of optional
+ * fields still needs `{}` sent.
+ */
+type JsonPart<Shape extends RouteShape> =
+  Inputs<Shape> extends { json: infer Validated }
+    ? undefined extends Validated
+      ? { json?: Validated }
+      : { json: Validated }
+    : { json?: unknown };
+
+/** `form`: required by a `formBody` validator, as a request without a form is a 415. */
+type FormPart<Shape extends RouteShape> =
+  Inputs<Shape> extends { form: infer Validated }
+    ? { form: Validated }
+    : { form?: Readonly<Record<string, string>> };
+
+/**
+ * `json` and `form`: none for GET and HEAD, which fetch cannot send with content (and whose
+ * content has no defined meaning, RFC 9110 §9.3.1).
+ */
+type BodiesPart<Method extends string, Shape extends RouteShape> = [Method] extends ['GET' | 'HEAD']
+  ? { json?: never; form?: never }
+  : JsonPart<Shape> & FormPart<Shape>;
+
+/**
  * `headers`: a validator names the headers it checks, but a request carries others its route
  * needs too (`Authorization`, `Accept`, `If-None-Match`), so any other name may be added.
  */
@@ -82,13 +108,16 @@ type HeadersPart<Shape extends RouteShape> =
 /**
  * The second argument of a client call: `params` from the template, `query`, `json`, `form`
  * and `headers` from the validators the route `uses()`, anything where it names none (and,
- * for `headers`, any other header beside the validated ones).
+ * for `headers`, any other header beside the validated ones); no `json` or `form` for GET.
  */
-export type RequestOptions<Path extends string, Shape extends RouteShape> = Flatten<
+export type RequestOptions<
+  Path extends string,
+  Shape extends RouteShape,
+  Method extends string = Shape['method'],
+> = Flatten<
   ParamsPart<Path, Shape> &
     TypedOr<Shape, 'query', Readonly<Record<string, QueryValue | undefined>>> &
-    TypedOr<Shape, 'json', unknown> &
-    TypedOr<Shape, 'form', Readonly<Record<string, string>>> &
+    BodiesPart<Method, Shape> &
     HeadersPart<Shape> & {
       /** Cancels the request: the call rejects with the signal's reason, as fetch does. */
       signal?: AbortSignal;
@@ -199,7 +228,7 @@ export type ResponseOf<Shape extends RouteShape> =
 /** One method of the client: a route template of that method, then the request's parts. */
 export type ClientCall<Map, Method extends string> = <Path extends PathsFor<Map, Method>>(
   path: Path,
-  ...options: OptionsArgument<RequestOptions<Path, EntryOf<Map, Method, Path>>>
+  ...options: OptionsArgument<RequestOptions<Path, EntryOf<Map, Method, Path>, Method>>
 ) => Promise<ResponseOf<EntryOf<Map, Method, Path>>>;
 
 /** The client of `Api`. */

@@ -140,6 +140,56 @@ describe('client types', () => {
     c6.post('/search', { json: { tag: 'a' } });
     // @ts-expect-error: a body that is sent must still match
     c6.post('/search', { json: { tag: 1 } });
+    // A body is optional only when its validator's input takes undefined: an object of optional
+    // fields is still a body, and a request without one answers 422.
+    const bodies = new RestApplication()
+      .validates('prefs', z.object({ theme: z.string().optional() }))
+      .validates('maybePrefs', z.object({ theme: z.string().optional() }).optional())
+      .validates('rename', z.object({ name: z.string() }))
+      .validates('signup', z.object({ email: z.string().optional() }), { source: 'formBody' })
+      .withRoutes((r) => [
+        r.put('/prefs', ({ prefs }) => prefs).uses('prefs'),
+        r.patch('/prefs', ({ maybePrefs }) => maybePrefs ?? null).uses('maybePrefs'),
+        r.post('/rename', ({ rename }) => rename).uses('rename'),
+        r.post('/signup', ({ signup }) => signup).uses('signup'),
+      ]);
+    const c7 = createClient<typeof bodies>({ app: bodies });
+    type PutPrefs = Parameters<typeof c7.put<'/prefs'>>[1];
+    expectTypeOf<Pick<PutPrefs, 'json'>>().toEqualTypeOf<{
+      json: { theme?: string | undefined };
+    }>();
+    type PatchPrefs = NonNullable<Parameters<typeof c7.patch<'/prefs'>>[1]>;
+    expectTypeOf<Pick<PatchPrefs, 'json'>>().toEqualTypeOf<{
+      json?: { theme?: string | undefined } | undefined;
+    }>();
+    // @ts-expect-error: an object of optional fields is still a body the server requires
+    c7.put('/prefs');
+    // @ts-expect-error: json is required even with other options
+    c7.put('/prefs', { headers: { 'x-trace': '1' } });
+    c7.put('/prefs', { json: {} });
+    c7.patch('/prefs');
+    c7.patch('/prefs', { json: { theme: 'dark' } });
+    // @ts-expect-error: required fields, required body
+    c7.post('/rename');
+    c7.post('/rename', { json: { name: 'x' } });
+    // @ts-expect-error: a form validator needs a form: a request without one answers 415
+    c7.post('/signup');
+    c7.post('/signup', { form: {} });
+    // GET and HEAD carry no body: fetch refuses one (and RFC 9110 §9.3.1 gives it no meaning).
+    const reads = new RestApplication()
+      .validates('filters', z.object({ tag: z.string() }).optional())
+      .withRoutes((r) => [
+        r.get('/filtered', ({ filters }) => filters ?? null).uses('filters'),
+        r.get('/plain', () => 'x'),
+      ]);
+    const c8 = createClient<typeof reads>({ app: reads });
+    c8.get('/filtered');
+    // @ts-expect-error: no json on GET, even for a route with a body validator
+    c8.get('/filtered', { json: { tag: 'a' } });
+    // @ts-expect-error: nor on a route without one
+    c8.get('/plain', { json: 1 });
+    // @ts-expect-error: nor a form
+    c8.get('/plain', { form: { a: 'b' } });
   };
 
   it('are checked by the type checker', () => {
