@@ -15,7 +15,7 @@ import {
   type PipelineStatus,
   pipelineResponse,
 } from './responses.js';
-import { SchemaConverter } from './schemas.js';
+import { SchemaConverter, warnOnce } from './schemas.js';
 import type {
   OpenApiDocument,
   OpenApiOperation,
@@ -57,6 +57,9 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
     schemas,
     appRenderers: app.appRenderers.size > 0,
     autoEtag: app.autoEtag === true,
+    warnOnce(subject: object, message: string): void {
+      warnOnce(app.logger, subject, message);
+    },
     pipelineResponse(status: PipelineStatus): OpenApiResponse {
       const { key } = PIPELINE_RESPONSES[status];
       responses[key] ??= pipelineResponse(status, app.jsonOnly === true);

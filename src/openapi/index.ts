@@ -7,7 +7,11 @@
 export type { SecurityScheme } from '../app/features/authorization.js';
 export type { ReturnsOptions, RouteDescription } from '../app/routing/route-docs.js';
 export { type DocumentedApplication, openapi } from './document.js';
-export { type OpenApiRouterOptions, openapiRouter } from './router.js';
+export {
+  type OpenApiRouterApplication,
+  type OpenApiRouterOptions,
+  openapiRouter,
+} from './router.js';
 export type { ModuleResolver } from './swagger-ui.js';
 export type {
   JsonSchema,

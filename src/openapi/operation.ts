@@ -15,8 +15,11 @@ import {
 } from '../app/routing/route-docs.js';
 import type { ScopedRoute } from '../app/routing/routing-table.js';
 import { MULTIPART_MEDIA_TYPE } from '../app/uploads/limits.js';
+import { SetupError } from '../errors.js';
+import { parseMediaType } from '../http/media-type.js';
 import { reasonPhrase } from '../http/status.js';
 import { conditionalParameters } from './conditional-parameters.js';
+import { objectProperties, type Property } from './properties.js';
 import type { PipelineStatus } from './responses.js';
 import type { SchemaConverter } from './schemas.js';
 import type { JsonSchema, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
@@ -31,6 +34,8 @@ export interface OperationContext {
   /** Whether the application registers renderers of its own. */
   appRenderers: boolean;
   autoEtag: boolean;
+  /** Logs `message` once per `subject` (a route, a validator) for the life of the process. */
+  warnOnce(subject: object, message: string): void;
 }
 
 /**
@@ -59,17 +64,6 @@ interface NamedSchema {
   schema: StandardSchemaV1;
 }
 
-function objectProperties(schema: JsonSchema): [string, JsonSchema, boolean][] {
-  const properties = schema.properties;
-  if (typeof properties !== 'object' || properties === null) return [];
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  return Object.entries(properties as Record<string, JsonSchema>).map(([name, property]) => [
-    name,
-    property,
-    required.includes(name),
-  ]);
-}
-
 export function buildOperation(scoped: ScopedRoute, context: OperationContext): OpenApiOperation {
   const { compiled, bindings } = scoped;
   const { route, template, paramNames } = compiled;
@@ -91,15 +85,26 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
       const list = schemas.get(binding.source) ?? [];
       list.push({ name, schema: binding.schema });
       schemas.set(binding.source, list);
-    } else if (binding.kind === 'validator') validated = true;
-    else if (binding.kind === 'exists') exists = true;
+    } else if (binding.kind === 'validator') {
+      validated = true;
+      context.warnOnce(
+        binding.injectable,
+        `${where}: the validator "${name}" is a function, with no JSON Schema; what it checks is not described (a body it reads is documented as {})`,
+      );
+    } else if (binding.kind === 'exists') exists = true;
   }
 
   const operation: OpenApiOperation = { responses: {} };
   if (description.summary !== undefined) operation.summary = description.summary;
   if (description.description !== undefined) operation.description = description.description;
   if (description.tags !== undefined) operation.tags = [...description.tags];
-  if (description.operationId !== undefined) operation.operationId = description.operationId;
+  if (description.operationId !== undefined) {
+    // OpenAPI 3.1 §4.8.10: an operationId names the operation for tools; an empty one names none.
+    if (description.operationId === '') {
+      throw new SetupError('INVALID_OPTION', `describe() of ${where}: operationId is empty`);
+    }
+    operation.operationId = description.operationId;
+  }
   if (description.deprecated !== undefined) operation.deprecated = description.deprecated;
 
   const parameters = pathParameters(paramNames, schemas.get('pathParams'), context, where);
@@ -126,7 +131,15 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   }
   if (parameters.length > 0) operation.parameters = parameters;
 
-  const body = requestBody(scoped, reached, schemas, context, where);
+  // RFC 9110 §9.3.1: content in a GET request has no defined semantics, and fetch (so browsers,
+  // Swagger UI and the typed client) cannot send one: a body such a route reads is left out.
+  const body = read ? undefined : requestBody(scoped, reached, schemas, context, where);
+  if (read && readsBody(scoped, reached, schemas)) {
+    context.warnOnce(
+      route,
+      `${where} reads a request body, which a ${route.method} request has no defined use for (RFC 9110 §9.3.1) and fetch cannot send; none is documented: read the input from the query instead`,
+    );
+  }
   if (body !== undefined) {
     operation.requestBody = { required: !bodyOptional(body, reached, schemas), content: body };
   }
@@ -222,17 +235,27 @@ function acceptsNothing(schema: StandardSchemaV1): boolean {
 
 /**
  * The properties the validators of one source name, each once (the first validator's schema),
- * required when any of them requires it.
+ * required when any of them requires it. A validator whose schema names no properties (a
+ * record, say) documents none, and the log says so once.
  */
 function sourceProperties(
   validators: readonly NamedSchema[] | undefined,
   context: OperationContext,
   where: string,
-): [string, JsonSchema, boolean][] {
-  const properties = new Map<string, [string, JsonSchema, boolean]>();
+): Property[] {
+  const properties = new Map<string, Property>();
+  const resolve = (schema: JsonSchema) => context.schemas.resolve(schema);
   for (const { name: validator, schema } of validators ?? []) {
     const converted = context.schemas.convert(schema, 'input', `${where} ${validator}`);
-    for (const [name, property, required] of objectProperties(context.schemas.resolve(converted))) {
+    const found = objectProperties(converted, resolve);
+    // `{}` is a schema the converter could not give, and has been warned about already.
+    if (found === undefined && Object.keys(resolve(converted)).length > 0) {
+      context.warnOnce(
+        schema,
+        `${where} ${validator}: its schema names no properties, so no parameters are documented for it`,
+      );
+    }
+    for (const [name, property, required] of found ?? []) {
       const known = properties.get(name);
       properties.set(name, [name, known?.[1] ?? property, (known?.[2] ?? false) || required]);
     }
@@ -257,6 +280,23 @@ function pathParameters(
     required: true,
     schema: properties.get(name) ?? { type: 'string' },
   }));
+}
+
+/** Names that read the request's content (docs/application.md, "Request bodies"; uploads). */
+const BODY_NAMES = ['jsonBody', 'formBody', 'body', 'parsedBody', 'files', 'parts'];
+
+/** Whether the route reads its request's content: what `requestBody()` would document. */
+function readsBody(
+  scoped: ScopedRoute,
+  reached: ReadonlySet<string>,
+  schemas: ReadonlyMap<ValidationSource, readonly NamedSchema[]>,
+): boolean {
+  return (
+    schemas.has('jsonBody') ||
+    schemas.has('formBody') ||
+    scoped.compiled.uploads !== undefined ||
+    BODY_NAMES.some((name) => reached.has(name))
+  );
 }
 
 /** The request body's media types, from the body names and validators the route reaches. */
@@ -315,6 +355,13 @@ function declaredResponse(
   context: OperationContext,
   where: string,
 ): OpenApiResponse {
+  // OpenAPI 3.1 §4.8.14: the keys of `content` are media types or media ranges.
+  if (parseMediaType(declaration.mediaType) === undefined) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `returns(${declaration.status}) of ${where}: mediaType ${JSON.stringify(declaration.mediaType)} is not a media type (type/subtype)`,
+    );
+  }
   const description = declaration.description ?? reasonPhrase(declaration.status);
   if (declaration.schema === undefined) return { description };
   const schema = context.schemas.convert(

@@ -15,6 +15,12 @@ import { INIT_SCRIPT, referencePage, relativeUrl } from './reference-page.js';
 import { locateSwaggerUi, type ModuleResolver, SWAGGER_UI_FILES } from './swagger-ui.js';
 import type { OpenApiOptions } from './types.js';
 
+/** What `openapiRouter()` needs of an application: its document, and its startup to check it. */
+export interface OpenApiRouterApplication extends DocumentedApplication {
+  readonly started: boolean;
+  onStartup(handler: () => void): unknown;
+}
+
 /** Options of `openapiRouter()`: those of `openapi()`, and where the router serves. */
 export interface OpenApiRouterOptions extends OpenApiOptions {
   /** Where the document is served (default `/openapi.json`). */
@@ -35,25 +41,34 @@ function routePath(value: string, option: string): string {
 
 /**
  * A router serving the document of `app` at `path` and the reference page at `docs`. The
- * document is built on the first request after a registration and kept until the next one.
+ * document is built when the application starts, so a route it cannot document (an
+ * `operationId` used twice) fails startup, and again on the first request after a later
+ * registration; it is kept until the next one.
  *
  * @example
  * import { openapiRouter } from 'restmachine/openapi';
  * app.mount('/', openapiRouter(app, { info: { title: 'Notes', version: '1.0.0' } }));
  * // GET /openapi.json: the document; GET /docs: the API reference page
  */
-export function openapiRouter(app: DocumentedApplication, options: OpenApiRouterOptions): Router {
+export function openapiRouter(
+  app: OpenApiRouterApplication,
+  options: OpenApiRouterOptions,
+): Router {
   const { path: documentOption, docs: docsOption, resolver, ...documentOptions } = options;
   const documentPath = routePath(documentOption ?? '/openapi.json', 'path');
   const router = new Router();
   let cached: { table: unknown; json: string } | undefined;
-  const documentRoute = router.get(documentPath, () => {
+  const documentJson = (): string => {
     const table = app.routingTable();
     if (cached?.table !== table) {
       cached = { table, json: JSON.stringify(openapi(app, documentOptions)) };
     }
-    return new Response(200, cached.json, { contentType: 'application/json' });
-  });
+    return cached.json;
+  };
+  const documentRoute = router.get(
+    documentPath,
+    () => new Response(200, documentJson(), { contentType: 'application/json' }),
+  );
   const routes: Route[] = [documentRoute];
 
   if (docsOption !== false) {
@@ -87,5 +102,10 @@ export function openapiRouter(app: DocumentedApplication, options: OpenApiRouter
     // Each answers in its own media type: no renderer to negotiate, so no 406.
     route.settings.negotiation = false;
   }
+  // A document that cannot be built would answer 500 on every request to it: building it at
+  // startup makes that a startup failure (serve() then listens to nothing), not a deployed
+  // endpoint that never works. Registered last, once every option above was accepted.
+  if (app.started) documentJson();
+  else app.onStartup(() => void documentJson());
   return router.public();
 }

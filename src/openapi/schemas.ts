@@ -16,9 +16,17 @@ interface JsonSchemaConverter {
 
 export type Direction = 'input' | 'output';
 
-// Once per validator for the life of the process: a document served on every request must not
-// repeat the same warning.
+// Once per subject (a validator, a route) for the life of the process: a document built again
+// after every registration must not repeat the same warning.
 const warned = new WeakSet<object>();
+
+/** Logs `message` the first time it is said about `subject`, never again in this process. */
+export function warnOnce(logger: Logger, subject: object, message: string, error?: unknown): void {
+  if (warned.has(subject)) return;
+  warned.add(subject);
+  const reason = error instanceof Error ? { error: error.message } : undefined;
+  logger.warn(`OpenAPI: ${message}`, reason);
+}
 
 // A validator's JSON Schema, by direction, for the life of the validator: converting is the
 // costly part of a document (a zod schema takes tens of microseconds), and the same validators
@@ -36,6 +44,8 @@ export class SchemaConverter {
   /** `components.schemas`: named request schemas and the definitions hoisted out of schemas. */
   readonly components: Record<string, JsonSchema> = {};
   readonly #names = new Map<StandardSchemaV1, string>();
+  /** The components hoisted from `$defs`, by key: their content, to share with an identical one. */
+  readonly #definitions = new Map<string, string>();
   /** `convert()` results of this document: a validator used by many routes is hoisted once. */
   readonly #documented = new Map<StandardSchemaV1, Partial<Record<Direction, JsonSchema>>>();
 
@@ -138,12 +148,16 @@ export class SchemaConverter {
    * and `#` would resolve against the document's root, not the schema's (JSON Schema 2020-12
    * §8.2.1; OpenAPI 3.1 §4.8.24, Schema Object). A schema that refers to itself (`#`) becomes a component
    * too, under the key `rootKey` gives.
+   *
+   * A definition keeps its name (zod's `meta({ id })`) and shares the component of an earlier
+   * schema's definition with the same name and the same content: one `Item` for every schema
+   * that holds it. Only a different definition under a taken name gets a numbered one (`Item2`).
    */
   #hoist(raw: JsonSchema, rootKey: () => string): JsonSchema {
     const { $defs, ...root } = raw;
     const definitions = (typeof $defs === 'object' && $defs !== null ? $defs : {}) as JsonSchema;
+    const names = Object.keys(definitions);
     const keys = new Map<string, string>();
-    for (const name of Object.keys(definitions)) keys.set(name, this.#reserve(name));
     const target = (ref: string): string => {
       if (ref === '#') return reference(rootKey());
       if (!ref.startsWith('#/$defs/')) return ref;
@@ -164,18 +178,51 @@ export class SchemaConverter {
       }
       return out;
     };
-    for (const [name, key] of keys) {
-      setOwn(this.components, key, rewrite(definitions[name]) as JsonSchema);
+    // Each definition tries `name`, then `name2`, `name3`...: it moves on while the key holds
+    // something else. Moving one changes the content of those that refer to it, so the keys
+    // are chosen again until each holds its own definition or an identical one.
+    const attempts = new Map(names.map((name) => [name, 1]));
+    let hoisted: { name: string; key: string; schema: JsonSchema; text: string }[] = [];
+    for (let settled = false; !settled; ) {
+      for (const name of names) {
+        const attempt = attempts.get(name) as number;
+        keys.set(name, `${componentName(name)}${attempt === 1 ? '' : attempt}`);
+      }
+      hoisted = names.map((name) => {
+        const schema = rewrite(definitions[name]) as JsonSchema;
+        return { name, key: keys.get(name) as string, schema, text: canonicalJson(schema) };
+      });
+      settled = true;
+      const claimed = new Map<string, string>();
+      for (const { name, key, text } of hoisted) {
+        const held = claimed.get(key) ?? this.#definitions.get(key);
+        const free = key !== 'Error' && !Object.hasOwn(this.components, key);
+        if ((held === undefined && !free) || (held !== undefined && held !== text)) {
+          attempts.set(name, (attempts.get(name) as number) + 1);
+          settled = false;
+        } else claimed.set(key, text);
+      }
+    }
+    for (const { key, schema, text } of hoisted) {
+      if (this.#definitions.has(key)) continue;
+      this.#definitions.set(key, text);
+      setOwn(this.components, key, schema);
     }
     return rewrite(root) as JsonSchema;
   }
 
   #warn(schema: StandardSchemaV1, message: string, error?: unknown): void {
-    if (warned.has(schema)) return;
-    warned.add(schema);
-    const reason = error instanceof Error ? { error: error.message } : undefined;
-    this.#logger.warn(`OpenAPI: ${message}; documented as {}`, reason);
+    warnOnce(this.#logger, schema, `${message}; documented as {}`, error);
   }
+}
+
+/** `value` as JSON with its object keys sorted: equal schemas give equal text. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, node: unknown) =>
+    typeof node === 'object' && node !== null && !Array.isArray(node)
+      ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : node,
+  );
 }
 
 function reference(key: string): string {

@@ -341,6 +341,31 @@ describe('openapi()', () => {
     app.get('/c', () => 1).describe({ operationId: 'same' });
     expect(() => openapi(app, { info: { title: 't', version: '1' } })).toThrow(/used twice/);
   });
+
+  it('refuses an empty operationId and a mediaType that is not a media type', () => {
+    const info = { title: 't', version: '1' };
+    const unnamed = new RestApplication({ logger: silentLogger });
+    unnamed.get('/a', () => 1).describe({ operationId: '' });
+    expect(() => openapi(unnamed, { info })).toThrow(
+      expect.objectContaining({
+        name: 'SetupError',
+        message: 'describe() of GET /a: operationId is empty',
+      }),
+    );
+    for (const mediaType of ['json', '', 'text/', 'application/json ish']) {
+      const app = new RestApplication({ logger: silentLogger });
+      app.get('/b', () => 1).returns(200, z.number(), { mediaType });
+      expect(() => openapi(app, { info }), mediaType).toThrow(
+        `returns(200) of GET /b: mediaType ${JSON.stringify(mediaType)} is not a media type (type/subtype)`,
+      );
+    }
+    const ranged = new RestApplication({ logger: silentLogger });
+    ranged
+      .get('/c', () => 1)
+      .returns(200, z.number(), { mediaType: 'application/vnd.a+json; v=1' });
+    ranged.get('/d', () => 1).returns(200, undefined, { mediaType: 'image/*' });
+    expect(() => openapi(ranged, { info })).not.toThrow();
+  });
 });
 
 describe('documents built again', () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { serve } from '../../src/adapters/node/index.js';
 import { RestApplication, SetupError, silentLogger } from '../../src/index.js';
 import { openapiRouter } from '../../src/openapi/index.js';
 import { referencePage, relativeUrl } from '../../src/openapi/reference-page.js';
@@ -68,6 +69,53 @@ describe('openapiRouter', () => {
     expect(text((await app.request('/docs/init.js')).body)).toContain('SwaggerUIBundle(');
     // The API itself is still guarded.
     expect((await app.request('/notes')).statusCode).toBe(401);
+  });
+
+  it('checks the document at startup: a document that cannot be built fails it', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/a', () => 1).describe({ operationId: 'same' });
+    app.get('/b', () => 2).describe({ operationId: 'same' });
+    app.mount('/', openapiRouter(app, { info, docs: false }));
+    await expect(app.startup()).rejects.toThrow(
+      expect.objectContaining({
+        name: 'SetupError',
+        message: 'describe() of GET /b: operationId "same" is used twice',
+      }),
+    );
+    // serve() runs startup before it listens: it rejects, and nothing is deployed.
+    const served = new RestApplication({ logger: silentLogger });
+    served.get('/a', () => 1).describe({ operationId: 'same' });
+    served.get('/b', () => 2).describe({ operationId: 'same' });
+    served.mount('/', openapiRouter(served, { info, docs: false }));
+    await expect(
+      serve(served, { port: 0, host: '127.0.0.1', handleSignals: false }),
+    ).rejects.toThrow(/used twice/);
+    expect(() => {
+      const sync = new RestApplication({ logger: silentLogger });
+      sync.get('/c', () => 1).describe({ operationId: '' });
+      sync.mount('/', openapiRouter(sync, { info, docs: false }));
+      sync.startupSync();
+    }).toThrow(/operationId is empty/);
+  });
+
+  it('builds the document once at startup and serves it until a registration', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/a', () => 1);
+    app.mount('/', openapiRouter(app, { info, docs: false }));
+    await app.startup();
+    const paths = async () =>
+      Object.keys(JSON.parse(text((await app.request('/openapi.json')).body)).paths);
+    expect(await paths()).toEqual(['/a']);
+    app.get('/b', () => 2);
+    expect(await paths()).toEqual(['/a', '/b']);
+  });
+
+  it('checks the document at once when the application has started already', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/a', () => 1).describe({ operationId: 'same' });
+    await app.startup();
+    app.get('/b', () => 2).describe({ operationId: 'same' });
+    expect(() => openapiRouter(app, { info, docs: false })).toThrow(/used twice/);
   });
 
   it('keeps its links right under a mount prefix, with or without a trailing slash', async () => {
