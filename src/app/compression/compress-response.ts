@@ -56,8 +56,12 @@ function withoutBody(response: Response): Response {
 /**
  * Compresses `response` for `request` when the route's `settings` and the client's
  * `Accept-Encoding` allow it; `head` drops the body afterwards, keeping the headers a GET
- * gets (Content-Encoding and the compressed Content-Length included). A 304 gets the `Vary`
- * the 200 carries, and the weak ETag of the compressed 200 it stands for.
+ * gets (Content-Encoding and the compressed Content-Length included).
+ *
+ * Every answer of the route carries what its 200 would (RFC 9110 §15.4.5), since a 304 cannot
+ * tell whether that 200 was compressed (its body's type and size are unknown there): each varies
+ * on Accept-Encoding, and for a client that takes one of the route's codings the runtime has,
+ * its ETag is weak, compressed or not.
  */
 export function compressResponse(
   settings: CompiledCompression,
@@ -66,47 +70,45 @@ export function compressResponse(
   head: boolean,
 ): Response | Promise<Response> {
   const accept = MultiValueHeaders.getList(request.headers, 'accept-encoding');
-  if (response.statusCode === 304) {
-    // The 200 varies on Accept-Encoding whatever this client accepts (RFC 9110 §15.4.5: the
-    // 304 carries the Vary the 200 would); its ETag is weak only where it would be encoded.
-    addVary(response.headers, 'Accept-Encoding');
-    if (chooseEncoding(accept, settings.encodings) !== undefined) weakenEtag(response);
-    return response;
-  }
-  if (!isCompressible(settings, response, head)) return head ? withoutBody(response) : response;
-  // The answer depends on Accept-Encoding whether or not this client gets it compressed.
   addVary(response.headers, 'Accept-Encoding');
+  // A client that takes none of the route's codings gets the body as it is, and the encoders
+  // stay unloaded.
   if (chooseEncoding(accept, settings.encodings) === undefined) {
-    return head ? withoutBody(response) : response;
+    return head && response.statusCode !== 304 ? withoutBody(response) : response;
   }
   const encoders = loadedEncoders();
-  if (encoders !== undefined) return encode(settings, response, accept, head, encoders);
+  if (encoders !== undefined) return compressWith(settings, response, accept, head, encoders);
   return loadEncoders().then(
-    (loaded) => encode(settings, response, accept, head, loaded),
+    (loaded) => compressWith(settings, response, accept, head, loaded),
     // A runtime with neither zlib nor CompressionStream sends bodies as they are.
     () => (head ? withoutBody(response) : response),
   );
 }
 
-function encode(
+function compressWith(
   settings: CompiledCompression,
   response: Response,
   accept: string | undefined,
   head: boolean,
   encoders: Encoders,
 ): Response | Promise<Response> {
-  const body = response.body;
-  const file = body instanceof FileBody ? encoders.file : undefined;
   const coding = chooseEncoding(
     accept,
     settings.encodings.filter((offered) => encoders.codings.has(offered)),
   );
-  if (coding === undefined || (body instanceof FileBody && file === undefined)) {
+  if (coding !== undefined) weakenEtag(response);
+  if (response.statusCode === 304) return response;
+  const body = response.body;
+  const file = body instanceof FileBody ? encoders.file : undefined;
+  if (
+    coding === undefined ||
+    !isCompressible(settings, response, head) ||
+    (body instanceof FileBody && file === undefined)
+  ) {
     return head ? withoutBody(response) : response;
   }
   const headers = response.headers;
   headers.set('Content-Encoding', coding);
-  weakenEtag(response);
   // Ranges are served of the unencoded bytes only: a client resuming this encoded body with a
   // Range would splice unencoded bytes onto encoded ones (RFC 9110 §14.3).
   headers.delete('accept-ranges');

@@ -3,6 +3,7 @@
  * (Content-Encoding, Vary, weak ETags, Content-Length), HEAD, 206 and 304, scoping on the
  * application, routers and routes, and the order against `onResponse` hooks and the access log.
  */
+import * as zlib from 'node:zlib';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
@@ -117,10 +118,12 @@ describe('compress() on buffered bodies', () => {
     expect(notBr.headers.get('content-encoding')).toBe('gzip');
   });
 
-  it('leaves small bodies, incompressible types and encoded bodies alone, without Vary', async () => {
+  it('leaves small bodies, incompressible types and encoded bodies alone, varying on Accept-Encoding as a 304 must', async () => {
     for (const path of ['/small', '/png', '/encoded']) {
       const response = await app.request(path, { headers: { 'Accept-Encoding': 'gzip' } });
-      expect(varyOf(response), path).not.toContain('Accept-Encoding');
+      // A 304 of the route cannot tell whether its 200 was compressed, and carries Vary: so
+      // does every 200, compressed or not (RFC 9110 §15.4.5).
+      expect(varyOf(response), path).toContain('Accept-Encoding');
       if (path !== '/encoded')
         expect(response.headers.get('content-encoding'), path).toBeUndefined();
     }
@@ -412,5 +415,47 @@ describe('compress() before onResponse hooks and the access log', () => {
     const access = lines.find((line) => line.message.startsWith('GET /big'));
     expect(access?.fields.bytes).toBe(sent);
     expect(sent).toBeLessThan(BIG_JSON.length);
+  });
+});
+
+describe('compress() and the 304 that stands for a 200', () => {
+  const app = new RestApplication({ logger: silentLogger }).compress();
+  app.get('/small', () => new Response(200, { a: 1 }, { etag: '"v1"' }));
+  app.get(
+    '/logo.png',
+    () => new Response(200, new Uint8Array(5000), { contentType: 'image/png', etag: '"v3"' }),
+  );
+  app.get(
+    '/big',
+    () => new Response(200, 'x'.repeat(5000), { contentType: 'text/plain', etag: '"v2"' }),
+  );
+  const zstdHere =
+    typeof (zlib as { createZstdCompress?: unknown }).createZstdCompress === 'function';
+
+  it('carries the ETag and Vary of its 200, whether that 200 was compressed or not (RFC 9110 §15.4.5)', async () => {
+    const cases: Array<[string, string]> = [
+      ['/small', 'gzip'],
+      ['/logo.png', 'gzip, br'],
+      ['/big', 'gzip'],
+      ['/big', 'identity'],
+      ['/big', 'zstd'],
+    ];
+    for (const [path, accept] of cases) {
+      const ok = await app.request(path, { headers: { 'Accept-Encoding': accept } });
+      const notModified = await app.request(path, {
+        headers: { 'Accept-Encoding': accept, 'If-None-Match': 'W/"v1", W/"v2", W/"v3"' },
+      });
+      expect(notModified.statusCode, `${path} ${accept}`).toBe(304);
+      expect(notModified.headers.get('etag'), `${path} ${accept}`).toBe(ok.headers.get('etag'));
+      expect(varyOf(notModified), `${path} ${accept}`).toEqual(varyOf(ok));
+    }
+    // A coding this runtime lacks is no coding: the 200 goes out as it is, with its strong tag.
+    const zstd = await app.request('/big', { headers: { 'Accept-Encoding': 'zstd' } });
+    expect(zstd.headers.get('etag')).toBe(zstdHere ? 'W/"v2"' : '"v2"');
+    expect(
+      (await app.request('/big', { headers: { 'Accept-Encoding': 'identity' } })).headers.get(
+        'etag',
+      ),
+    ).toBe('"v2"');
   });
 });

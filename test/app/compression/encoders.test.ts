@@ -23,18 +23,12 @@ async function* textChunks(...chunks: string[]) {
 
 describe('loading the encoders', () => {
   // The first tests of this file run before any response of this module is compressed.
-  it('routes that do not compress never load them', async () => {
+  it('routes without compress(), and clients that take none of its codings, never load them', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/plain', () => ({ text: 'x'.repeat(5000) }));
-    app.get('/small', () => ({ ok: true })).compress();
-    app
-      .get('/image', () => new Response(200, new Uint8Array(5000), { contentType: 'image/png' }))
-      .compress();
     app.get('/big', () => ({ text: 'x'.repeat(5000) })).compress();
     const gzip = { 'Accept-Encoding': 'gzip' };
     await app.request('/plain', { headers: gzip });
-    await app.request('/small', { headers: gzip });
-    await app.request('/image', { headers: gzip });
     await app.request('/big');
     await app.request('/big', { headers: { 'Accept-Encoding': 'deflate' } });
     expect(loadedEncoders()).toBeUndefined();
