@@ -3,20 +3,25 @@
  * resolved on demand and validated against a {@link Schema}.
  */
 
-import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve as resolvePath } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { coerceText, replaceAt, toPointer } from './coercion.js';
 import {
   ConfigMalformedError,
   ConfigNotFoundError,
+  ConfigTooLargeError,
   ConfigValidationError,
   type ConfigViolation,
 } from './errors.js';
 import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
 import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
 import type { JsonValue } from './json.js';
-import { checkedLimit, DEFAULT_MAX_VALUE_BYTES, DEFAULT_TOTAL_PER_VALUE } from './limits.js';
+import {
+  checkedLimit,
+  DEFAULT_MAX_VALUE_BYTES,
+  DEFAULT_TOTAL_PER_VALUE,
+  MAX_FILE_BYTES,
+} from './limits.js';
 import {
   formatPath,
   type PathSegment,
@@ -25,6 +30,7 @@ import {
   pointerToSegments,
   valueAt,
 } from './path.js';
+import { readTextUpTo } from './read-text.js';
 import { redact, redactedText } from './redaction.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { TEXT_PLACEHOLDER, WHOLE_PLACEHOLDER } from './schema/placeholders.js';
@@ -116,11 +122,14 @@ export class Config {
     );
   }
 
-  /** Reads a YAML (or JSON) file. A missing file is a `NOT_FOUND` error. */
+  /**
+   * Reads a YAML (or JSON) file. A missing file is a `NOT_FOUND` error; a file longer than
+   * {@link MAX_FILE_BYTES} (4 MiB) is a `TOO_LARGE` error, found without reading it whole.
+   */
   static fromYamlFile(path: string, options: ConfigOptions = {}): Config {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readTextUpTo(path, MAX_FILE_BYTES);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new ConfigNotFoundError(
@@ -130,6 +139,7 @@ export class Config {
         { file: path },
       );
     }
+    if (text === undefined) throw new ConfigTooLargeError(MAX_FILE_BYTES, { file: path }, 'file');
     return Config.fromYaml(text, { ...options, filename: path });
   }
 

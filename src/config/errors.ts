@@ -130,25 +130,28 @@ export class ConfigMalformedError extends ConfigError {
 }
 
 /**
- * A value produced by an interpolation that is larger than `maxValueBytes`, or the value that
- * brings all of them in one resolution over `maxTotalBytes` (`TOO_LARGE`).
+ * A value produced by an interpolation that is larger than `maxValueBytes`, the value that
+ * brings all of them in one resolution over `maxTotalBytes`, or a configuration or schema file
+ * longer than `MAX_FILE_BYTES` (`TOO_LARGE`).
  */
 export class ConfigTooLargeError extends ConfigError {
   override name = 'ConfigTooLargeError';
   /** The limit that was passed, in bytes. */
   readonly limit: number;
-  /** The option that sets that limit. */
-  readonly option: 'maxValueBytes' | 'maxTotalBytes';
+  /** The option that sets that limit, or `'file'` for the fixed limit of `MAX_FILE_BYTES`. */
+  readonly option: 'maxValueBytes' | 'maxTotalBytes' | 'file';
 
   constructor(
     limit: number,
     context: ValueContext = {},
-    option: 'maxValueBytes' | 'maxTotalBytes' = 'maxValueBytes',
+    option: 'maxValueBytes' | 'maxTotalBytes' | 'file' = 'maxValueBytes',
   ) {
     const reason =
       option === 'maxValueBytes'
         ? `the value is larger than the limit of ${limit} bytes (maxValueBytes)`
-        : `the values interpolations produce add up to more than the limit of ${limit} bytes (maxTotalBytes)`;
+        : option === 'maxTotalBytes'
+          ? `the values interpolations produce add up to more than the limit of ${limit} bytes (maxTotalBytes)`
+          : `the file is longer than the limit of ${limit} bytes (MAX_FILE_BYTES)`;
     super('TOO_LARGE', describe(context, reason), context);
     this.limit = limit;
     this.option = option;

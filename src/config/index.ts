@@ -32,6 +32,6 @@ export {
   type SchemaViolation,
 } from './errors.js';
 export type { JsonObject, JsonValue } from './json.js';
-export { DEFAULT_MAX_VALUE_BYTES } from './limits.js';
+export { DEFAULT_MAX_VALUE_BYTES, MAX_FILE_BYTES } from './limits.js';
 export type { Dialect } from './schema/dialects.js';
 export { Schema, type SchemaOptions } from './schema.js';

@@ -13,6 +13,15 @@ import type { JsonValue } from './json.js';
  */
 export const MAX_DOCUMENT_VALUES = 1_000_000;
 
+/**
+ * The most bytes read from a configuration file (`Config.fromYamlFile`) or a schema file
+ * (`Schema.fromFile`): 4 MiB, hundreds of times a large configuration. It bounds the memory the
+ * YAML parser takes (about 175 bytes per byte of dense YAML: 4 MiB takes some 700 MB and 6 s)
+ * and stops a device or a pipe that never ends. Larger text can be read by the caller and given
+ * to `Config.fromYaml` or `Schema.fromJson`/`fromYaml`.
+ */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
 /** The default of `maxValueBytes`: 1 MiB. */
 export const DEFAULT_MAX_VALUE_BYTES = 1024 * 1024;
 

@@ -4,19 +4,21 @@
  * validators.
  */
 
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { AnySchema, ValidateFunction } from 'ajv';
 import {
   ConfigError,
   ConfigMalformedError,
+  ConfigTooLargeError,
   SchemaError,
   type SchemaViolation,
   type SourcePosition,
 } from './errors.js';
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { duplicateJsonKey, jsonOffset } from './json-places.js';
+import { MAX_FILE_BYTES } from './limits.js';
 import { pointerToSegments } from './path.js';
+import { readTextUpTo } from './read-text.js';
 import { compileErrorPointer } from './schema/culprit.js';
 import {
   createValidator,
@@ -84,7 +86,10 @@ export class Schema {
     return Schema.fromText(text, 'yaml', undefined, options);
   }
 
-  /** A schema from a `.json`, `.yaml` or `.yml` file. */
+  /**
+   * A schema from a `.json`, `.yaml` or `.yml` file. A file longer than {@link MAX_FILE_BYTES}
+   * (4 MiB) is a `TOO_LARGE` error, found without reading it whole.
+   */
   static fromFile(path: string, options?: SchemaOptions): Schema {
     const extension = extname(path).toLowerCase();
     const format =
@@ -98,9 +103,9 @@ export class Schema {
         `cannot tell the format of schema file ${JSON.stringify(path)}: use a .json, .yaml or .yml extension`,
       );
     }
-    let text: string;
+    let text: string | undefined;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readTextUpTo(path, MAX_FILE_BYTES);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new SchemaError(
@@ -109,6 +114,7 @@ export class Schema {
           : `cannot read schema file ${JSON.stringify(path)} (${code ?? String(error)})`,
       );
     }
+    if (text === undefined) throw new ConfigTooLargeError(MAX_FILE_BYTES, { file: path }, 'file');
     return Schema.fromText(text, format, path, options);
   }
 

@@ -1,10 +1,10 @@
 /**
  * The texts `${file:...}` reads in one resolution: each file is read once, and a file longer
- * than the limit is refused without being read.
+ * than the limit is refused without being read whole (see read-text.ts).
  */
 
-import { readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { readTextUpTo } from '../read-text.js';
 
 /** What reading a file gave: its text, or why there is none (`path` is the absolute path). */
 export type FileText =
@@ -36,9 +36,10 @@ export class FileTexts {
 function readText(path: string, maxBytes: number): FileText {
   try {
     // The text of a file is at least as many UTF-8 bytes as the file (bytes that are not UTF-8
-    // become the 3-byte U+FFFD), so a file over the limit is refused without reading it.
-    if (statSync(path).size > maxBytes) return { kind: 'too-large' };
-    return { kind: 'text', text: readFileSync(path, 'utf8') };
+    // become the 3-byte U+FFFD), so a file with more bytes than the limit is refused as soon as
+    // one byte past the limit has been read.
+    const text = readTextUpTo(path, maxBytes);
+    return text === undefined ? { kind: 'too-large' } : { kind: 'text', text };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', path };

@@ -124,12 +124,16 @@ export class Resolution {
   private readonly frames: Frame[] = [];
   private readonly active = new Set<ConfigNode>();
   private readonly files: FileTexts;
+  /** The limit a file's text can pass first, which bounds how much of a file is read. */
+  private readonly fileLimit: SizeLimit;
   private needed: ConfigNode | undefined;
   private readonly budget: SizeBudget;
 
   constructor(private readonly source: ResolverSource) {
     this.budget = new SizeBudget(source.maxValueBytes, source.maxTotalBytes);
-    this.files = new FileTexts(source.baseDir, source.maxValueBytes);
+    this.fileLimit =
+      source.maxValueBytes <= source.maxTotalBytes ? 'maxValueBytes' : 'maxTotalBytes';
+    this.files = new FileTexts(source.baseDir, source[this.fileLimit]);
   }
 
   /** Resolves a node (and whatever it refers to). */
@@ -294,7 +298,7 @@ export class Resolution {
         const secrets = [{ path: ROOT, sources: [`file:${expression.path}`] }];
         return { value: file.text, coercible: WHOLE, secrets };
       }
-      if (file.kind === 'too-large') throw this.tooLarge(node, expression.source, 'maxValueBytes');
+      if (file.kind === 'too-large') throw this.tooLarge(node, expression.source, this.fileLimit);
       if (file.kind === 'unreadable') {
         throw new ConfigNotFoundError(file.reason, context(this.source, node, expression));
       }
