@@ -8,6 +8,7 @@ import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { SchemaError } from '../errors.js';
 import { addExtraFormats } from './formats.js';
+import { useDecimalMultipleOf } from './multiple-of.js';
 
 export type Dialect = 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
@@ -117,5 +118,6 @@ export function createValidator(dialect: Dialect, options: ValidatorOptions = {}
   }
   addFormats.default(validator);
   addExtraFormats(validator);
+  useDecimalMultipleOf(validator);
   return validator;
 }
