@@ -26,7 +26,9 @@ import {
   LineCounter,
   type Pair,
   parseDocument,
+  type YAMLError,
   type YAMLMap,
+  type YAMLWarning,
   type Node as YamlNode,
 } from 'yaml';
 import { ConfigMalformedError } from './errors.js';
@@ -67,16 +69,46 @@ export function nodesFromYaml(
     // TreeBuilder.entriesOf checks with a set instead.
     uniqueKeys: false,
   });
-  const [error] = document.errors;
+  // An unknown tag is only a warning to the parser, which then reads the value without it:
+  // `bucket: !Ref MyBucket` would become the text "MyBucket", silently changing what a
+  // CloudFormation-style file means. It is an error here, like any other unreadable text.
+  const [error] = [...document.errors, ...document.warnings.filter(isUnresolvedTag)];
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new ConfigMalformedError(`invalid ${language}: ${error.message}`, {
+    throw new ConfigMalformedError(`invalid ${language}: ${describeYamlError(error, text, line)}`, {
       file,
       line,
       column: col,
     });
   }
   return new TreeBuilder(document, lineCounter, file, language).build();
+}
+
+function isUnresolvedTag(warning: YAMLWarning): boolean {
+  return warning.code === 'TAG_RESOLVE_FAILED';
+}
+
+/** The tags of the core schema, written `!!int` or `!<tag:yaml.org,2002:int>`. */
+const CORE_TAG = /^(?:!!|!<tag:yaml\.org,2002:)(?:str|int|float|bool|null|map|seq)>?$/;
+
+/**
+ * What the parser's error means for the author of the file: its own wording where that is
+ * clear, and a reason to act on where it gives advice about its API.
+ */
+function describeYamlError(error: YAMLError, text: string, line: number): string {
+  if (error.code === 'MULTIPLE_DOCS') {
+    // A second document starts with "---", or bare after a "..." that ended the first.
+    const where = text.startsWith('---', error.pos[0])
+      ? `"---" at line ${line}`
+      : `the second starts at line ${line}`;
+    return `more than one document (${where}); a configuration or schema file holds one`;
+  }
+  if (error.code === 'TAG_RESOLVE_FAILED') {
+    const tag = text.slice(error.pos[0], error.pos[1]);
+    if (CORE_TAG.test(tag)) return `the value does not fit its tag ${tag}`;
+    return `unknown tag ${tag} (only the core schema's tags, such as !!str, are understood)`;
+  }
+  return error.message;
 }
 
 /** A map's entries after merge keys are applied, in order: key to the pair that gives its value. */
