@@ -4,6 +4,7 @@
  * core carries the settings and none of the generator.
  */
 import { SetupError } from '../../errors.js';
+import { parseMediaType } from '../../http/media-type.js';
 import type { StandardSchemaV1 } from '../inject/validation.js';
 
 /** The operation fields of `route.describe()` (OpenAPI 3.1 §4.8.10, Operation Object). */
@@ -54,10 +55,28 @@ export function documentedResponse(
   if (declared?.has(status)) {
     throw new SetupError('INVALID_OPTION', `returns() of ${label}: ${status} is already declared`);
   }
+  const mediaType = options?.mediaType;
+  if (mediaType !== undefined && (typeof mediaType !== 'string' || !parseMediaType(mediaType))) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `returns() of ${label}: mediaType must be a media type such as "text/csv", got ${JSON.stringify(mediaType)}`,
+    );
+  }
   return {
     status,
     schema,
     description: options?.description,
     mediaType: options?.mediaType ?? 'application/json',
   };
+}
+
+/** Checks what `describe()` was given: an `operationId` names an operation, so it is not empty. */
+export function checkDescription(description: { operationId?: unknown }, label: string): void {
+  const id = description.operationId;
+  if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `describe() of ${label}: operationId must be a non-empty string, got ${JSON.stringify(id)}`,
+    );
+  }
 }

@@ -20,6 +20,7 @@ import type {
 import { type MultipartOptions, multipartLimits } from '../uploads/limits.js';
 import { RegistrationSite } from './registration-site.js';
 import {
+  checkDescription,
   DOCS_SETTING,
   type DocumentedResponse,
   documentedResponse,
@@ -260,6 +261,7 @@ export class Route<
    * app.get('/notes', () => notes.list()).describe({ summary: 'List notes', tags: ['notes'] });
    */
   describe(description: RouteDescription): this {
+    checkDescription(description, `${this.method} ${this.path}`);
     const previous = this.settings[DOCS_SETTING.describe] as RouteDescription | undefined;
     this.settings[DOCS_SETTING.describe] = { ...previous, ...description };
     this.#changed();

@@ -236,7 +236,9 @@ describe('a ReadableStream a handler returns', () => {
         new Response(
           200,
           new ReadableStream<Uint8Array>({
-            pull: () => sleep(1_000),
+            pull: async () => {
+            await sleep(1_000);
+          },
             cancel(reason) {
               cancelled = reason ?? 'cancelled';
             },
