@@ -122,7 +122,15 @@ class Scanner {
     const c = this.text[this.pos] as string;
     if (c === '"' || c === "'" || c === '`') this.skipString();
     else if (c === '/' && REGEXP_AFTER.includes(previous)) this.skipRegExp();
-    else this.pos++;
+    else if ((c === '+' || c === '-') && this.text[this.pos + 1] === c) {
+      // `a++ / 2`: a `/` after an increment or a decrement divides.
+      this.pos += 2;
+      return ')';
+    } else if (WORD_START.test(c)) {
+      // A whole word: after `typeof`, `in`, `return`... a value follows, so `/` begins a
+      // regular expression (`typeof /}/`); after any other name it divides.
+      return VALUE_KEYWORDS.has(this.readIdentifier()) ? '(' : 'a';
+    } else this.pos++;
     return c;
   }
 
@@ -155,11 +163,31 @@ const IDENTIFIER = /^(?:async\s*)?[A-Za-z_$][\w$]*\s*=>/;
 // After these a `/` begins a regular expression; after a name, a number or a closing bracket
 // it divides.
 const REGEXP_AFTER = '(,=:[!&|?{}};+-*%<>~^';
+const WORD_START = /[A-Za-z_$\u00a0-\uffff]/;
+// Keywords after which an expression, not an operator, comes.
+const VALUE_KEYWORDS = new Set([
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'return',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
+// What a native or bound function's source is: its body is `[native code]` and nothing else.
+const NATIVE = /\{\s*\[native code\]\s*\}$/;
 
 /** The index of the `(` that opens the parameter list, or what kind of function it is. */
 function findParameterList(scanner: Scanner): number | 'bare' | 'native' {
   const text = scanner.text;
-  if (text.includes('[native code]')) return 'native';
+  if (NATIVE.test(text)) return 'native';
   scanner.skipTrivia();
   // `x => ...` and `async x => ...`: one plain parameter, nothing destructured.
   if (IDENTIFIER.test(text.slice(scanner.pos))) return 'bare';

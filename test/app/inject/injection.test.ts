@@ -66,6 +66,41 @@ describe('name discovery', () => {
     expect(injectedNames(fn, 'f')).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
   });
 
+  it('tells a regular expression from a division after keywords and increments', () => {
+    const read = (params: string) => injectedNames(new Function(`return (${params}) => 0`)(), 'f');
+    expect(read('{ a = typeof /}/, b }')).toEqual(['a', 'b']);
+    expect(read('{ a = void /,}/, b }')).toEqual(['a', 'b']);
+    expect(read('{ a = 0, c = a++ / 2, b }')).toEqual(['a', 'c', 'b']);
+    expect(read('{ a = 0, c = a-- / 2 / 1, b }')).toEqual(['a', 'c', 'b']);
+    expect(read('{ a = 1, c = a / 2, d = 6 / 3 / 2, b }')).toEqual(['a', 'c', 'd', 'b']);
+    // Text that merely mentions native code is not a native function.
+    expect(read("{ a = '[native code]', b }")).toEqual(['a', 'b']);
+    expect(() => injectedNames(Math.max, 'f')).toThrow(/native or bound function/);
+    expect(() => injectedNames(read.bind(null), 'f')).toThrow(/native or bound function/);
+  });
+
+  it('reads the names around defaults mixing divisions and regular expressions (property)', () => {
+    const operand = fc.constantFrom(
+      'typeof /}/',
+      'void /,{/',
+      'first++ / 2',
+      'first-- / 4',
+      '6 / 3',
+      '(1) / 2',
+      '[1][0] / 2',
+      '/[/,}]/.source',
+      'first / first',
+    );
+    fc.assert(
+      fc.property(fc.array(operand, { minLength: 1, maxLength: 4 }), (operands) => {
+        const expression = operands.join(' + ');
+        const fn = new Function(`return ({ first = 1, middle = ${expression}, last }) => last`)();
+        expect(injectedNames(fn, 'f')).toEqual(['first', 'middle', 'last']);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('reads the names around any regular expression default (property)', () => {
     // Pattern pieces: punctuation of patterns and calls, escapes, and classes holding a slash.
     const piece = fc.constantFrom(
