@@ -49,6 +49,8 @@ export class Lifecycle {
   #startupNames: ReadonlySet<string> | undefined;
   #startup: Promise<void> | undefined;
   #started = false;
+  // The first startup handler that returned a promise, named in startupSync()'s error.
+  #asyncHandler: string | undefined;
   #startupError: unknown;
   #shutdown: Promise<void> | undefined;
 
@@ -97,7 +99,7 @@ export class Lifecycle {
   /** Runs the startup handlers once, then `ready` (which checks the routes); shared promise. */
   startup(ready: () => void): Promise<void> {
     // The first handler starts now, in the caller's turn: on Lambda that is the cold start.
-    this.#startup ??= settle(() => this.#run('Startup', this.#checkNames(), 'async'))
+    this.#startup ??= settle(() => this.#run('Startup', this.#checkNames()))
       .then(() => this.#finishStartup(ready))
       .catch((error: unknown) => {
         this.#startupError = error;
@@ -106,22 +108,42 @@ export class Lifecycle {
     return this.#startup;
   }
 
-  /** As `startup`, synchronously; throws when a handler returns a promise. */
+  /**
+   * As `startup`, synchronously. A handler that returns a promise cannot be waited for here:
+   * startup goes on asynchronously from it (its result kept, the later handlers run after it),
+   * `startup()` resolves when it is done, and this throws to say so.
+   */
   startupSync(ready: () => void): void {
     if (this.#startup !== undefined) {
       if (this.#started) return;
       throw new SetupError('SYNC_STARTUP_PROMISE', 'startup() is already running asynchronously');
     }
+    let pending: void | Promise<void>;
     try {
-      this.#run('Startup', this.#checkNames(), 'sync');
-      this.#finishStartup(ready);
-      this.#startup = Promise.resolve();
+      pending = this.#run('Startup', this.#checkNames());
+      if (pending === undefined) {
+        this.#finishStartup(ready);
+        this.#startup = Promise.resolve();
+        return;
+      }
     } catch (error) {
       this.#startupError = error;
       this.#startup = Promise.reject(error);
       this.#startup.catch(() => undefined);
       throw error;
     }
+    this.#startup = pending
+      .then(() => this.#finishStartup(ready))
+      .catch((error: unknown) => {
+        this.#startupError = error;
+        throw error;
+      });
+    // Whoever awaits startup() sees a failure; nobody else is told of it twice.
+    this.#startup.catch(() => undefined);
+    throw new SetupError(
+      'SYNC_STARTUP_PROMISE',
+      `Startup handler ${this.#asyncHandler ?? '(anonymous)'} returned a promise, so startupSync() cannot finish startup; it goes on asynchronously: await app.startup()`,
+    );
   }
 
   /** Runs the shutdown handlers once, last registered first; shared promise. */
@@ -198,30 +220,18 @@ export class Lifecycle {
   }
 
   /**
-   * Calls `entries` in order, each with its injection object. A handler's promise is awaited in
-   * `async` mode and refused in `sync` mode; the rest run once it settles.
+   * Calls `entries` in order, each with its injection object. A handler's promise is awaited
+   * and the rest run once it settles: a promise of the end, or undefined when none was async.
    */
-  #run(
-    phase: Phase,
-    entries: readonly LifecycleEntry[],
-    mode: 'sync' | 'async',
-    from = 0,
-  ): void | Promise<void> {
+  #run(phase: Phase, entries: readonly LifecycleEntry[], from = 0): void | Promise<void> {
     for (let i = from; i < entries.length; i++) {
       const entry = entries[i] as LifecycleEntry;
       const value = (entry.injectable.fn as (c: object) => unknown)(this.#context(entry));
       if (isThenable(value)) {
-        if (mode === 'sync') {
-          Promise.resolve(value).catch(() => undefined);
-          const call = phase === 'Startup' ? 'startup' : 'shutdown';
-          throw new SetupError(
-            'SYNC_STARTUP_PROMISE',
-            `${phase} handler ${entry.name ?? '(anonymous)'} returned a promise; use await app.${call}()`,
-          );
-        }
+        this.#asyncHandler ??= entry.name ?? '(anonymous)';
         return Promise.resolve(value).then((settled) => {
           this.#keep(phase, entry, settled);
-          return this.#run(phase, entries, mode, i + 1);
+          return this.#run(phase, entries, i + 1);
         });
       }
       this.#keep(phase, entry, value);

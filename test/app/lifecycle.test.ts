@@ -207,9 +207,28 @@ describe('lifecycle', () => {
     expect(events).toEqual(['start', 'stop 1']);
   });
 
-  it('startupSync throws a clear error when a handler returns a promise', () => {
-    const app = new RestApplication({ logger: silentLogger }).onStartup('db', async () => 1);
-    expect(() => app.startupSync()).toThrow(/returned a promise; use await app.startup\(\)/);
+  it('startupSync throws a clear error when a handler returns a promise, and startup() then finishes it', async () => {
+    let calls = 0;
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('db', async () => {
+        calls++;
+        return 'pool';
+      })
+      .onStartup('cache', ({ db }) => `cache over ${db}`);
+    app.get('/', ({ cache }) => cache);
+    expect(() => app.startupSync()).toThrow(
+      expect.objectContaining({
+        code: 'SYNC_STARTUP_PROMISE',
+        message:
+          'Startup handler db returned a promise, so startupSync() cannot finish startup; it goes on asynchronously: await app.startup()',
+      }),
+    );
+    // Following the advice works: the handler that already ran is not run again, its result
+    // is kept, and the later handlers run after it.
+    await app.startup();
+    expect(app.started).toBe(true);
+    expect(calls).toBe(1);
+    expect((await app.request('/')).body).toBe('cache over pool');
     const shutdown = new RestApplication({ logger: silentLogger }).onShutdown(
       async () => undefined,
     );
