@@ -94,7 +94,9 @@ export function describeHook(
 
 /**
  * The function a hook's binding runs: its check, turned into a 401 or 403. `challenge` is the
- * application's, used when the hook has none of its own.
+ * application's, used when the hook has none of its own; without either, a hook documented as
+ * HTTP bearer (the default) challenges `Bearer`, since every 401 carries a challenge (RFC 9110
+ * §15.5.2, a MUST).
  */
 export function guardedFunction(
   check: Function,
@@ -102,8 +104,14 @@ export function guardedFunction(
   challenge: string | undefined,
 ): (context: object) => unknown {
   return hook.kind === 'authorized'
-    ? authorizedProvider(check, hook.challenge ?? challenge)
+    ? authorizedProvider(check, hook.challenge ?? challenge ?? defaultChallenge(hook.openapi))
     : forbiddenProvider(check);
+}
+
+/** `Bearer` (RFC 6750 §3) for a hook documented as HTTP bearer; none for other schemes. */
+function defaultChallenge(scheme: SecurityScheme | undefined): string | undefined {
+  if (scheme === undefined) return 'Bearer';
+  return scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer' ? 'Bearer' : undefined;
 }
 
 /** Checks a `WWW-Authenticate` challenge given as an option; returns it. */

@@ -18,7 +18,7 @@ describe('authorization hooks', () => {
     expect(response.body).toBe('{"owner":1}');
   });
 
-  it('401 without a configured challenge has no WWW-Authenticate; a hook may set its own', async () => {
+  it('401 carries the configured challenge, a hook its own, and Bearer when none is configured', async () => {
     const app = new RestApplication({ logger: silentLogger, wwwAuthenticate: 'Basic realm="app"' })
       .authorized('anyone', () => false, { wwwAuthenticate: 'Bearer' })
       .authorized('nobody', () => 0);
@@ -30,7 +30,14 @@ describe('authorization hooks', () => {
     bare.get('/', ({ u }) => u);
     const response = await bare.request('/');
     expect(response.statusCode).toBe(401);
-    expect(response.headers.has('www-authenticate')).toBe(false);
+    // RFC 9110 §15.5.2: every 401 carries a challenge; the hook documents as HTTP bearer.
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    // A hook documented as another scheme has no challenge the library could make up.
+    const apiKey = new RestApplication({ logger: silentLogger }).authorized('key', () => null, {
+      openapi: { type: 'apiKey', name: 'X-Api-Key', in: 'header' },
+    });
+    apiKey.get('/', ({ key }) => key);
+    expect((await apiKey.request('/')).headers.has('www-authenticate')).toBe(false);
     // The built-in 401 body is JSON or plain text by Accept, and depends on Authorization.
     expect(response.headers.getAll('vary')).toEqual(['Accept, Authorization']);
   });
