@@ -3,13 +3,15 @@
  * application's OpenAPI document and an API reference page (Swagger UI, served from the
  * installed `swagger-ui-dist`, never from a CDN). Its own routes are not in the document.
  */
+
+import { join } from 'node:path';
 import type { Route } from '../app/routing/route.js';
 import { Router } from '../app/routing/router.js';
 import { normalizePrefix } from '../app/routing/template.js';
 import { SetupError } from '../errors.js';
+import { contentTypeFor } from '../http/content-types.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';
-import { StaticRouter } from '../static/index.js';
 import { type DocumentedApplication, openapi } from './document.js';
 import { INIT_SCRIPT, referencePage, relativeUrl } from './reference-page.js';
 import { locateSwaggerUi, type ModuleResolver, SWAGGER_UI_FILES } from './swagger-ui.js';
@@ -76,9 +78,17 @@ export function openapiRouter(
     if (docsPath === documentPath) {
       throw new SetupError('INVALID_OPTION', 'openapiRouter(): path and docs must differ');
     }
-    const assets = new StaticRouter(locateSwaggerUi(resolver));
-    router.mount(`${docsPath}/assets`, assets);
-    routes.push(...assets.routes);
+    // Only the two files the page loads are served, not the whole package (its demo page,
+    // its package.json with the version, its source maps).
+    const directory = locateSwaggerUi(resolver);
+    for (const file of Object.values(SWAGGER_UI_FILES)) {
+      const path = join(directory, file);
+      routes.push(
+        router.get(`${docsPath}/assets/${file}`, () =>
+          Response.file(path, { contentType: contentTypeFor(file) }),
+        ),
+      );
+    }
     const title = `${options.info.title} ${options.info.version}`;
     const page = ({ request }: { request: Request }) => {
       const slash = request.path.endsWith('/');

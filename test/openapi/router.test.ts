@@ -67,6 +67,10 @@ describe('openapiRouter', () => {
     const script = await app.request('/docs/assets/swagger-ui-bundle.js');
     expect(script.headers.get('content-type')).toMatch(/^(?:text|application)\/javascript/);
     expect(text((await app.request('/docs/init.js')).body)).toContain('SwaggerUIBundle(');
+    // Only what the page loads: not the package's demo page, version or source maps.
+    for (const other of ['index.html', 'package.json', 'swagger-ui-bundle.js.map', '']) {
+      expect((await app.request(`/docs/assets/${other}`)).statusCode, other).toBe(404);
+    }
     // The API itself is still guarded.
     expect((await app.request('/notes')).statusCode).toBe(401);
   });
