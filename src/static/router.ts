@@ -170,22 +170,25 @@ export class StaticRouter extends Router {
   }
 
   /**
-   * A directory without its trailing slash redirects to the slash form, keeping the
-   * query. The target is rebuilt from the normalised segments, each percent-encoded, behind one
-   * leading `/`: `//evil.example/d` becomes `/evil.example/d/`, a path on this site, never a
-   * scheme-relative URL to another one.
+   * A directory without its trailing slash redirects to the slash form, keeping the query.
+   * The target is relative to the directory itself (`./docs/` for `.../docs`, RFC 9110
+   * §10.2.2), so it keeps whatever comes before the path the application sees: a gateway's
+   * stage or an adapter's `basePath` that the client's URL carries. Its one segment is the
+   * directory's normalised name, percent-encoded behind `./`: never a scheme (`a:b/`) nor a
+   * reference to another site.
    */
   #redirectToDirectory(request: Request, below: string, segments: readonly string[]): Response {
-    const prefix = mountPrefixSegments(request.path, below).map((segment) => {
+    let name = segments[segments.length - 1];
+    if (name === undefined) {
+      const prefix = mountPrefixSegments(request.path, below);
       try {
-        return decodeURIComponent(segment);
+        name = decodeURIComponent(prefix[prefix.length - 1] ?? '');
       } catch {
         throw new HttpError(400, 'Malformed percent-encoding in request path');
       }
-    });
-    const path = [...prefix, ...segments].map((segment) => encodeURIComponent(segment));
+    }
     const query = request.queryString;
-    const location = `/${path.join('/')}${path.length === 0 ? '' : '/'}${query === '' ? '' : `?${encodeQuery(query)}`}`;
+    const location = `./${encodeURIComponent(name)}/${query === '' ? '' : `?${encodeQuery(query)}`}`;
     return new Response(301, undefined, { headers: { Location: location } });
   }
 

@@ -256,39 +256,42 @@ describe('directories without their trailing slash', () => {
   it('redirects 301 to the slash form, keeping the query', async () => {
     const response = await send(app, '/static/docs?lang=en&page=2');
     expect(response.status).toBe(301);
-    expect(response.headers.get('location')).toBe('/static/docs/?lang=en&page=2');
+    expect(response.headers.get('location')).toBe('./docs/?lang=en&page=2');
     const mountRoot = await send(app, '/static');
     expect(mountRoot.status).toBe(301);
-    expect(mountRoot.headers.get('location')).toBe('/static/');
+    expect(mountRoot.headers.get('location')).toBe('./static/');
   });
 
-  it('builds the target from the normalised path, never an open redirect', async () => {
+  it('builds the target from the normalised name, relative to it: never an open redirect', async () => {
     const evil = quietApp();
     const base = join(fixture.base, 'redirect-root');
     mkdirSync(join(base, 'evil.example', 'd'), { recursive: true });
     mkdirSync(join(base, 'docs'), { recursive: true });
     evil.mount('/', new StaticRouter(base));
     const cases: Record<string, string> = {
-      '//evil.example/d': '/evil.example/d/',
-      '///evil.example/d': '/evil.example/d/',
-      '/./evil.example/d': '/evil.example/d/',
-      '/docs/../evil.example//d': '/evil.example/d/',
-      '/%2e/evil.example/d': '/evil.example/d/',
-      '/docs?next=//evil.example': '/docs/?next=//evil.example',
-      '/docs?x=%0d%0aSet-Cookie:a=b': '/docs/?x=%0d%0aSet-Cookie:a=b',
-      '/docs?q=a\\b': '/docs/?q=a%5Cb',
+      '//evil.example/d': './d/',
+      '///evil.example/d': './d/',
+      '/./evil.example/d': './d/',
+      '/docs/../evil.example//d': './d/',
+      '/%2e/evil.example/d': './d/',
+      '/docs?next=//evil.example': './docs/?next=//evil.example',
+      '/docs?x=%0d%0aSet-Cookie:a=b': './docs/?x=%0d%0aSet-Cookie:a=b',
+      '/docs?q=a\\b': './docs/?q=a%5Cb',
     };
     for (const [path, location] of Object.entries(cases)) {
       const response = await send(evil, path);
       expect(response.status, path).toBe(301);
       expect(response.headers.get('location'), path).toBe(location);
+      // Resolved against the URL the client asked for, it stays on this site.
+      const target = new URL(location, `http://site.example${path}`);
+      expect(target.origin, path).toBe('http://site.example');
     }
   });
 
   it('encodes what it puts in Location', async () => {
     const response = await send(app, '/static/a%20b');
     expect(response.status).toBe(301);
-    expect(response.headers.get('location')).toBe('/static/a%20b/');
+    expect(response.headers.get('location')).toBe('./a%20b/');
   });
 });
 
@@ -597,7 +600,7 @@ describe('mounting', () => {
     expect((await send(nested, '/t/acme/hello.txt')).text).toBe('hello world\n');
     const redirect = await send(nested, '/t/ac%20me/docs');
     expect(redirect.status).toBe(301);
-    expect(redirect.headers.get('location')).toBe('/t/ac%20me/docs/');
+    expect(redirect.headers.get('location')).toBe('./docs/');
     expect((await send(nested, '/v1/files/../files/hello.txt')).status).toBe(404);
   });
 });

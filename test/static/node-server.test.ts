@@ -66,7 +66,7 @@ describe('StaticRouter on a Node server', () => {
     expect(await notModified.text()).toBe('');
     const redirect = await fetch(url('/static/docs?x=1'), { redirect: 'manual' });
     expect(redirect.status).toBe(301);
-    expect(redirect.headers.get('location')).toBe('/static/docs/?x=1');
+    expect(redirect.headers.get('location')).toBe('./docs/?x=1');
     const followed = await fetch(url('/static/docs?x=1'));
     expect(await followed.text()).toBe('<h1>docs</h1>');
   });

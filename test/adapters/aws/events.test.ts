@@ -3,10 +3,14 @@
  * encoding as the router expects), headers, query, cookies, body, tls, client certificate,
  * authorizer, request id and the Lambda context.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ALBEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
 import { RestApplication, silentLogger } from '../../../src/index.js';
+import { StaticRouter } from '../../../src/static/index.js';
 import {
   albEvent,
   consoleTestEvent,
@@ -400,5 +404,30 @@ describe('convertToRequest', () => {
     expect(request.context.lambdaEvent).toBe(event);
     expect(request.context.lambdaContext).toBe(context);
     expect(request.requestId).toBe(event.requestContext.requestId);
+  });
+});
+
+describe('a static directory redirect behind a base path mapping', () => {
+  it('points the client back under the mapping it asked through', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'restmachine-basepath-'));
+    try {
+      mkdirSync(join(directory, 'docs'));
+      writeFileSync(join(directory, 'docs', 'index.html'), '<h1>docs</h1>');
+      const app = new RestApplication({ logger: silentLogger });
+      app.mount('/', new StaticRouter(directory));
+      const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null, basePath: '/api' });
+      const result = readV1Result(
+        await adapter.handleEvent(
+          restEvent({ method: 'GET', path: '/api/docs?v=2' }, { domainName: 'api.example.com' }),
+        ),
+      );
+      expect(result.status).toBe(301);
+      const location = result.headers.get('location') as string;
+      expect(new URL(location, 'https://api.example.com/api/docs?v=2').href).toBe(
+        'https://api.example.com/api/docs/?v=2',
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
