@@ -211,6 +211,7 @@ describe('the packed tarball', () => {
     const files = listing.stdout.split('\n').filter(Boolean);
     expect(files).toContain('package/package.json');
     expect(files).toContain('package/README.md');
+    expect(files).toContain('package/LICENSE');
     expect(files).toContain('package/dist/index.js');
     expect(files).toContain('package/dist/index.d.ts');
     expect(files).toContain('package/docs/example-application.md');
