@@ -108,7 +108,8 @@ export function readFormBody(request: Request): Promise<Record<string, string>> 
   }
   const type = request.headers.get('content-type');
   if (type === undefined || mediaTypeEssence(type) !== FORM_MEDIA_TYPE) {
-    return Promise.reject(unsupported(type, FORM_MEDIA_TYPE));
+    // `formBody` reads a multipart body's fields too (uploads/inject.ts): both are taken.
+    return Promise.reject(unsupported(type, `${FORM_MEDIA_TYPE} or multipart/form-data`));
   }
   const declared = charsetDecoder(type);
   if (declared === null) {

@@ -115,6 +115,11 @@ describe('accepts() and parsedBody', () => {
     expect(await accept('/csv')).toBe('text/csv');
     expect(await accept('/both')).toBe('application/json, text/csv');
     expect(await accept('/form')).toBe('application/x-www-form-urlencoded, multipart/form-data');
+    // The message says the same as the Accept header.
+    const form = await send(app, '/form', 'text/plain', 'x');
+    expect(JSON.parse(form.body as string).error).toBe(
+      'Unsupported Content-Type "text/plain"; expected application/x-www-form-urlencoded or multipart/form-data',
+    );
     expect(await accept('/note')).toBe('application/x-www-form-urlencoded, multipart/form-data');
     expect(await accept('/none')).toBe('*/*');
     expect(await accept('/own')).toBe('image/png');
