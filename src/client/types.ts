@@ -25,16 +25,23 @@ export type PathsFor<Map, Method extends string> = {
 export type EntryOf<Map, Method extends string, Path extends string> =
   Map[`${Method} ${Path}` & keyof Map] extends RouteEntry<string, infer Shape> ? Shape : RouteShape;
 
-/** What a value becomes through JSON: a `Date` a string, functions gone. */
+/**
+ * What a result arrives as: through JSON a `Date` becomes a string, a `Map` or `Set` an empty
+ * object, functions nothing; bytes are sent as they are and arrive as bytes.
+ */
 export type Jsonified<T> = T extends string | number | boolean | null | undefined
   ? T
-  : T extends { toJSON(...args: never[]): infer Json }
-    ? Json
-    : T extends (...args: never[]) => unknown
-      ? never
-      : T extends object
-        ? { -readonly [K in keyof T]: Jsonified<T[K]> }
-        : unknown;
+  : T extends Uint8Array | ArrayBuffer
+    ? Uint8Array
+    : T extends { toJSON(...args: never[]): infer Json }
+      ? Json
+      : T extends (...args: never[]) => unknown
+        ? never
+        : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>
+          ? Record<string, never>
+          : T extends object
+            ? { -readonly [K in keyof T]: Jsonified<T[K]> }
+            : unknown;
 
 /** A query value: repeated keys as arrays. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;

@@ -57,6 +57,19 @@ describe('client types', () => {
     const removed = client.delete('/notes/{id}', { params: { id: 1 } });
     type Removed = Awaited<typeof removed>;
     expectTypeOf<Extract<Removed, { status: 204 }>['data']>().toEqualTypeOf<undefined>();
+    // Bytes arrive as bytes; a Map or a Set as JSON makes them, an empty object.
+    const binary = new RestApplication().withRoutes((r) => [
+      r.get('/bytes', () => new Uint8Array([1, 2])),
+      r.get('/mapped', () => ({ index: new Map<string, number>(), tags: new Set<string>() })),
+    ]);
+    const raw = createClient<typeof binary>({ app: binary });
+    type Bytes = Awaited<ReturnType<typeof raw.get<'/bytes'>>>;
+    expectTypeOf<Extract<Bytes, { status: 200 }>['data']>().toEqualTypeOf<Uint8Array>();
+    type Mapped = Awaited<ReturnType<typeof raw.get<'/mapped'>>>;
+    expectTypeOf<Extract<Mapped, { status: 200 }>['data']>().toEqualTypeOf<{
+      index: Record<string, never>;
+      tags: Record<string, never>;
+    }>();
     const v1 = new Router().withRoutes((r) => [r.get('/ping', () => 'pong')]);
     const mounted = new RestApplication().mount('/api/v1/', v1);
     const c2 = createClient<typeof mounted>({ app: mounted });
