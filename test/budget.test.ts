@@ -7,15 +7,19 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 119 KiB: a
- * fifth review's fixes took the core from 114.4 KiB to 118.1 KiB (117,127 to 120,943 bytes):
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 120 KiB: a
+ * fifth review's fixes took the core from 114.4 KiB to 119.1 KiB (117,127 to 121,941 bytes).
+ * At 120,943 bytes:
  * misspelt and wrong-typed options refused with the options there are (0.9 KiB), a stream held
  * to its handler's Content-Length (0.6 KiB), an error handler that cannot answer a timeout in
  * time replaced by the built-in 503 (0.5 KiB), registration names (`__proto__`, Unicode, an
  * anonymous dependency: 0.4 KiB), the framing put back after onResponse hooks (0.4 KiB), a
  * public router with its own authorization hook refused (0.4 KiB), a route's OPTIONS answer
  * with Allow, `log.error(message, error)`, stream bodies typed, wide header values refused, a
- * fragment dropped (0.6 KiB together).
+ * fragment dropped (0.6 KiB together). Then about 1 KiB more: `describe()` and `returns()`
+ * checking an operationId and a media type where given, the handler reader telling a regular
+ * expression after `typeof` or `return` from a division, `startupSync()` going on
+ * asynchronously, a `Bearer` challenge by default, a relative directory redirect.
  * Before that, 115 KiB: a
  * 5xx HttpError the application throws is logged, the library's own 5xx answers marked apart
  * (0.3 KiB), a request without content is `undefined` to a `jsonBody` validator (0.2 KiB), and a
@@ -55,7 +59,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 119 * 1024;
+const CORE_BUDGET = 120 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

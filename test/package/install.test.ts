@@ -165,7 +165,7 @@ beforeAll(async () => {
   // A copy of what the build reads, so the build and `npm pack` leave the working tree as it is.
   const stage = join(work, 'stage');
   mkdirSync(stage);
-  for (const entry of ['src', 'scripts', 'docs', 'package.json', 'README.md']) {
+  for (const entry of ['src', 'scripts', 'docs', 'package.json', 'README.md', 'LICENSE']) {
     cpSync(join(root, entry), join(stage, entry), { recursive: true });
   }
   for (const entry of ['tsconfig.json', 'tsconfig.build.json']) {
