@@ -237,8 +237,8 @@ describe('a ReadableStream a handler returns', () => {
           200,
           new ReadableStream<Uint8Array>({
             pull: async () => {
-            await sleep(1_000);
-          },
+              await sleep(1_000);
+            },
             cancel(reason) {
               cancelled = reason ?? 'cancelled';
             },

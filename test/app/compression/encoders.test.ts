@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadedEncoders } from '../../../src/app/compression/encoders.js';
 import { nodeEncoders } from '../../../src/app/compression/node-encoders.js';
 import { webEncoders } from '../../../src/app/compression/web-encoders.js';
-import { Response, RestApplication, silentLogger } from '../../../src/index.js';
+import { RestApplication, silentLogger } from '../../../src/index.js';
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];
