@@ -4,14 +4,13 @@
  * installed `swagger-ui-dist`, never from a CDN). Its own routes are not in the document.
  */
 
-import { join } from 'node:path';
 import type { Route } from '../app/routing/route.js';
 import { Router } from '../app/routing/router.js';
 import { normalizePrefix } from '../app/routing/template.js';
-import { SetupError } from '../errors.js';
-import { contentTypeFor } from '../http/content-types.js';
+import { HttpError, SetupError } from '../errors.js';
 import type { Request } from '../request.js';
 import { Response } from '../response.js';
+import { StaticRouter } from '../static/index.js';
 import { type DocumentedApplication, openapi } from './document.js';
 import { INIT_SCRIPT, referencePage, relativeUrl } from './reference-page.js';
 import { locateSwaggerUi, type ModuleResolver, SWAGGER_UI_FILES } from './swagger-ui.js';
@@ -78,17 +77,16 @@ export function openapiRouter(
     if (docsPath === documentPath) {
       throw new SetupError('INVALID_OPTION', 'openapiRouter(): path and docs must differ');
     }
-    // Only the two files the page loads are served, not the whole package (its demo page,
-    // its package.json with the version, its source maps).
-    const directory = locateSwaggerUi(resolver);
-    for (const file of Object.values(SWAGGER_UI_FILES)) {
-      const path = join(directory, file);
-      routes.push(
-        router.get(`${docsPath}/assets/${file}`, () =>
-          Response.file(path, { contentType: contentTypeFor(file) }),
-        ),
-      );
-    }
+    // The static router serves the two files the page loads, with their validators, ranges and
+    // precompressed variants; nothing else of the package (its demo page, its package.json with
+    // the version, its source maps) gets through.
+    const assets = new StaticRouter(locateSwaggerUi(resolver));
+    const files = Object.values(SWAGGER_UI_FILES).map((file) => `/${file}`);
+    assets.onRequest(({ request }) => {
+      if (!files.some((file) => request.path.endsWith(file))) throw new HttpError(404);
+    });
+    router.mount(`${docsPath}/assets`, assets);
+    routes.push(...assets.routes);
     const title = `${options.info.title} ${options.info.version}`;
     const page = ({ request }: { request: Request }) => {
       const slash = request.path.endsWith('/');
