@@ -167,6 +167,22 @@ describe('declared charsets', () => {
     expect(json(response)).toEqual({ body: 'Café' });
   });
 
+  it('refuses a charset nobody knows for a body that is already text, as for bytes', async () => {
+    const app = echoApp();
+    for (const [path, type, text] of [
+      ['/json', 'application/json; charset=bogus', '{"a":1}'],
+      ['/text', 'text/plain; charset=iso-2022-kr', 'hi'],
+    ] as const) {
+      const asText = await send(app, path, type, text);
+      const asBytes = await send(app, path, type, new TextEncoder().encode(text));
+      expect([asText.statusCode, asBytes.statusCode], type).toEqual([415, 415]);
+    }
+    // A known charset on a text body is taken as it is.
+    expect((await send(app, '/text', 'text/plain; charset=iso-8859-1', 'Café')).statusCode).toBe(
+      200,
+    );
+  });
+
   it('decodes windows-1252 C1 bytes as the Encoding Standard maps them', async () => {
     const bytes = new Uint8Array([0x80, 0x92, 0x9f]);
     const response = await send(echoApp(), '/text', 'text/plain; charset="Windows-1252"', bytes);
