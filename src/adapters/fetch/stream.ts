@@ -7,6 +7,8 @@ import type { Logger } from '../../app/logger.js';
 
 const encoder = new TextEncoder();
 
+type Chunk = Uint8Array | string;
+
 /** Where a body that fails part-way is reported: the application's logger, for one request. */
 export interface StreamFailureLog {
   readonly logger: Logger;
@@ -29,24 +31,8 @@ export function toReadableStream(
       start() {
         iterator = source[Symbol.asyncIterator]();
       },
-      async pull(controller) {
-        let step: IteratorResult<Uint8Array | string>;
-        try {
-          step = await (iterator as AsyncIterator<Uint8Array | string>).next();
-        } catch (error) {
-          // The status went out with the first chunk, so nothing the client sees can explain
-          // the cut: the log is the only place the reason is kept.
-          failureLog?.logger.error('Response body stream failed', {
-            requestId: failureLog.requestId,
-            error,
-          });
-          throw error;
-        }
-        if (step.done) controller.close();
-        else
-          controller.enqueue(
-            typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
-          );
+      pull(controller) {
+        return pullChunk(controller, () => (iterator as AsyncIterator<Chunk>).next(), failureLog);
       },
       async cancel(reason) {
         await iterator?.return?.(reason);
@@ -70,22 +56,8 @@ export function byteStream(
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
-        let step: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          step = await reader.read();
-        } catch (error) {
-          failureLog?.logger.error('Response body stream failed', {
-            requestId: failureLog.requestId,
-            error,
-          });
-          throw error;
-        }
-        if (step.done) controller.close();
-        else
-          controller.enqueue(
-            typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
-          );
+      pull(controller) {
+        return pullChunk(controller, () => reader.read(), failureLog);
       },
       cancel(reason) {
         return reader.cancel(reason);
@@ -93,4 +65,31 @@ export function byteStream(
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * Takes the next chunk with `next` into `controller`, text encoded as UTF-8. A failure is logged
+ * through `failureLog`: the status went out with the first chunk, so nothing the client sees can
+ * explain the cut, and the log is the only place the reason is kept.
+ */
+async function pullChunk(
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  next: () => Promise<{ done?: boolean; value?: Chunk }>,
+  failureLog: StreamFailureLog | undefined,
+): Promise<void> {
+  let step: { done?: boolean; value?: Chunk };
+  try {
+    step = await next();
+  } catch (error) {
+    failureLog?.logger.error('Response body stream failed', {
+      requestId: failureLog.requestId,
+      error,
+    });
+    throw error;
+  }
+  if (step.done === true) controller.close();
+  else {
+    const value = step.value as Chunk;
+    controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+  }
 }

@@ -25,10 +25,20 @@ function launch(env: Record<string, string> = {}): { child: ChildProcess; output
   return { child, output: () => output };
 }
 
-function pidFrom(url: string): Promise<number> {
+/** The URL the primary prints once every worker listens. */
+async function listeningUrl(child: ChildProcess, output: () => string): Promise<string> {
+  while (!/listening (\S+)/.test(output())) {
+    if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+    await sleep(50);
+  }
+  return (/listening (\S+)/.exec(output()) as RegExpExecArray)[1] as string;
+}
+
+/** The pid a worker answers `path` with (`/pid`, or `/crash` before it exits). */
+function pidFrom(url: string, path = '/pid'): Promise<number> {
   return new Promise((resolve, reject) => {
     // A new connection each time, so the primary hands each to the next worker.
-    httpRequest(`${url}/pid`, { agent: false }, (incoming) => {
+    httpRequest(`${url}${path}`, { agent: false }, (incoming) => {
       let text = '';
       incoming.on('data', (chunk: Buffer) => {
         text += chunk.toString();
@@ -44,11 +54,7 @@ it('serves from two workers and shuts them all down on SIGTERM', async () => {
   const { child, output } = launch();
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
-    while (!/listening (\S+)/.test(output())) {
-      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
-      await sleep(50);
-    }
-    const url = (/listening (\S+)/.exec(output()) as RegExpExecArray)[1] as string;
+    const url = await listeningUrl(child, output);
     const pids = new Set<number>();
     for (let i = 0; i < 10; i++) pids.add(await pidFrom(url));
     expect(pids.size).toBe(2);
@@ -91,22 +97,8 @@ it('replaces a worker that dies, waiting twice as long each time the replacement
   const { child, output } = launch({ REPLACEMENTS_FAIL: '1' });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
-    while (!/listening (\S+)/.test(output())) {
-      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
-      await sleep(50);
-    }
-    const url = (/listening (\S+)/.exec(output()) as RegExpExecArray)[1] as string;
-    const crashed = await new Promise<number>((resolve, reject) => {
-      httpRequest(`${url}/crash`, { agent: false }, (incoming) => {
-        let text = '';
-        incoming.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        incoming.on('end', () => resolve((JSON.parse(text) as { pid: number }).pid));
-      })
-        .on('error', reject)
-        .end();
-    });
+    const url = await listeningUrl(child, output);
+    const crashed = await pidFrom(url, '/crash');
     // The crashed worker is replaced after 1 s; each replacement fails to start, and the next
     // one waits 2 s, then 4 s.
     while (!/starting another in 4 s/.test(output())) {
