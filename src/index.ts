@@ -11,7 +11,7 @@ export type { CorsOptions } from './app/features/cors.js';
 export type { CspOptions } from './app/features/csp.js';
 export type { DefaultHeadersInit } from './app/features/default-headers.js';
 export { escapeHtml } from './app/features/renderers.js';
-export type { Scope } from './app/inject/getters.js';
+export type { Scope } from './app/inject/bindings.js';
 export type { StandardSchemaV1, ValidationSource } from './app/inject/validation.js';
 export type { AnyLogger, LogFields, Logger, PowertoolsLogger } from './app/logger.js';
 export { createConsoleLogger, silentLogger } from './app/logger.js';

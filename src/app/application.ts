@@ -14,13 +14,9 @@ import {
 } from './features/default-headers.js';
 import { rendererMediaType } from './features/renderers.js';
 import { assignRequestId } from './features/request-id.js';
-import type { Scope } from './inject/getters.js';
+import { type Scope, validatorBinding } from './inject/bindings.js';
 import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
-import {
-  type StandardSchemaV1,
-  type ValidationSource,
-  validatorBinding,
-} from './inject/validation.js';
+import type { StandardSchemaV1, ValidationSource } from './inject/validation.js';
 import { Lifecycle, shuttingDown } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';

@@ -4,8 +4,8 @@
  * results become session dependencies named after their handler.
  */
 import { HttpError, libraryAnswer, SetupError } from '../errors.js';
+import type { Binding } from './inject/bindings.js';
 import { BUILTIN_NAMES } from './inject/builtins.js';
-import type { Binding } from './inject/getters.js';
 import type { Injectable } from './inject/handler-parameters.js';
 import type { Logger } from './logger.js';
 import { isThenable } from './thenable.js';

@@ -1,13 +1,11 @@
 /**
- * Header fields as they come in: what a {@link MultiValueHeaders} can be built from, and what
+ * Header fields as they come in: what headers can be built from besides other headers, and what
  * may be a field (RFC 9110 §5.1, §5.5): a name that is a token and a value without CR, LF or
  * NUL, checked before anything is stored.
  */
-import type { MultiValueHeaders } from './headers.js';
 
-/** What a {@link MultiValueHeaders} can be built from. */
-export type HeadersInit =
-  | MultiValueHeaders
+/** Fields given as a record, a list of pairs or a WHATWG `Headers` (headers.ts adds its own). */
+export type FieldsInit =
   | Readonly<Record<string, string | number | readonly string[] | undefined | null>>
   | ReadonlyArray<readonly [string, string]>
   | WhatwgHeadersLike;
@@ -19,8 +17,8 @@ export interface WhatwgHeadersLike {
 }
 
 /**
- * Whether `init` is a WHATWG `Headers`: `forEach` and `get` together (an array has no `get`, a
- * MultiValueHeaders no `forEach`).
+ * Whether `init` is a WHATWG `Headers`: `forEach` and `get` together (an array has no `get`, our
+ * own headers no `forEach`).
  */
 function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
   return (
@@ -60,14 +58,13 @@ export function checkValue(name: string, value: string): string {
   return value;
 }
 
-/**
- * Adds every field of `init` to `target`, each through `add`, so each is validated; a
- * MultiValueHeaders copies itself.
- */
-export function addFields(
-  target: MultiValueHeaders,
-  init: Exclude<HeadersInit, MultiValueHeaders>,
-): void {
+/** What fields are added to: each through `add`, which validates it. */
+export interface FieldTarget {
+  add(name: string, value: string): unknown;
+}
+
+/** Adds every field of `init` to `target`, each through `add`, so each is validated. */
+export function addFields(target: FieldTarget, init: FieldsInit): void {
   if (Array.isArray(init)) {
     for (const pair of init as ReadonlyArray<readonly [string, string]>) {
       target.add(pair[0], pair[1]);

@@ -7,7 +7,7 @@
  */
 
 import { DataRecord } from './data-record.js';
-import { addFields, checkName, checkValue, type HeadersInit } from './header-fields.js';
+import { addFields, checkName, checkValue, type FieldsInit } from './header-fields.js';
 import {
   asciiKey,
   findPending,
@@ -16,7 +16,10 @@ import {
   startsWithLower,
 } from './header-names.js';
 
-export type { HeadersInit, WhatwgHeadersLike } from './header-fields.js';
+export type { WhatwgHeadersLike } from './header-fields.js';
+
+/** What a {@link MultiValueHeaders} can be built from. */
+export type HeadersInit = MultiValueHeaders | FieldsInit;
 
 // One header in the flat field list: its name as first seen, its lower-case key, and its values
 // (one string, or an array once there are several).

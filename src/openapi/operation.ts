@@ -4,8 +4,8 @@
  * goes through (docs/http-semantics.md).
  */
 import { type AuthorizationHook, hooksFor } from '../app/features/authorization.js';
+import type { Binding } from '../app/inject/bindings.js';
 import { FORM_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../app/inject/body-parsers.js';
-import type { Binding } from '../app/inject/getters.js';
 import type { Injectable } from '../app/inject/handler-parameters.js';
 import type { StandardSchemaV1, ValidationSource } from '../app/inject/validation.js';
 import {

@@ -11,9 +11,9 @@ import type { Logger } from '../logger.js';
 import { isPending, isThenable } from '../thenable.js';
 import { readFiles, readFormOrUpload, readParts } from '../uploads/inject.js';
 import { DEFAULT_MULTIPART_LIMITS, type MultipartLimits } from '../uploads/limits.js';
+import type { Binding } from './bindings.js';
 import { type CompiledParser, parsedBodyGetter, readValidatedJsonBody } from './body-parsers.js';
 import { builtinGetter, isRouteBuiltin } from './builtins.js';
-import type { Injectable } from './handler-parameters.js';
 import type { Getter, RequestState } from './request-state.js';
 import {
   queryInput,
@@ -21,35 +21,6 @@ import {
   type StandardSchemaV1,
   type ValidationSource,
 } from './validation.js';
-
-export type Scope = 'request' | 'session';
-
-/** A registered name and how to produce its value. */
-export type Binding =
-  | {
-      kind: 'provider';
-      name: string;
-      scope: Scope;
-      injectable: Injectable;
-      /**
-       * Set for `authorized()` / `forbidden()`: the value decides 401 / 403. `wrap` gives the
-       * function that does, with the application's `WWW-Authenticate` challenge.
-       */
-      guard?: {
-        kind: 'authorized' | 'forbidden';
-        wrap: (challenge: string | undefined) => Function;
-      };
-    }
-  | { kind: 'exists'; name: string; scope: Scope; injectable: Injectable }
-  | { kind: 'validator'; name: string; scope: Scope; injectable: Injectable }
-  | {
-      kind: 'schema';
-      name: string;
-      scope: Scope;
-      schema: StandardSchemaV1;
-      source: ValidationSource;
-    }
-  | { kind: 'startup'; name: string };
 
 /** What getters need from the application. */
 export interface InjectionHost {

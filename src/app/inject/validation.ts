@@ -2,11 +2,9 @@
  * Validators: a function that returns the model (throwing `ValidationError` on bad input), or
  * any Standard Schema object (zod, valibot, arktype, ...).
  */
-import { SetupError, ValidationError, type ValidationIssue } from '../../errors.js';
+import { ValidationError, type ValidationIssue } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
 import type { Request } from '../../request.js';
-import type { Binding, Scope } from './getters.js';
-import { describeInjectable } from './handler-parameters.js';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), copied as its authors advise. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -56,47 +54,6 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
     value !== null &&
     typeof (value as Partial<StandardSchemaV1>)['~standard'] === 'object'
   );
-}
-
-const SOURCES: readonly string[] = ['jsonBody', 'queryParams', 'pathParams', 'headers', 'formBody'];
-
-/**
- * What `validates(name, validator, { source, scope })` registers: a Standard Schema applied to
- * `source` (the JSON body by default), or a function validator, which injects what it validates.
- * Throws a SetupError for a source it cannot read, or a session scope for a per-request model.
- */
-export function validatorBinding(
-  name: string,
-  validator: StandardSchemaV1 | Function,
-  source: string | undefined,
-  scope: Scope,
-): Binding {
-  if (isStandardSchema(validator)) {
-    const from = source ?? 'jsonBody';
-    if (!SOURCES.includes(from)) {
-      throw new SetupError('INVALID_OPTION', `Unknown validation source ${JSON.stringify(from)}`);
-    }
-    if (scope === 'session') {
-      // The model is read from each request; one made once would be shared by all (docs/application.md).
-      throw new SetupError(
-        'SCOPE_MISMATCH',
-        `Validator "${name}" checks each request's ${from}, so it cannot be session-scoped: the first request's model would be handed to every other`,
-      );
-    }
-    return { kind: 'schema', name, scope, schema: validator, source: from as ValidationSource };
-  }
-  if (source !== undefined) {
-    throw new SetupError(
-      'INVALID_OPTION',
-      `Validator "${name}" is a function, which injects what it validates (({ queryParams }) => ...); source applies to Standard Schema validators only`,
-    );
-  }
-  return {
-    kind: 'validator',
-    name,
-    scope,
-    injectable: describeInjectable(validator, `Validator "${name}"`),
-  };
 }
 
 /** A key that needs no quoting: anything but a path's own punctuation, and not empty. */

@@ -5,8 +5,8 @@
  * routing table is built (routing/scope.ts), since a router may be mounted after it registers.
  */
 import { SetupError } from '../../errors.js';
+import type { Binding, Scope } from '../inject/bindings.js';
 import { BUILTIN_NAMES } from '../inject/builtins.js';
-import type { Binding, Scope } from '../inject/getters.js';
 
 // A JavaScript identifier, as a handler's parameter names are (Unicode letters included).
 const NAME = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;

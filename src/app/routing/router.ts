@@ -17,8 +17,8 @@ import {
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CspOptions, compileCsp } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
+import type { Binding, Scope } from '../inject/bindings.js';
 import { addParser } from '../inject/body-parsers.js';
-import type { Binding, Scope } from '../inject/getters.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { CheckedHandler } from '../representable.js';
 import type {

@@ -16,8 +16,8 @@ import {
   type FeaturesSource,
   type RouteFeatures,
 } from '../features/route-features.js';
+import type { Binding } from '../inject/bindings.js';
 import {
-  type Binding,
   type Getter,
   type GetterCompiler,
   type InjectionHost,

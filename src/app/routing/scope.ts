@@ -8,8 +8,8 @@
 import { SetupError } from '../../errors.js';
 import type { AuthorizationHook } from '../features/authorization.js';
 import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
+import type { Binding } from '../inject/bindings.js';
 import {
-  type Binding,
   GetterCompiler,
   type InjectionHost,
   NO_PATH_PARAMS,

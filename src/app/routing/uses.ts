@@ -5,7 +5,7 @@
  * client's types lie.
  */
 import { SetupError } from '../../errors.js';
-import type { Binding } from '../inject/getters.js';
+import type { Binding } from '../inject/bindings.js';
 
 export function checkUses(
   settings: Readonly<Record<string, unknown>>,
