@@ -323,7 +323,8 @@ export class S3Store {
         lastModified: lastModified === undefined ? undefined : new Date(lastModified),
         contentType: OCTET_STREAM,
         contentEncoding: variant?.coding,
-        cacheControl: cacheControlFor(options, relative),
+        cacheControl:
+          cacheControlFor(options, relative) ?? (await this.#storedCacheControl(key, error)),
         varyEncoding: options.precompressed,
       };
       if (Number.isNaN(representation.lastModified?.getTime())) {
@@ -337,6 +338,26 @@ export class S3Store {
       `S3 request for s3://${this.bucket}/${key} failed: ${describeS3Error(error)}`,
       { cause: error },
     );
+  }
+
+  /**
+   * The object's own `Cache-Control` for a 304, which must carry the one a 200 would (RFC 9110
+   * §15.4.5): from the store's 304 when it repeats it, otherwise from a HeadObject (moto's 304
+   * leaves it out). Only asked when the router sets no `cacheControl` of its own.
+   */
+  async #storedCacheControl(key: string, error: unknown): Promise<string | undefined> {
+    const repeated = responseHeader(error, 'cache-control');
+    if (repeated !== undefined) return repeated;
+    try {
+      const { sdk, client } = await this.#connect();
+      const output = await client.send(
+        new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
+      return output.CacheControl;
+    } catch {
+      // The 304 stands without it: the object may be gone since, or the HeadObject denied.
+      return undefined;
+    }
   }
 
   /** The object's size for a 416, from S3's answer or, failing that, a HeadObject. */

@@ -20,9 +20,13 @@ let server: S3TestServer | undefined;
 let unavailable: string | undefined;
 let client: S3Client;
 
-const OBJECTS: Record<string, { body: string | Buffer; contentType?: string }> = {
+const OBJECTS: Record<
+  string,
+  { body: string | Buffer; contentType?: string; cacheControl?: string }
+> = {
   ...Object.fromEntries(Object.entries(STORE_FILES).map(([key, body]) => [`www/${key}`, { body }])),
   'www/custom': { body: 'typed by upload', contentType: 'text/x-custom' },
+  'www/cached.txt': { body: 'cached for a minute', cacheControl: 'public, max-age=60' },
   'secret.txt': { body: SECRET },
   'root.txt': { body: 'at the bucket root' },
   'index.html': { body: '<h1>bucket root</h1>' },
@@ -44,6 +48,7 @@ beforeAll(async () => {
         Key: key,
         Body: object.body,
         ContentType: object.contentType,
+        CacheControl: object.cacheControl,
       }),
     );
   }
@@ -157,6 +162,33 @@ describe('S3 only: index retry, errors and limits', () => {
     expect((await send(retrying, '/nothing-here')).status).toBe(404);
     const custom = siteApp({ retryWithIndex: true, indexFile: 'style.css' });
     expect((await send(custom, '/css')).text).toBe('body { color: red; }');
+  });
+
+  it("a 304 carries the object's stored Cache-Control, as its 200 does (RFC 9110 §15.4.5)", async (context) => {
+    need(context);
+    const app = siteApp();
+    const full = await send(app, '/cached.txt');
+    expect(full.status).toBe(200);
+    expect(full.headers.get('cache-control')).toBe('public, max-age=60');
+    const etag = full.headers.get('etag') as string;
+    const unchanged = await send(app, '/cached.txt', { headers: { 'If-None-Match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('etag')).toBe(etag);
+    expect(unchanged.headers.get('cache-control')).toBe('public, max-age=60');
+    // The router's own setting wins over the object's, on the 304 as on the 200.
+    const configured = siteApp({ cacheControl: 'no-cache' });
+    const revalidated = await send(configured, '/cached.txt', {
+      headers: { 'If-None-Match': etag },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('cache-control')).toBe('no-cache');
+    // An object without one gets none.
+    const plain = await send(app, '/hello.txt');
+    const plainUnchanged = await send(app, '/hello.txt', {
+      headers: { 'If-None-Match': plain.headers.get('etag') as string },
+    });
+    expect(plainUnchanged.status).toBe(304);
+    expect(plainUnchanged.headers.get('cache-control')).toBeUndefined();
   });
 
   it('access denied is 403', async (context) => {
