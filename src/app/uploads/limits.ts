@@ -47,10 +47,17 @@ export const DEFAULT_MULTIPART_LIMITS: Readonly<MultipartLimits> = Object.freeze
 });
 
 /**
- * What one part may carry besides its content: the boundary line and its headers. The parser
- * refuses part headers over half of it, so the bound below holds for any well-formed body.
+ * What one part may carry besides its content: the boundary line and its headers. A header
+ * block over half of it, or over PART_HEADER_LINES lines, is refused (header-blocks.ts), so the
+ * bound below holds for any body that is read.
  */
 export const PART_OVERHEAD = 16 * KiB;
+
+/** The most bytes of a part's delimiter line and headers, together. */
+export const PART_HEADER_BYTES = PART_OVERHEAD / 2;
+
+/** The most header lines of one part (a form's parts carry two or three). */
+export const PART_HEADER_LINES = 32;
 
 const COUNTS = ['fileSize', 'files', 'fields', 'parts', 'fieldSize', 'spillThreshold'] as const;
 

@@ -13,11 +13,29 @@
  */
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../../errors.js';
+import { parseMediaType } from '../../http/media-type.js';
 import type { Request, RequestBody } from '../../request.js';
-import { type MultipartLimits, multipartTotal, PART_OVERHEAD } from './limits.js';
+import { PartHeaderWatch } from './header-blocks.js';
+import {
+  type MultipartLimits,
+  multipartTotal,
+  PART_HEADER_BYTES,
+  PART_HEADER_LINES,
+  PART_OVERHEAD,
+} from './limits.js';
 
-/** A limit of `MultipartLimits` (or `size`, the whole body's bound) that a body crossed. */
-export type CrossedLimit = 'fileSize' | 'files' | 'fields' | 'parts' | 'fieldSize' | 'size';
+/**
+ * A limit of `MultipartLimits` that a body crossed, or `size` (the whole body's bound) or
+ * `partHeaders` (one part's header block).
+ */
+export type CrossedLimit =
+  | 'fileSize'
+  | 'files'
+  | 'fields'
+  | 'parts'
+  | 'fieldSize'
+  | 'size'
+  | 'partHeaders';
 
 /** The 413 of a crossed limit, naming the field (and file) where it happened. */
 export function limitCrossed(
@@ -37,6 +55,18 @@ export function limitCrossed(
   if (field !== undefined) detail.field = field;
   if (filename !== undefined) detail.filename = filename;
   return new HttpError(413, `Upload over the ${limit} limit of ${value}${unit}${where}`, [detail]);
+}
+
+// RFC 2046 §5.1.1: 1 to 70 of these characters, the last not a space.
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+
+/** A part whose header block is over PART_HEADER_BYTES or PART_HEADER_LINES. */
+function partHeadersOver(): HttpError {
+  return new HttpError(
+    413,
+    `Upload over the partHeaders limit of ${PART_HEADER_BYTES} bytes or ${PART_HEADER_LINES} lines in one part's headers`,
+    [{ limit: 'partHeaders' }],
+  );
 }
 
 /** RFC 7578 §4.2: every part has `Content-Disposition: form-data` with the field's name. */
@@ -104,6 +134,7 @@ function toBuffer(bytes: Uint8Array): Buffer {
 export class PartSource {
   readonly #limits: MultipartLimits;
   readonly #parser: BusboyInstance;
+  readonly #watch: PartHeaderWatch;
   readonly #queue: RawPart[] = [];
   #waiter:
     | { resolve: (part: RawPart | undefined) => void; reject: (error: unknown) => void }
@@ -128,11 +159,23 @@ export class PartSource {
         // The parser counts every part against `parts`, those it drops unannounced included
         // (no `form-data` disposition, RFC 7578 §4.2), so a flood of them stops at the limit.
         // One over ours: a well-formed part one over is refused below, naming its field.
-        limits: { headerSize: PART_OVERHEAD / 2, headerPairs: 32, parts: limits.parts + 1 },
+        // Above the watch's bounds, so the parser never cuts a header block it is given.
+        limits: {
+          headerSize: PART_OVERHEAD,
+          headerPairs: PART_HEADER_LINES,
+          parts: limits.parts + 1,
+        },
       });
     } catch (error) {
       throw malformed(error);
     }
+    const boundary = parseMediaType(contentType)?.params.boundary ?? '';
+    if (!BOUNDARY.test(boundary)) {
+      throw malformed(
+        new Error(`the boundary ${JSON.stringify(boundary)} is not one RFC 2046 allows`),
+      );
+    }
+    this.#watch = new PartHeaderWatch(boundary, PART_HEADER_BYTES, PART_HEADER_LINES);
     this.#parser.on('file', (field, stream, filename, _encoding, contentType) =>
       this.#announce(field, stream, filename, contentType),
     );
@@ -211,6 +254,7 @@ export class PartSource {
         received += chunk.length;
         if (received > total)
           throw limitCrossed('size', total, this.#current?.field, this.#current?.filename);
+        if (!this.#watch.accepts(chunk)) throw partHeadersOver();
         await this.#write(chunk);
         if (this.#closed) return;
       }
