@@ -10,6 +10,7 @@ import { HttpError } from '../../errors.js';
 import { discardBody, utf8Length } from '../../http/bytes.js';
 import { contentTypeFor } from '../../http/content-types.js';
 import { formatLastModified } from '../../http/date.js';
+import { formatEntityTag } from '../../http/etag.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Request } from '../../request.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
@@ -177,6 +178,9 @@ function completeHeaders(
     }
   }
   if (response.etag !== undefined) {
+    // A field a handler may assign directly: formatted as setEtag() formats it (an entity tag is
+    // kept, anything else quoted and percent-encoded), so a CR or LF never reaches the wire.
+    response.etag = formatEntityTag(response.etag);
     MultiValueHeaders.setDefault(headers, 'ETag', 'etag', response.etag);
   }
   if (response.lastModified !== undefined && !headers.has('last-modified')) {
