@@ -19,6 +19,16 @@ function taggingApp() {
   return app;
 }
 
+/** Whether `text` has no lone surrogate (what a query string can carry). */
+function isWellFormed(text: string): boolean {
+  try {
+    encodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
 
 describe('response.etag assigned directly', () => {
@@ -57,7 +67,7 @@ describe('response.etag assigned directly', () => {
     const app = taggingApp();
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 30 }), async (value) => {
-        fc.pre(value.isWellFormed());
+        fc.pre(isWellFormed(value));
         const response = await app.request(`/doc?v=${encodeURIComponent(value)}`);
         expect(response.statusCode).toBe(200);
         expect(response.headers.get('etag')).toMatch(ENTITY_TAG);
