@@ -80,7 +80,8 @@ function debugDetails(error: unknown): Record<string, unknown> {
 }
 
 const JSON_TYPE = [{ type: 'application', subtype: 'json', params: {} }];
-const TEXT_TYPE = [{ type: 'text', subtype: 'plain', params: {} }];
+// As it is sent, so `Accept: text/plain; charset=utf-8` takes it.
+const TEXT_TYPE = [{ type: 'text', subtype: 'plain', params: { charset: 'utf-8' } }];
 
 /**
  * The built-in error body: `{"error", "statusCode", "path", "details"?}` as JSON, or the plain

@@ -471,10 +471,19 @@ export const coreCases: CasesModule = {
     });
 
     test('errors are plain text for clients that accept only text/plain', async (send) => {
-      const response = await send(get('/nowhere', { accept: 'text/plain' }));
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-      expect(response.text()).toBe('Not Found');
+      for (const accept of [
+        'text/plain',
+        'text/plain; charset=utf-8',
+        'text/plain;charset=UTF-8',
+      ]) {
+        const response = await send(get('/nowhere', { accept }));
+        expect(response.status).toBe(404);
+        expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+        expect(response.text()).toBe('Not Found');
+      }
+      // Another charset is not what is sent: the JSON body, acceptable or not, as for any 404.
+      const latin = await send(get('/nowhere', { accept: 'text/plain; charset=iso-8859-1' }));
+      expect(latin.headers.get('content-type')).toBe('application/json');
     });
 
     test('errors stay JSON, details and all, for clients that merely prefer text', async (send) => {
