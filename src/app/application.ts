@@ -35,7 +35,7 @@ import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
 import { checkScope } from './routing/registration.js';
 import type { RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
-import { Router } from './routing/router.js';
+import { DEPENDENCY_OPTIONS, type DependencyOptions, Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import { testRequest } from './test-request.js';
 import { isPending } from './thenable.js';
@@ -52,6 +52,18 @@ import type {
   With,
 } from './types.js';
 import { type MultipartLimits, multipartLimits } from './uploads/limits.js';
+
+/** Options of `validates(name, validator, options)`. */
+export interface ValidatesOptions<Source extends ValidationSource = ValidationSource> {
+  /** What a Standard Schema validates (default `jsonBody`); a function validator takes none. */
+  source?: Source;
+  /** `'request'` (default) or `'session'`, as for a dependency. */
+  scope?: Scope;
+}
+const VALIDATES_OPTIONS = Object.keys({
+  source: true,
+  scope: true,
+} satisfies Record<keyof ValidatesOptions, true>);
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (
@@ -89,9 +101,9 @@ export interface RestApplication<Deps extends Registry = {}> {
   dependency<Name extends string, T>(
     name: Name,
     provider: Provider<Deps, T>,
-    options?: { scope?: Scope },
+    options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
-  dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
+  dependency(provider: Provider<Deps, unknown>, options?: DependencyOptions): this;
   authorized<Name extends string, T>(
     name: Name,
     check: Provider<Deps, T>,
@@ -181,9 +193,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   >(
     name: Name,
     validator: V,
-    options?: { source?: Source; scope?: Scope },
+    options?: ValidatesOptions<Source>,
   ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
     RoutesCarriedBy<this> {
+    // A misspelt `source` would leave a schema validating the JSON body instead.
+    knownOptions(`validates "${name}"`, options, VALIDATES_OPTIONS);
     const scope = checkScope(options?.scope);
     this.register(validatorBinding(name, validator, options?.source, scope));
     return this as never;
@@ -200,8 +214,9 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   resourceExists<Name extends string, T>(
     name: Name,
     provider: Provider<Deps, T>,
-    options?: { scope?: Scope },
+    options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> & RoutesCarriedBy<this> {
+    knownOptions(`resourceExists "${name}"`, options, DEPENDENCY_OPTIONS);
     this.register({
       kind: 'exists',
       name,

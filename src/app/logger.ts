@@ -3,6 +3,8 @@
  * the request id to each line it writes for a request.
  */
 
+import { knownOptions } from './options.js';
+
 export type LogFields = Record<string, unknown>;
 
 /**
@@ -34,6 +36,15 @@ export type AnyLogger = Logger | PowertoolsLogger;
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Options of `createConsoleLogger()`. */
+export interface ConsoleLoggerOptions {
+  /** The least level written (default `'info'`). */
+  level?: Level;
+}
+const CONSOLE_LOGGER_OPTIONS = Object.keys({
+  level: true,
+} satisfies Record<keyof ConsoleLoggerOptions, true>);
 
 function serialise(fields: LogFields | undefined): LogFields | undefined {
   if (fields === undefined) return undefined;
@@ -72,7 +83,8 @@ function safeReplacer(): (key: string, value: unknown) => unknown {
  * @example
  * new RestApplication({ logger: createConsoleLogger({ level: 'warn' }) });
  */
-export function createConsoleLogger(options: { level?: Level } = {}): Logger {
+export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
+  knownOptions('createConsoleLogger()', options, CONSOLE_LOGGER_OPTIONS);
   const threshold = ORDER[options.level ?? 'info'];
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;

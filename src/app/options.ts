@@ -31,16 +31,23 @@ function choice<T>(name: string, value: unknown, allowed: readonly T[]): T | und
 /**
  * Refuses option names `allowed` does not list, naming the ones it does: a misspelt name
  * (`authorisation`, `origins`) would otherwise leave its option at the default, which for a
- * security option fails open. `what` says where the options were given.
+ * security option fails open. `what` says where the options were given. The error is a
+ * `SetupError` `INVALID_OPTION` unless `error` makes the one its caller throws for its other
+ * options (a static router's, `sse()`'s). Called where the options are given (registration,
+ * construction, a handler's `sse()` call), with the names from a list kept next to the options'
+ * type.
  */
-export function knownOptions(what: string, options: unknown, allowed: readonly string[]): void {
+export function knownOptions(
+  what: string,
+  options: unknown,
+  allowed: readonly string[],
+  error?: (message: string) => Error,
+): void {
   if (options === undefined || options === null || typeof options !== 'object') return;
   for (const name of Object.keys(options)) {
     if (allowed.includes(name)) continue;
-    throw new SetupError(
-      'INVALID_OPTION',
-      `${what}: unknown option ${JSON.stringify(name)}; the options are ${allowed.join(', ')}`,
-    );
+    const message = `${what}: unknown option ${JSON.stringify(name)}; the options are ${allowed.join(', ')}`;
+    throw error ? error(message) : new SetupError('INVALID_OPTION', message);
   }
 }
 

@@ -4,6 +4,7 @@
  * See docs/streams.md.
  */
 import { Response } from '../response.js';
+import { knownOptions } from './options.js';
 
 /** One event; `data` that is not a string is sent as JSON. */
 export interface ServerSentEvent {
@@ -21,6 +22,7 @@ export interface SseOptions {
   /** Sends a comment line every `keepAlive` ms while no event comes, so proxies keep the connection. */
   keepAlive?: number;
 }
+const SSE_OPTIONS = Object.keys({ keepAlive: true } satisfies Record<keyof SseOptions, true>);
 
 const LINE_BREAK = /\r\n|\r|\n/;
 const KEEP_ALIVE = ': keep-alive\n\n';
@@ -139,6 +141,8 @@ export function sse(
   source: AsyncIterable<ServerSentEvent | string>,
   options: SseOptions = {},
 ): Response {
+  // sse() runs in a handler, where a wrong option is a 500: a TypeError, as for a wrong keepAlive.
+  knownOptions('sse()', options, SSE_OPTIONS, TypeError);
   const { keepAlive } = options;
   if (keepAlive !== undefined && !(keepAlive > 0)) {
     throw new TypeError(`sse() keepAlive must be a number of milliseconds > 0, got ${keepAlive}`);

@@ -5,6 +5,7 @@
 
 import type { AuthorizationHook, SecurityScheme } from '../app/features/authorization.js';
 import type { Logger } from '../app/logger.js';
+import { knownOptions } from '../app/options.js';
 import { DOCS_SETTING, type RouteDescription } from '../app/routing/route-docs.js';
 import type { RoutingTable } from '../app/routing/routing-table.js';
 import { SetupError } from '../errors.js';
@@ -16,12 +17,13 @@ import {
   pipelineResponse,
 } from './responses.js';
 import { SchemaConverter, warnOnce } from './schemas.js';
-import type {
-  OpenApiDocument,
-  OpenApiOperation,
-  OpenApiOptions,
-  OpenApiResponse,
-  OpenApiTag,
+import {
+  OPENAPI_OPTIONS,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type OpenApiOptions,
+  type OpenApiResponse,
+  type OpenApiTag,
 } from './types.js';
 
 /** What `openapi()` reads from an application (a `RestApplication`). */
@@ -47,6 +49,7 @@ const BEARER: SecurityScheme = { type: 'http', scheme: 'bearer' };
  * const document = openapi(app, { info: { title: 'Notes', version: '1.0.0' } });
  */
 export function openapi(app: DocumentedApplication, options: OpenApiOptions): OpenApiDocument {
+  knownOptions('openapi()', options, OPENAPI_OPTIONS);
   const table = app.routingTable();
   if (table.problems.length > 0) throw table.problems[0];
   const schemas = new SchemaConverter(app.logger);

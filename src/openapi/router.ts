@@ -4,6 +4,7 @@
  * installed `swagger-ui-dist`, never from a CDN). Its own routes are not in the document.
  */
 
+import { knownOptions } from '../app/options.js';
 import type { Route } from '../app/routing/route.js';
 import { Router } from '../app/routing/router.js';
 import { normalizePrefix } from '../app/routing/template.js';
@@ -14,7 +15,7 @@ import { StaticRouter } from '../static/index.js';
 import { type DocumentedApplication, openapi } from './document.js';
 import { INIT_SCRIPT, referencePage, relativeUrl } from './reference-page.js';
 import { locateSwaggerUi, type ModuleResolver, SWAGGER_UI_FILES } from './swagger-ui.js';
-import type { OpenApiOptions } from './types.js';
+import { OPENAPI_OPTIONS, type OpenApiOptions } from './types.js';
 
 /** What `openapiRouter()` needs of an application: its document, and its startup to check it. */
 export interface OpenApiRouterApplication extends DocumentedApplication {
@@ -31,6 +32,14 @@ export interface OpenApiRouterOptions extends OpenApiOptions {
   /** Where `swagger-ui-dist` is looked for (tests); the application's install by default. */
   resolver?: ModuleResolver;
 }
+const OPENAPI_ROUTER_OPTIONS: readonly string[] = [
+  ...Object.keys({
+    path: true,
+    docs: true,
+    resolver: true,
+  } satisfies Record<Exclude<keyof OpenApiRouterOptions, keyof OpenApiOptions>, true>),
+  ...OPENAPI_OPTIONS,
+];
 
 function routePath(value: string, option: string): string {
   const path = normalizePrefix(value);
@@ -55,6 +64,9 @@ export function openapiRouter(
   app: OpenApiRouterApplication,
   options: OpenApiRouterOptions,
 ): Router {
+  // Here, where the options are given, with the router's own names listed: openapi() would only
+  // refuse a misspelt `doc: false` at startup, naming the document's options.
+  knownOptions('openapiRouter()', options, OPENAPI_ROUTER_OPTIONS);
   const { path: documentOption, docs: docsOption, resolver, ...documentOptions } = options;
   const documentPath = routePath(documentOption ?? '/openapi.json', 'path');
   const router = new Router();

@@ -41,6 +41,12 @@ export interface OpenApiOptions {
    */
   tags?: readonly OpenApiTag[];
 }
+/** The names of {@link OpenApiOptions}: `openapi()` refuses any other. */
+export const OPENAPI_OPTIONS: readonly string[] = Object.keys({
+  info: true,
+  servers: true,
+  tags: true,
+} satisfies Record<keyof OpenApiOptions, true>);
 
 /** A Parameter Object (OpenAPI 3.1 §4.8.12). */
 export interface OpenApiParameter {

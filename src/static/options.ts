@@ -2,6 +2,7 @@
  * The options of `StaticRouter`, checked once at construction.
  */
 import type { Logger } from '../app/logger.js';
+import { knownOptions } from '../app/options.js';
 import { StaticRouterError } from './errors.js';
 import { resolveStaticPath } from './resolve.js';
 
@@ -32,6 +33,10 @@ export interface StaticCacheOptions {
   /** The most bytes of file content kept at once; default 32 MiB. */
   maxBytes?: number;
 }
+const CACHE_OPTIONS = Object.keys({
+  maxFileSize: true,
+  maxBytes: true,
+} satisfies Record<keyof StaticCacheOptions, true>);
 
 /** Options of {@link StaticRouter}. */
 export interface StaticRouterOptions {
@@ -66,6 +71,18 @@ export interface StaticRouterOptions {
   /** Where S3 and read errors are logged; by default they reach the application's logger. */
   logger?: Logger;
 }
+const STATIC_ROUTER_OPTIONS = Object.keys({
+  indexFile: true,
+  retryWithIndex: true,
+  s3: true,
+  cacheControl: true,
+  immutable: true,
+  fallback: true,
+  dotfiles: true,
+  precompressed: true,
+  cache: true,
+  logger: true,
+} satisfies Record<keyof StaticRouterOptions, true>);
 
 /** The options with defaults applied and every value checked. */
 export interface ResolvedOptions {
@@ -105,8 +122,14 @@ function invalid(message: string): StaticRouterError {
   return new StaticRouterError('INVALID_OPTION', `StaticRouter: ${message}`);
 }
 
+function refused(message: string): StaticRouterError {
+  return new StaticRouterError('INVALID_OPTION', message);
+}
+
 /** Checks `options` and applies the defaults; throws {@link StaticRouterError}. */
 export function resolveOptions(options: StaticRouterOptions): ResolvedOptions {
+  // A misspelt name (`cachecontrol`, `dotFiles`) would leave its option at the default.
+  knownOptions('StaticRouter', options, STATIC_ROUTER_OPTIONS, refused);
   const indexFile = options.indexFile ?? 'index.html';
   if (
     typeof indexFile !== 'string' ||
@@ -148,6 +171,7 @@ export function resolveOptions(options: StaticRouterOptions): ResolvedOptions {
   let cache: Required<StaticCacheOptions> | false = DEFAULT_CACHE;
   if (options.cache === false) cache = false;
   else if (options.cache !== undefined) {
+    knownOptions('StaticRouter cache', options.cache, CACHE_OPTIONS, refused);
     cache = { ...DEFAULT_CACHE, ...options.cache };
     for (const key of ['maxFileSize', 'maxBytes'] as const) {
       const value = cache[key];

@@ -4,6 +4,7 @@
  */
 
 import type { AnyLogger } from '../../app/logger.js';
+import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
 import type { LambdaContext as Context, GatewayEvent, GatewayResult } from './events.js';
 import { EmfMetricsPublisher } from './metrics/emf.js';
@@ -47,6 +48,15 @@ export interface CloudGatewayAdapterOptions {
    */
   logger?: AnyLogger;
 }
+const CLOUD_GATEWAY_ADAPTER_OPTIONS = Object.keys({
+  metricsPublisher: true,
+  enableMetrics: true,
+  namespace: true,
+  serviceName: true,
+  metricsResolution: true,
+  basePath: true,
+  logger: true,
+} satisfies Record<keyof CloudGatewayAdapterOptions, true>);
 
 /** A Lambda handler for every event kind the adapter accepts. */
 export type GatewayHandler = (event: GatewayEvent, context?: Context) => Promise<GatewayResult>;
@@ -58,12 +68,16 @@ function envValue(name: string): string | undefined {
 
 /**
  * Where the invocation metrics go and the line they are filed under, from the options and the
- * environment; throws `INVALID_OPTION` for a resolution or publisher that cannot work.
+ * environment; throws `INVALID_OPTION` for an option name the adapter does not know (checked
+ * here, where the constructor first reads its options whole), and for a resolution or publisher
+ * that cannot work.
  */
 export function metricsSettings(options: CloudGatewayAdapterOptions): {
   publisher: MetricsPublisher | undefined;
   line: MetricsLine;
 } {
+  // A misspelt `basePath` would leave its prefix on every path; `enableMetric: false`, metrics on.
+  knownOptions('new CloudGatewayAdapter()', options, CLOUD_GATEWAY_ADAPTER_OPTIONS);
   const resolution = options.metricsResolution ?? 60;
   if (resolution !== 1 && resolution !== 60) {
     throw new SetupError(

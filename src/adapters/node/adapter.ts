@@ -5,12 +5,18 @@ import { type IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { dispatch, isPending } from '../../app/kernel.js';
+import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { requestRefusal, toRequest } from './request.js';
 import { type WriteContext, writeFallback, writeResponse } from './response.js';
 import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
+
+/** The names of {@link NodeAdapterOptions} (./types.ts), which `serve()` also takes. */
+export const NODE_ADAPTER_OPTIONS: readonly string[] = Object.keys({
+  trustProxy: true,
+} satisfies Record<keyof NodeAdapterOptions, true>);
 
 function checkTrustProxy(value: unknown): TrustProxy {
   if (value === undefined) return false;
@@ -76,6 +82,7 @@ export class NodeAdapter {
     if (app === null || typeof app !== 'object' || typeof app.execute !== 'function') {
       throw new SetupError('INVALID_OPTION', 'NodeAdapter needs a RestApplication');
     }
+    knownOptions('new NodeAdapter()', options, NODE_ADAPTER_OPTIONS);
     this.app = app;
     this.trustProxy = checkTrustProxy(options.trustProxy);
     this.#context = { logger: app.logger, inFlight: 0 };

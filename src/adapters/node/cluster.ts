@@ -10,12 +10,14 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { availableParallelism } from 'node:os';
+import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
 import {
   checkDuration,
   formatUrl,
   LONGEST_TIMER,
   resolveHost,
+  SERVE_OPTIONS,
   type ServeOptions,
   serve,
 } from './serve.js';
@@ -26,6 +28,13 @@ export interface ClusterOptions extends ServeOptions {
   /** Worker processes to run (default: `os.availableParallelism()`). */
   workers?: number;
 }
+const CLUSTER_OPTIONS: readonly string[] = [
+  ...Object.keys({ workers: true } satisfies Record<
+    Exclude<keyof ClusterOptions, keyof ServeOptions>,
+    true
+  >),
+  ...SERVE_OPTIONS,
+];
 
 /** What `serveCluster()` resolves to, in the primary and in each worker. */
 export interface ClusterHandle {
@@ -91,6 +100,11 @@ export function serveCluster(
   createApp: () => ServedApplication | Promise<ServedApplication>,
   options: ClusterOptions = {},
 ): Promise<ClusterHandle> {
+  try {
+    knownOptions('serveCluster()', options, CLUSTER_OPTIONS);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return cluster.isPrimary ? startPrimary(options) : startWorker(createApp, options);
 }
 
@@ -110,7 +124,8 @@ async function startWorker(
     const app = await createApp();
     // Signals are handled here rather than in serve(), so that the worker also leaves the
     // cluster (disconnects) once it has shut down, and so can exit.
-    handle = await serve(app, { ...options, handleSignals: false });
+    const { workers: _workers, ...serveOptions } = options;
+    handle = await serve(app, { ...serveOptions, handleSignals: false });
   } catch (error) {
     process.off('message', onEarlyMessage);
     const message = error instanceof Error ? error.message : String(error);

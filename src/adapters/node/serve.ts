@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
+import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
-import { NodeAdapter } from './adapter.js';
+import { NODE_ADAPTER_OPTIONS, NodeAdapter } from './adapter.js';
 import type { NodeAdapterOptions, ServedApplication } from './types.js';
 
 /** Options of `serve(app, options)`. */
@@ -39,6 +40,27 @@ export interface ServeOptions extends NodeAdapterOptions {
    * behind an AWS ALB), or the balancer may reuse a connection the server is closing.
    */
   keepAliveTimeout?: number;
+}
+/** The options of `serve()` besides the adapter's. */
+const OWN_SERVE_OPTIONS = Object.keys({
+  port: true,
+  host: true,
+  tls: true,
+  handleSignals: true,
+  shutdownTimeout: true,
+  headersTimeout: true,
+  requestTimeout: true,
+  keepAliveTimeout: true,
+} satisfies Record<Exclude<keyof ServeOptions, keyof NodeAdapterOptions>, true>);
+export const SERVE_OPTIONS: readonly string[] = [...OWN_SERVE_OPTIONS, ...NODE_ADAPTER_OPTIONS];
+
+/** The options `serve()` hands on to its `NodeAdapter`: those the adapter takes. */
+function adapterOptions(options: ServeOptions): NodeAdapterOptions {
+  const picked: Record<string, unknown> = {};
+  for (const name of NODE_ADAPTER_OPTIONS) {
+    if (name in options) picked[name] = options[name as keyof NodeAdapterOptions];
+  }
+  return picked;
 }
 
 /** What `serve()` resolves to (docs/node.md). */
@@ -140,13 +162,14 @@ export async function serve(
   app: ServedApplication,
   options: ServeOptions = {},
 ): Promise<ServeHandle> {
+  knownOptions('serve()', options, SERVE_OPTIONS);
   const port = resolvePort(options.port);
   const host = resolveHost(options.host);
   const shutdownTimeout = checkDuration('shutdownTimeout', options.shutdownTimeout, 10_000);
   const headersTimeout = checkDuration('headersTimeout', options.headersTimeout, 30_000);
   const requestTimeout = checkDuration('requestTimeout', options.requestTimeout, 120_000);
   const keepAliveTimeout = checkDuration('keepAliveTimeout', options.keepAliveTimeout, 5_000);
-  const adapter = new NodeAdapter(app, options);
+  const adapter = new NodeAdapter(app, adapterOptions(options));
   // The server is made before startup: options it refuses (a TLS key that is not PEM) then fail
   // before startup handlers open anything that would have to be released.
   const serverOptions = {

@@ -3,6 +3,7 @@
  * the options, checked and compiled once at registration.
  */
 import { SetupError } from '../../errors.js';
+import { knownOptions } from '../options.js';
 import type { CompressionLevels, ContentCoding } from './encoders.js';
 
 /** Options of `compress()`. */
@@ -28,6 +29,12 @@ export interface CompressOptions {
    */
   levels?: CompressionLevels;
 }
+const COMPRESS_OPTIONS = Object.keys({
+  threshold: true,
+  encodings: true,
+  types: true,
+  levels: true,
+} satisfies Record<keyof CompressOptions, true>);
 
 /** `compress()` as the pipeline uses it. */
 export interface CompiledCompression {
@@ -111,6 +118,7 @@ const DEFAULT_TEST = typeTest(DEFAULT_COMPRESSIBLE_TYPES);
 /** Checks and compiles `compress()` options; a misspelt one is a SetupError at registration. */
 export function compileCompression(options: CompressOptions = {}): CompiledCompression {
   if (options === null || typeof options !== 'object') throw invalid('options must be an object');
+  knownOptions('compress()', options, COMPRESS_OPTIONS);
   const threshold = options.threshold ?? 1024;
   if (typeof threshold !== 'number' || !(threshold >= 0)) {
     throw invalid(`threshold must be a number of bytes >= 0, got ${JSON.stringify(threshold)}`);

@@ -5,11 +5,12 @@ import { SetupError } from '../../errors.js';
 import type { HTTPMethod } from '../../http/methods.js';
 import { type CompressOptions, compressSetting } from '../compression/options.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
-import { type CspOptions, compileCsp } from '../features/csp.js';
+import { type CompiledCsp, type CspOptions, compileCsp } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
 import { addParser } from '../inject/body-parsers.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { StandardSchemaV1 } from '../inject/validation.js';
+import { knownOptions } from '../options.js';
 import type {
   HandlerContext,
   OnRequestHook,
@@ -36,6 +37,36 @@ import type {
   WithInputs,
   WithReturn,
 } from './route-types.js';
+
+// The names of `describe()`'s and `returns()`'s options (their types are in ./route-docs.ts),
+// checked against those types.
+const DESCRIBE_OPTIONS = Object.keys({
+  summary: true,
+  description: true,
+  tags: true,
+  operationId: true,
+  deprecated: true,
+  hidden: true,
+} satisfies Record<keyof RouteDescription, true>);
+const RETURNS_OPTIONS = Object.keys({
+  description: true,
+  mediaType: true,
+} satisfies Record<keyof ReturnsOptions, true>);
+// The names of `csp()`'s options (CspOptions is in ../features/csp.ts), checked against its type.
+const CSP_OPTIONS = Object.keys({
+  directives: true,
+  reportOnly: true,
+} satisfies Record<keyof CspOptions, true>);
+
+/**
+ * What `csp()` stores on a route or router: the compiled policy, or `false` for none. A
+ * misspelt `reportOnly` would otherwise enforce a policy meant to be tried out.
+ */
+export function cspSetting(options: CspOptions | false): CompiledCsp | false {
+  if (options === false) return false;
+  knownOptions('csp()', options, CSP_OPTIONS);
+  return compileCsp(options);
+}
 
 /** A route-level provider: takes the handler's injection object, returns a value or a promise. */
 export type RouteProvider<Deps extends Registry, Path extends string, T> = (
@@ -142,7 +173,7 @@ export class Route<
    * app.get('/page', ({ cspNonce }) => page(cspNonce)).csp({ directives: { scriptSrc: ["'nonce'"] } });
    */
   csp(options: CspOptions | false): this {
-    this.settings.csp = options === false ? false : compileCsp(options);
+    this.settings.csp = cspSetting(options);
     this.#changed();
     return this;
   }
@@ -261,7 +292,9 @@ export class Route<
    * app.get('/notes', () => notes.list()).describe({ summary: 'List notes', tags: ['notes'] });
    */
   describe(description: RouteDescription): this {
-    checkDescription(description, `${this.method} ${this.path}`);
+    const label = `${this.method} ${this.path}`;
+    knownOptions(`describe() of ${label}`, description, DESCRIBE_OPTIONS);
+    checkDescription(description, label);
     const previous = this.settings[DOCS_SETTING.describe] as RouteDescription | undefined;
     this.settings[DOCS_SETTING.describe] = { ...previous, ...description };
     this.#changed();
@@ -280,16 +313,12 @@ export class Route<
     schema?: Schema,
     options?: ReturnsOptions,
   ): Route<Deps, Path, WithReturn<Shape, Status, Schema>> {
+    const label = `${this.method} ${this.path}`;
+    knownOptions(`returns() of ${label}`, options, RETURNS_OPTIONS);
     const declared = this.settings[DOCS_SETTING.returns] as
       | Map<number, DocumentedResponse>
       | undefined;
-    const response = documentedResponse(
-      declared,
-      status,
-      schema,
-      options,
-      `${this.method} ${this.path}`,
-    );
+    const response = documentedResponse(declared, status, schema, options, label);
     const responses = declared ?? new Map<number, DocumentedResponse>();
     responses.set(status, response);
     this.settings[DOCS_SETTING.returns] = responses;

@@ -15,11 +15,12 @@ import {
   guardedFunction,
 } from '../features/authorization.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
-import { type CspOptions, compileCsp } from '../features/csp.js';
+import type { CspOptions } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
 import type { Binding, Scope } from '../inject/bindings.js';
 import { addParser } from '../inject/body-parsers.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
+import { knownOptions } from '../options.js';
 import type { CheckedHandler } from '../representable.js';
 import type {
   ErrorHandler,
@@ -31,7 +32,7 @@ import type {
   With,
 } from '../types.js';
 import { addBinding, checkScope, errorHandlerStatus } from './registration.js';
-import { Route } from './route.js';
+import { cspSetting, Route } from './route.js';
 import type {
   CarriesRoutes,
   MethodOf,
@@ -42,6 +43,15 @@ import type {
   TypedRoute,
 } from './route-types.js';
 import { normalizePrefix, validateTemplate } from './template.js';
+
+/** Options of `dependency()` and `resourceExists()`. */
+export interface DependencyOptions {
+  /** `'request'` (default): once per request; `'session'`: once for the application's life. */
+  scope?: Scope;
+}
+export const DEPENDENCY_OPTIONS: readonly string[] = Object.keys({
+  scope: true,
+} satisfies Record<keyof DependencyOptions, true>);
 
 /** A router mounted under a prefix. */
 export interface Mount {
@@ -134,18 +144,20 @@ export class Router<Deps extends Registry = {}> {
   dependency<Name extends string, T>(
     name: Name,
     provider: Provider<Deps, T>,
-    options?: { scope?: Scope },
+    options?: DependencyOptions,
   ): Router<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
-  dependency(provider: Provider<Deps, unknown>, options?: { scope?: Scope }): this;
+  dependency(provider: Provider<Deps, unknown>, options?: DependencyOptions): this;
   dependency(
     nameOrProvider: string | Provider<Deps, unknown>,
-    providerOrOptions?: Provider<Deps, unknown> | { scope?: Scope },
-    maybeOptions?: { scope?: Scope },
+    providerOrOptions?: Provider<Deps, unknown> | DependencyOptions,
+    maybeOptions?: DependencyOptions,
   ): unknown {
     const [name, provider, options] =
       typeof nameOrProvider === 'function'
-        ? [nameOrProvider.name, nameOrProvider, providerOrOptions as { scope?: Scope } | undefined]
+        ? [nameOrProvider.name, nameOrProvider, providerOrOptions as DependencyOptions | undefined]
         : [nameOrProvider, providerOrOptions as Provider<Deps, unknown>, maybeOptions];
+    // A misspelt `scope` would leave a session dependency computed on every request.
+    knownOptions(`dependency "${name}"`, options, DEPENDENCY_OPTIONS);
     this.register({
       kind: 'provider',
       name,
@@ -276,7 +288,7 @@ export class Router<Deps extends Registry = {}> {
    * `StaticRouter` or a docs router), including under `authorization: 'required'`.
    *
    * @example
-   * app.mount('/assets', new StaticRouter({ directory: './public' }).public());
+   * app.mount('/assets', new StaticRouter('./public').public());
    */
   public(): this {
     this.settings.public = true;
@@ -378,7 +390,7 @@ export class Router<Deps extends Registry = {}> {
    * app.csp({ directives: { defaultSrc: ["'self'"], scriptSrc: ["'self'", "'nonce'"] } });
    */
   csp(options: CspOptions | false): this {
-    this.settings.csp = options === false ? false : compileCsp(options);
+    this.settings.csp = cspSetting(options);
     this.changed();
     return this;
   }
