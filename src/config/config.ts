@@ -18,6 +18,7 @@ import { Resolution, type ResolverSource, templateOf } from './interpolation/res
 import type { JsonValue } from './json.js';
 import {
   checkedLimit,
+  checkOptionNames,
   DEFAULT_MAX_VALUE_BYTES,
   DEFAULT_TOTAL_PER_VALUE,
   MAX_FILE_BYTES,
@@ -80,6 +81,25 @@ export interface ValidateOptions {
   readonly applyDefaults?: boolean;
 }
 
+// The names of each options type, checked against it by the compiler.
+const CONFIG_OPTIONS = Object.keys({
+  baseDir: true,
+  env: true,
+  maxValueBytes: true,
+  maxTotalBytes: true,
+} satisfies Record<keyof ConfigOptions, true>);
+const YAML_CONFIG_OPTIONS = Object.keys({
+  baseDir: true,
+  env: true,
+  maxValueBytes: true,
+  maxTotalBytes: true,
+  filename: true,
+} satisfies Record<keyof YamlConfigOptions, true>);
+const VALIDATE_OPTIONS = Object.keys({ applyDefaults: true } satisfies Record<
+  keyof ValidateOptions,
+  true
+>);
+
 /**
  * A configuration with `${...}` interpolations (environment variables, files, references to
  * other values), resolved lazily and validated against a JSON Schema.
@@ -127,6 +147,7 @@ export class Config {
    * {@link MAX_FILE_BYTES} (4 MiB) is a `TOO_LARGE` error, found without reading it whole.
    */
   static fromYamlFile(path: string, options: ConfigOptions = {}): Config {
+    checkOptionNames('Config.fromYamlFile()', options, CONFIG_OPTIONS);
     let text: string | undefined;
     try {
       text = readTextUpTo(path, MAX_FILE_BYTES);
@@ -145,6 +166,7 @@ export class Config {
 
   /** Reads YAML text (YAML 1.2, core schema: `yes` stays a string). */
   static fromYaml(text: string, options: YamlConfigOptions = {}): Config {
+    checkOptionNames('Config.fromYaml()', options, YAML_CONFIG_OPTIONS);
     const { filename } = options;
     const baseDir =
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
@@ -155,6 +177,7 @@ export class Config {
 
   /** Wraps a JSON value (any JSON value may be the root). Strings may hold interpolations. */
   static fromObject(value: unknown, options: ConfigOptions = {}): Config {
+    checkOptionNames('Config.fromObject()', options, CONFIG_OPTIONS);
     return new Config(
       nodesFromValue(value),
       undefined,
@@ -234,6 +257,7 @@ export class Config {
    * `<from file:PATH>`, never as itself.
    */
   validate<T = JsonValue>(schema: Schema, options: ValidateOptions = {}): T {
+    checkOptionNames('validate()', options, VALIDATE_OPTIONS);
     const resolved = new Resolution(this.source()).resolve(this.#root);
     let value = resolved.value;
     const { validate } = validatorFor(schema, options.applyDefaults ? 'defaults' : 'plain');

@@ -97,3 +97,17 @@ export function valueSize(value: JsonValue, limit: number): number {
   }
   return size;
 }
+
+/**
+ * Refuses option names `allowed` does not list: a misspelt `env` would resolve `${env:...}`
+ * from the process's environment instead of the one given. `what` says where they were given.
+ */
+export function checkOptionNames(what: string, options: object, allowed: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) {
+      throw new TypeError(
+        `${what}: unknown option ${JSON.stringify(name)}; the options are ${allowed.join(', ')}`,
+      );
+    }
+  }
+}

@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 import { lineAndColumn, locateJsonSyntaxError } from './json.js';
 import { duplicateJsonKey, jsonOffset } from './json-places.js';
-import { MAX_FILE_BYTES } from './limits.js';
+import { checkOptionNames, MAX_FILE_BYTES } from './limits.js';
 import { pointerToSegments } from './path.js';
 import { readTextUpTo } from './read-text.js';
 import { compileErrorPointer } from './schema/culprit.js';
@@ -41,6 +41,12 @@ export interface SchemaOptions {
    */
   readonly references?: Readonly<Record<string, unknown>>;
 }
+
+// Its names, checked against SchemaOptions by the compiler.
+const SCHEMA_OPTIONS = Object.keys({ references: true } satisfies Record<
+  keyof SchemaOptions,
+  true
+>);
 
 /** Which compiled validator to use. */
 type Mode = 'plain' | 'defaults' | 'raw';
@@ -182,6 +188,7 @@ export class Schema {
     options: SchemaOptions | undefined,
     locate: (pointer: string) => SourcePosition | undefined,
   ): Schema {
+    checkOptionNames('Schema', options ?? {}, SCHEMA_OPTIONS);
     let dialect: Dialect;
     try {
       dialect = dialectOf(definition);

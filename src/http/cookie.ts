@@ -26,6 +26,26 @@ const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const VALUE = /^[\x21\x23-\x24\x26-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 const ATTRIBUTE = /^[\x20-\x3a\x3c-\x7e]*$/;
 
+// The option names, checked against CookieOptions by the compiler: a misspelt `httpOnly` would
+// otherwise leave the cookie readable by scripts.
+const OPTION_NAMES: ReadonlySet<string> = new Set(
+  Object.keys({
+    domain: true,
+    path: true,
+    expires: true,
+    maxAge: true,
+    httpOnly: true,
+    secure: true,
+    sameSite: true,
+    partitioned: true,
+  } satisfies Record<keyof CookieOptions, true>),
+);
+const SAME_SITE: ReadonlyMap<string, string> = new Map([
+  ['strict', 'Strict'],
+  ['lax', 'Lax'],
+  ['none', 'None'],
+]);
+
 /**
  * Parses a `Cookie` header into a name → value map; the first occurrence of a name wins
  * (RFC 6265 §5.4 orders the more specific path first). Values are percent-decoded when they
@@ -71,6 +91,13 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
       throw new TypeError(`Cookie ${name} has a value that is not well-formed Unicode`);
     }
   }
+  for (const option in options) {
+    if (!OPTION_NAMES.has(option)) {
+      throw new TypeError(
+        `Cookie ${name}: unknown option ${JSON.stringify(option)}; the options are ${[...OPTION_NAMES].join(', ')}`,
+      );
+    }
+  }
   let out = `${name}=${encoded}`;
   if (options.domain !== undefined) out += `; Domain=${attribute('Domain', options.domain)}`;
   if (options.path !== undefined) out += `; Path=${attribute('Path', options.path)}`;
@@ -84,11 +111,23 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
     if (!Number.isFinite(options.maxAge)) throw new TypeError('Cookie maxAge must be finite');
     out += `; Max-Age=${Math.floor(options.maxAge)}`;
   }
+  const site = options.sameSite === undefined ? undefined : sameSite(options.sameSite);
   if (options.httpOnly) out += '; HttpOnly';
-  if (options.secure || options.sameSite === 'None' || options.partitioned) out += '; Secure';
-  if (options.sameSite !== undefined) out += `; SameSite=${options.sameSite}`;
+  if (options.secure || site === 'None' || options.partitioned) out += '; Secure';
+  if (site !== undefined) out += `; SameSite=${site}`;
   if (options.partitioned) out += '; Partitioned';
   return out;
+}
+
+// Any other value would be written into the header as it is, attributes and all.
+function sameSite(value: string): string {
+  const known = typeof value === 'string' ? SAME_SITE.get(value.toLowerCase()) : undefined;
+  if (known === undefined) {
+    throw new TypeError(
+      `Cookie sameSite must be Strict, Lax or None, not ${JSON.stringify(value)}`,
+    );
+  }
+  return known;
 }
 
 function attribute(name: string, value: string): string {

@@ -1,14 +1,14 @@
 /**
  * The adapters' options objects refuse a name they do not know with `INVALID_OPTION`, naming
  * the options there are (docs/application.md, "Errors"): `serve()`, `serveCluster()`,
- * `new NodeAdapter()` and `new CloudGatewayAdapter()`. The options they know still work, and
+ * `new NodeAdapter()`, `new CloudGatewayAdapter()` and `new EmfMetricsPublisher()`. The options they know still work, and
  * `serve()` and `serveCluster()` still hand theirs on to what they build.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CloudGatewayAdapter } from '../../src/adapters/aws/index.js';
+import { CloudGatewayAdapter, EmfMetricsPublisher } from '../../src/adapters/aws/index.js';
 import { NodeAdapter, serve, serveCluster } from '../../src/adapters/node/index.js';
 import { RestApplication, silentLogger } from '../../src/index.js';
 import { readV1Result, restEvent } from './aws/fixtures.js';
@@ -172,5 +172,19 @@ describe('new CloudGatewayAdapter()', () => {
     );
     expect(result.status).toBe(200);
     expect(lines).toHaveLength(1);
+  });
+});
+
+describe('new EmfMetricsPublisher()', () => {
+  it('refuses a misspelt option and takes write', async () => {
+    expect(() => new EmfMetricsPublisher(options({ writer: () => undefined }))).toThrow(
+      invalidOption('new EmfMetricsPublisher(): unknown option "writer"; the options are write'),
+    );
+    const lines: string[] = [];
+    const adapter = new CloudGatewayAdapter(echoApp(), {
+      metricsPublisher: new EmfMetricsPublisher({ write: (line) => lines.push(line) }),
+    });
+    await adapter.handleEvent(restEvent({ method: 'GET', path: '/echo' }));
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ Count: 1 });
   });
 });

@@ -63,6 +63,29 @@ describe('cookies', () => {
       TypeError,
     );
     expect(() => serializeCookie('a', '\ud800')).toThrow(TypeError);
+    // sameSite is written as one of its three values, never as the text it was given.
+    for (const sameSite of ['None; Domain=evil', 'Lax\r\nX: y', 'constructor', '__proto__', '']) {
+      expect(() => serializeCookie('a', '1', { sameSite } as never), sameSite).toThrow(
+        /Strict, Lax or None/,
+      );
+    }
+  });
+
+  it('writes sameSite in its canonical case, Secure with any None', () => {
+    expect(serializeCookie('a', '1', { sameSite: 'lax' } as never)).toBe('a=1; SameSite=Lax');
+    expect(serializeCookie('a', '1', { sameSite: 'none' } as never)).toBe(
+      'a=1; Secure; SameSite=None',
+    );
+  });
+
+  it('refuses an option name it does not know, naming the ones there are', () => {
+    // A misspelt httpOnly would leave the cookie readable by scripts.
+    expect(() => serializeCookie('sid', '1', { httponly: true } as never)).toThrow(
+      /unknown option "httponly"; the options are domain, path, expires, maxAge, httpOnly, secure, sameSite, partitioned/,
+    );
+    expect(serializeCookie('sid', '1', { httpOnly: true, secure: true })).toBe(
+      'sid=1; HttpOnly; Secure',
+    );
   });
 
   it('never throws on any Cookie header', () => {

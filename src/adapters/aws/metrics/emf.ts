@@ -3,6 +3,7 @@
  * runtime ships to CloudWatch Logs and CloudWatch turns into metrics, with no API call and no
  * extra latency.
  */
+import { knownOptions } from '../../../app/options.js';
 import { DataRecord } from '../../../http/data-record.js';
 import type { MetricsEntry, MetricsPublisher } from './entry.js';
 
@@ -58,6 +59,10 @@ export interface EmfMetricsPublisherOptions {
   /** Where each line goes (without its newline); stdout by default. */
   write?: (line: string) => void;
 }
+const EMF_PUBLISHER_OPTIONS = Object.keys({ write: true } satisfies Record<
+  keyof EmfMetricsPublisherOptions,
+  true
+>);
 
 /**
  * The default publisher: writes each entry as one EMF line to stdout.
@@ -70,6 +75,7 @@ export class EmfMetricsPublisher implements MetricsPublisher {
   readonly #write: (line: string) => void;
 
   constructor(options: EmfMetricsPublisherOptions = {}) {
+    knownOptions('new EmfMetricsPublisher()', options, EMF_PUBLISHER_OPTIONS);
     // One write per line: on Lambda stdout is a pipe, whose writes are synchronous on Linux, so
     // the line is out before the invocation returns.
     this.#write = options.write ?? ((line) => process.stdout.write(`${line}\n`));
