@@ -6,6 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
@@ -206,8 +207,10 @@ export async function writeStreamedResponse(
     throw error;
   } finally {
     // A client that went away (or a failure) ends the producer's iteration: a generator's
-    // `finally` runs, a Node stream is destroyed.
+    // `finally` runs, a Node stream is destroyed; the invocation ends after it, also when the
+    // request's signal stopped the producer (the runtime may freeze what runs later).
     await Promise.resolve(iterator.return?.()).catch(() => undefined);
+    await unfinished(body);
   }
   return ended(stream);
 }

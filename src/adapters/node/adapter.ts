@@ -4,13 +4,18 @@
 import { type IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { dispatch, isPending } from '../../app/kernel.js';
+import { dispatch, isPending, unfinished } from '../../app/kernel.js';
 import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { requestRefusal, toRequest } from './request.js';
-import { type WriteContext, writeFallback, writeResponse } from './response.js';
+import {
+  closeWithConnection,
+  type WriteContext,
+  writeFallback,
+  writeResponse,
+} from './response.js';
 import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
 
 /** The names of {@link NodeAdapterOptions} (./types.ts), which `serve()` also takes. */
@@ -142,6 +147,7 @@ export class NodeAdapter {
     expectsContinue: boolean,
   ): undefined | Promise<void> {
     let response: Response | Promise<Response>;
+    if (res.socket === null) closeWithConnection(req, res);
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
       response = dispatch(this.app, request, requestRefusal(req.rawHeaders));
@@ -157,7 +163,10 @@ export class NodeAdapter {
     return Promise.resolve(response).then(
       (settled) => {
         this.#write(req, res, settled);
-        this.#context.inFlight--;
+        // A handler answered by its timeout's 503 still counts until it settles.
+        const running = unfinished(settled);
+        if (running === undefined) this.#context.inFlight--;
+        else running.then(() => this.#context.inFlight--);
       },
       (error: unknown) => {
         this.#fail(res, error);

@@ -31,11 +31,11 @@ import type { TrustProxy } from './types.js';
  * });
  */
 export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
-  /** The request this body belongs to, for code that needs Node's own stream. */
-  readonly message: IncomingMessage;
+  readonly #message: IncomingMessage;
   /** The response to this request, when the adapter made the body: how a disconnect is seen. */
   readonly response: ServerResponse | undefined;
   readonly #awaitingContinue: ServerResponse | undefined;
+  #continued = false;
 
   /**
    * `awaitingContinue` is the response of a request that sent `Expect: 100-continue` and has
@@ -46,9 +46,29 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
     awaitingContinue?: ServerResponse,
     response: ServerResponse | undefined = awaitingContinue,
   ) {
-    this.message = message;
+    this.#message = message;
     this.response = response;
     this.#awaitingContinue = awaitingContinue;
+  }
+
+  /**
+   * The request this body belongs to, for code that reads Node's own stream. Taking it is
+   * reading the body: a client that sent `Expect: 100-continue` is told to go on.
+   */
+  get message(): IncomingMessage {
+    this.#continue();
+    return this.#message;
+  }
+
+  // RFC 9110 §10.1.1: a client that expects 100-continue waits before sending the body. It is
+  // asked for the body only once something reads it, so a request refused on its headers (404,
+  // 401, a declared length over the limit) never uploads anything. Node does not remember
+  // having sent it: once.
+  #continue(): void {
+    const response = this.#awaitingContinue;
+    if (response === undefined || this.#continued || response.headersSent) return;
+    this.#continued = true;
+    response.writeContinue();
   }
 
   /**
@@ -56,7 +76,7 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
    * Content-Length other than 0 (Node's parser has refused a malformed one already).
    */
   get hasContent(): boolean {
-    const headers = this.message.headers;
+    const headers = this.#message.headers;
     const length = headers['content-length'];
     return (
       headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0)
@@ -64,7 +84,7 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    return readMessage(this.message, this.#awaitingContinue);
+    return readMessage(this.#message, () => this.#continue());
   }
 
   /**
@@ -73,11 +93,8 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
    * destroyed, so the 413 can still be sent) and rejects with 413.
    */
   readWhole(limit: number): Promise<Uint8Array> {
-    const message = this.message;
-    const awaitingContinue = this.#awaitingContinue;
-    if (awaitingContinue !== undefined && !awaitingContinue.headersSent) {
-      awaitingContinue.writeContinue();
-    }
+    const message = this.#message;
+    this.#continue();
     return new Promise<Uint8Array>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let total = 0;
@@ -117,16 +134,12 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
   }
 }
 
+/** The message's bytes; `start` runs at the first read (a generator runs nothing before). */
 async function* readMessage(
   message: IncomingMessage,
-  awaitingContinue: ServerResponse | undefined,
+  start: () => void,
 ): AsyncGenerator<Uint8Array> {
-  // RFC 9110 §10.1.1: a client that expects 100-continue waits before sending the body. It is
-  // asked for the body only now that something reads it, so a request refused on its headers
-  // (404, 401, a declared length over the limit) never uploads anything.
-  if (awaitingContinue !== undefined && !awaitingContinue.headersSent) {
-    awaitingContinue.writeContinue();
-  }
+  start();
   const chunks: AsyncIterable<Uint8Array> = message.iterator({ destroyOnReturn: false });
   try {
     for await (const chunk of chunks) yield chunk;

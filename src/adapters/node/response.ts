@@ -8,6 +8,7 @@
 import type { ReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
@@ -167,20 +168,43 @@ function sendChunks(
   res.once('close', () => {
     if (!finished) discardBody(underlying);
   });
+  // A source stopped by the request's signal may still be cleaning up (a generator's `finally`).
+  const settle = (): void => {
+    const cleanup = unfinished(source);
+    if (cleanup === undefined) context.inFlight--;
+    else cleanup.then(() => context.inFlight--);
+  };
   writeChunks(res, source).then(
     (complete) => {
       finished = true;
-      context.inFlight--;
+      settle();
       if (complete) res.end();
     },
     (error: unknown) => {
       finished = true;
-      context.inFlight--;
+      settle();
       // A source released because the client went away ends with an error of its own
       // (a premature close): nothing failed that anyone is waiting on.
       if (!res.destroyed) failBody(res, response, error, context);
     },
   );
+}
+
+/**
+ * The response to a pipelined request waits, without a connection, until those before it are
+ * sent, and Node never closes it when the connection goes: nothing waiting on its `close` (its
+ * stream's next chunk, the handler's `signal`, `inFlight`) would hear that the client left. It
+ * is closed here with its connection, as Node closes a response that has one.
+ */
+export function closeWithConnection(req: IncomingMessage, res: ServerResponse): void {
+  const connection = req.socket;
+  const close = (): void => {
+    if (res.socket !== null || res.destroyed) return;
+    res.destroy();
+    res.emit('close');
+  };
+  connection.once('close', close);
+  res.once('socket', () => connection.off('close', close));
 }
 
 /** Resolves true once every chunk was written, false when the client went away first. */
@@ -236,6 +260,11 @@ function failBody(
  */
 const FLUSH_GRACE = 1_000;
 
+const EMPTY = new Uint8Array(0);
+
+/** Milliseconds between the last bytes of a failed close-delimited body and the reset. */
+const RESET_DELAY = 50;
+
 /**
  * Ends the connection of a response whose body failed. The head is out, so the status cannot
  * change; what tells the client the body is incomplete is the connection closing before the
@@ -254,6 +283,12 @@ const FLUSH_GRACE = 1_000;
  * A client that does not read, or never closes its side, would hold the connection forever;
  * after `FLUSH_GRACE` it is destroyed whatever is left. A client that already went away has
  * nothing left to flush: its connection is gone, or `end()` fails on it and destroys it.
+ *
+ * A body with neither chunks nor a length (an HTTP/1.0 client's) ends where the connection
+ * closes (RFC 9112 §6.3), so a closing in stages would pass for its end: the connection is reset
+ * instead, which a client reads as a failure. Not at once: once what was written left the
+ * process, RESET_DELAY later, since a reset that reaches a client with data still unread reads
+ * as a plain end on Linux.
  */
 function cutAfterFlush(res: ServerResponse): void {
   if (res.destroyed) return;
@@ -266,7 +301,9 @@ function cutAfterFlush(res: ServerResponse): void {
   }
   const timer = setTimeout(() => socket.destroy(), FLUSH_GRACE);
   socket.once('close', () => clearTimeout(timer));
-  socket.end();
+  if (res.chunkedEncoding || res.hasHeader('content-length')) socket.end();
+  // An empty write's callback runs once everything written before it has left.
+  else socket.write(EMPTY, () => setTimeout(() => socket.resetAndDestroy(), RESET_DELAY));
 }
 
 /**

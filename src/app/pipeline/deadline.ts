@@ -14,6 +14,20 @@ import type { Exchange } from './exchange.js';
 type Chunk = Uint8Array | string;
 const DONE: IteratorResult<Chunk> = Object.freeze({ done: true, value: undefined });
 
+// Code of a request that goes on after its answer: a stopped source's cleanup (a generator's
+// `finally`, keyed by the body that stopped it) and a handler still running when its timeout
+// was answered (keyed by that answer).
+const UNFINISHED = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * What of the request's own code still runs after `answer` (a response, or the stream body an
+ * adapter iterated) went out, if anything: an adapter that counts requests until their code has
+ * finished (`NodeAdapter.inFlight`, a streamed Lambda invocation) waits for it. Never rejects.
+ */
+export function unfinished(answer: object): Promise<unknown> | undefined {
+  return UNFINISHED.get(answer);
+}
+
 /**
  * Stops iterating `body` when `signal` fires: the pending read ends at once, and the source's
  * `return()` runs (a generator's `finally`) or its reader is cancelled. `onEnd` runs once,
@@ -24,7 +38,7 @@ export function stopOnAbort(
   signal: AbortSignal,
   onEnd?: () => void,
 ): AsyncIterable<Chunk> {
-  return {
+  const stoppable: AsyncIterable<Chunk> = {
     [Symbol.asyncIterator](): AsyncIterator<Chunk> {
       let reader: ReturnType<ReadableStreamLike['getReader']> | undefined;
       let source: AsyncIterator<Chunk> | undefined;
@@ -46,9 +60,12 @@ export function stopOnAbort(
         signal.removeEventListener('abort', stop);
         wake?.(DONE);
         // Not awaited: a generator suspended in an `await` finishes that first, and the response
-        // must not wait for it.
-        if (source !== undefined) Promise.resolve(source.return?.()).catch(() => undefined);
-        else reader?.cancel(signal.reason).catch(() => undefined);
+        // must not wait for it. What counts the request until its code is done does.
+        const cleanup =
+          source !== undefined
+            ? Promise.resolve(source.return?.()).catch(() => undefined)
+            : reader?.cancel(signal.reason).catch(() => undefined);
+        if (cleanup !== undefined) UNFINISHED.set(stoppable, cleanup);
         onEnd?.();
       };
       if (signal.aborted) stop();
@@ -87,6 +104,7 @@ export function stopOnAbort(
       };
     },
   };
+  return stoppable;
 }
 
 /** Whether `reason` says the client went away (the signal's AbortError): nobody is reading. */
@@ -168,7 +186,17 @@ export function withDeadline(
         path: request.path,
       });
       const error = libraryAnswer(new HttpError(503, reason.message));
-      resolve(inTime(exchange, onTimeout(error), timeout, () => fallback(error)));
+      const handler = pending.then(
+        () => undefined,
+        () => undefined,
+      );
+      const answer = inTime(exchange, onTimeout(error), timeout, () => fallback(error));
+      resolve(
+        Promise.resolve(answer).then((response) => {
+          UNFINISHED.set(response, handler);
+          return response;
+        }),
+      );
     }, timeout);
     pending.then(
       (response) => {

@@ -235,6 +235,33 @@ describe('streamHandler', () => {
     expect(stopped).toBe(true);
   });
 
+  it('ends the invocation after the producer cleaned up, also when the signal stopped it', async () => {
+    // The runtime may freeze the environment once the invocation ends: a `finally` that runs
+    // later (releasing a database connection) might never run.
+    for (const requestTimeout of [undefined, 30_000]) {
+      const events: string[] = [];
+      const app = new RestApplication({ logger: silentLogger, requestTimeout });
+      app.get('/rows', () =>
+        (async function* () {
+          try {
+            for (;;) {
+              yield 'row\n';
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          } finally {
+            await new Promise((resolve) => setTimeout(resolve, 150));
+            events.push('released');
+          }
+        })(),
+      );
+      const { stream, done } = invoke(adapterFor(app).streamHandler, urlEvent('/rows'));
+      while (stream.writes < 3) await new Promise((resolve) => setTimeout(resolve, 2));
+      stream.destroy();
+      await done;
+      expect(events, String(requestTimeout)).toEqual(['released']);
+    }
+  });
+
   it('a failure after the prelude rejects the invocation, logged, with the stream ended', async () => {
     const { logger, lines } = captureLogger();
     const app = new RestApplication({ logger });

@@ -1,0 +1,233 @@
+/**
+ * A request counts (`NodeAdapter.inFlight`, which `serve()` waits for before the shutdown
+ * handlers) until its own code is done, and a client that goes away is heard whatever its
+ * response was waiting for: a pipelined response queued behind another, a stream stopped by
+ * the request's signal, a handler still running when its timeout was answered. Also what a
+ * client must be able to tell: an HTTP/1.0 body that failed midway ends with a reset, and
+ * taking Node's own request stream asks a client that expects 100-continue for the body.
+ * Real sockets on 127.0.0.1 throughout (docs/node.md).
+ */
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NodeAdapter, NodeRequestBody } from '../../../src/adapters/node/index.js';
+import { HttpError, RestApplication, silentLogger } from '../../../src/index.js';
+import { sleep } from './helpers.js';
+
+const servers: Server[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  }
+});
+
+async function listen(app: RestApplication): Promise<{ adapter: NodeAdapter; port: number }> {
+  const adapter = new NodeAdapter(app);
+  const server = createServer(adapter.listener);
+  server.on('checkContinue', adapter.checkContinueListener);
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { adapter, port: (server.address() as AddressInfo).port };
+}
+
+function rawSocket(port: number): Socket {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('data', () => undefined);
+  socket.on('error', () => undefined);
+  return socket;
+}
+
+/** Polls until `check` holds (or `ms` pass); returns whether it did. */
+async function eventually(check: () => boolean, ms = 2_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await sleep(10);
+  }
+  return check();
+}
+
+/** A generator of big chunks that records when its `finally` has run, after `releaseMs`. */
+function exporter(events: string[], releaseMs = 0) {
+  const chunk = Buffer.alloc(256 * 1024, 97);
+  return async function* () {
+    try {
+      for (let i = 0; i < 40; i++) yield chunk;
+    } finally {
+      if (releaseMs > 0) await sleep(releaseMs);
+      events.push('released');
+    }
+  };
+}
+
+describe('a client that goes away', () => {
+  it('tears down a pipelined response still queued behind another', async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/slow', async () => {
+      await sleep(300);
+      return 'slow';
+    });
+    app.get('/export', () => exporter(events)());
+    const { adapter, port } = await listen(app);
+    const socket = rawSocket(port);
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /export HTTP/1.1\r\nHost: x\r\n\r\n');
+    await sleep(100);
+    socket.destroy();
+    expect(await eventually(() => adapter.inFlight === 0)).toBe(true);
+    expect(events).toEqual(['released']);
+  });
+
+  it('fires the signal of a pipelined request still queued behind another', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let aborted = false;
+    app.get('/slow', async () => {
+      await sleep(300);
+      return 'slow';
+    });
+    app.get('/wait', ({ signal }) => {
+      signal.addEventListener('abort', () => {
+        aborted = true;
+      });
+      return new Promise((done) => setTimeout(() => done('late'), 3_000));
+    });
+    const { port } = await listen(app);
+    const socket = rawSocket(port);
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /wait HTTP/1.1\r\nHost: x\r\n\r\n');
+    await sleep(100);
+    socket.destroy();
+    expect(await eventually(() => aborted, 1_000)).toBe(true);
+  });
+
+  it('counts a stream the signal stopped until its finally has run', async () => {
+    const events: string[] = [];
+    // requestTimeout binds every stream to the request's signal.
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 30_000 });
+    app.get('/export', () => exporter(events, 200)());
+    const { adapter, port } = await listen(app);
+    const socket = rawSocket(port);
+    socket.pause();
+    socket.write('GET /export HTTP/1.1\r\nHost: x\r\n\r\n');
+    await sleep(100);
+    socket.destroy();
+    const seen: Array<[number, number]> = [];
+    await eventually(() => {
+      seen.push([adapter.inFlight, events.length]);
+      return adapter.inFlight === 0;
+    });
+    expect(adapter.inFlight).toBe(0);
+    // Never 0 in flight while the finally had not run yet.
+    expect(seen.filter(([inFlight, released]) => inFlight === 0 && released === 0)).toEqual([]);
+    expect(events).toEqual(['released']);
+  });
+});
+
+describe('a timeout answered while the handler still runs', () => {
+  it('counts the handler until it settles', async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 100 });
+    app.get('/slow', async () => {
+      try {
+        await sleep(500);
+        return 'done';
+      } finally {
+        events.push('handler settled');
+      }
+    });
+    const { adapter, port } = await listen(app);
+    const response = await fetch(`http://127.0.0.1:${port}/slow`);
+    expect(response.status).toBe(503);
+    await response.arrayBuffer();
+    expect(adapter.inFlight).toBe(1);
+    expect(events).toEqual([]);
+    expect(await eventually(() => adapter.inFlight === 0)).toBe(true);
+    expect(events).toEqual(['handler settled']);
+  });
+});
+
+describe('an HTTP/1.0 body that fails midway', () => {
+  it('ends with a reset, so the client cannot take it for whole (RFC 9112 §6.3)', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/report', () =>
+      (async function* () {
+        yield 'row 1\n';
+        yield 'row 2\n';
+        throw new Error('database went away');
+      })(),
+    );
+    const { port } = await listen(app);
+    for (const [version, expected] of [
+      ['1.0', 'reset'],
+      ['1.1', 'closed'],
+    ] as const) {
+      const outcome = await new Promise<{ how: string; text: string }>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+        });
+        socket.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ how: error.code === 'ECONNRESET' ? 'reset' : String(error.code), text }),
+        );
+        socket.on('end', () => resolve({ how: 'closed', text }));
+        socket.write(`GET /report HTTP/${version}\r\nHost: x\r\n\r\n`);
+      });
+      expect(outcome.how, version).toBe(expected);
+      // What was produced before the failure arrives.
+      expect(outcome.text, version).toContain('row 2');
+      if (version === '1.1') {
+        // Chunked: the missing last chunk says it is incomplete.
+        expect(outcome.text).not.toContain('\r\n0\r\n\r\n');
+      }
+    }
+  });
+});
+
+describe("Node's own request stream", () => {
+  it('asks a client that expects 100-continue for the body when a handler takes it', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.put('/uploads/{name}', async ({ request }) => {
+      if (!(request.body instanceof NodeRequestBody)) throw new HttpError(400);
+      let bytes = 0;
+      await pipeline(
+        request.body.message,
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            bytes += chunk.length;
+            done();
+          },
+        }),
+      );
+      return { bytes };
+    });
+    const { port } = await listen(app);
+    const body = Buffer.alloc(100_000, 1);
+    const started = Date.now();
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        // The client waits for the interim answer before it sends anything.
+        if (text.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && !socket.writableEnded) {
+          socket.end(body);
+        }
+        if (text.includes('"bytes"')) resolve(text);
+      });
+      socket.write(
+        `PUT /uploads/a.bin HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+      );
+      setTimeout(() => resolve(text), 2_000);
+    });
+    expect(reply.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200')).toBe(true);
+    expect(reply).toContain('{"bytes":100000}');
+    // One interim answer, however often the handler takes the stream.
+    expect(reply.split('100 Continue')).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
