@@ -7,6 +7,7 @@ import type { MetricsRecorder, Request, RequestBody } from '../request.js';
 import type { Response } from '../response.js';
 import type { StandardSchemaV1 } from './inject/validation.js';
 import type { AnyLogger, Logger } from './logger.js';
+import type { ValidatorNames } from './routing/route-types.js';
 import type { MultipartOptions } from './uploads/limits.js';
 import type { MultipartPart, UploadedFile } from './uploads/types.js';
 
@@ -107,7 +108,17 @@ export type ErrorHandler<Deps extends Registry> = (
 ) => HandlerResult | Promise<HandlerResult>;
 
 /** Names a hook may not inject: hooks run before the body is read (docs/hooks-and-scope.md). */
-type BodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody' | 'files' | 'parts';
+export type HookBodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody' | 'files' | 'parts';
+
+/**
+ * The registered names a hook may inject: all but the Standard Schema validators', which read
+ * the body or run before authorization (docs/hooks-and-scope.md). The registry type does not
+ * record which names are function validators, `resourceExists` providers or authorization
+ * hooks: the routing table refuses those (`INVALID_HOOK`) when it is built.
+ */
+export type HookDependencies<Deps extends Registry> = [ValidatorNames<Deps>] extends [never]
+  ? Deps
+  : Omit<Deps, ValidatorNames<Deps>>;
 
 /**
  * The injection object of an `onRequest` hook: request-level names and registered names. A
@@ -116,9 +127,9 @@ type BodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody' | 'files' | 'pa
 export type RequestHookContext<Deps extends Registry, Path extends string = never> = [
   Path,
 ] extends [never]
-  ? Omit<BuiltinInjectables, BodyNames> & Deps
-  : Omit<BuiltinInjectables, BodyNames | 'pathParams'> &
-      Deps &
+  ? Omit<BuiltinInjectables, HookBodyNames> & HookDependencies<Deps>
+  : Omit<BuiltinInjectables, HookBodyNames | 'pathParams'> &
+      HookDependencies<Deps> &
       PathParams<Path> & { pathParams: PathParams<Path> };
 
 /** What an `onResponse` hook gets besides the request-level names. */

@@ -20,14 +20,27 @@ export interface FetchClientOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** Options of `createClient()` in-process: requests run through `app.execute()`. */
-export interface InProcessClientOptions {
-  app: FetchApplication;
+/**
+ * Options of `createClient()` in-process: requests run through `app.execute()`. Without a type
+ * argument, the client is typed from `app`'s type.
+ */
+export interface InProcessClientOptions<App extends FetchApplication = FetchApplication> {
+  app: App;
   /** Headers sent with every request. */
   headers?: Readonly<Record<string, string>>;
 }
 
 export type ClientOptions = FetchClientOptions | InProcessClientOptions;
+
+/**
+ * What `createClient()` types its client from: its type argument, else the type of `app` (`App`
+ * is `FetchApplication` when neither is given, which carries no routes: `unknown` then).
+ */
+export type ClientApi<Api, App> = [Api] extends [never]
+  ? FetchApplication extends App
+    ? unknown
+    : App
+  : Api;
 
 /** What a call's options may hold at run time, whatever the route's types say. */
 interface CallOptions {
@@ -48,11 +61,17 @@ const IN_PROCESS = 'http://in-process.invalid';
  * signal }` and resolve to `{ status, headers, data }`, a redirect included (none is followed).
  * Only a network failure or an aborted `signal` rejects.
  *
+ * `Api` is the type argument, or else the type of `app` (in-process). Over `fetch` without one,
+ * the client knows no routes: each call's path is then `NoTypedRoutes`, and does not compile.
+ *
  * @example
  * const client = createClient<typeof api>({ baseUrl: 'http://127.0.0.1:3000' });
  * const { status, data } = await client.get('/notes/{id}', { params: { id: '1' } });
+ * const inProcess = createClient({ app: api }); // typed from api
  */
-export function createClient<Api>(options: ClientOptions): Client<Api> {
+export function createClient<Api = never, App extends FetchApplication = FetchApplication>(
+  options: FetchClientOptions | InProcessClientOptions<App>,
+): Client<ClientApi<Api, App>> {
   let send: (request: Request) => Promise<globalThis.Response>;
   let base: string;
   if ('app' in options) {
@@ -73,7 +92,7 @@ export function createClient<Api>(options: ClientOptions): Client<Api> {
     put: call('PUT'),
     patch: call('PATCH'),
     delete: call('DELETE'),
-  } as unknown as Client<Api>;
+  } as unknown as Client<ClientApi<Api, App>>;
 }
 
 /**
@@ -196,10 +215,15 @@ function queryString(query: Readonly<Record<string, unknown>> | undefined): stri
   return text === '' ? '' : `?${text}`;
 }
 
-/** The body as JSON, text or bytes by its Content-Type; `undefined` when there is none. */
+/**
+ * The body as JSON, text or bytes by its Content-Type; `undefined` when there is none. A `206`
+ * is bytes whatever its type: a slice of JSON or text (which may cut a character in two) is no
+ * document to parse, and several ranges come as one `multipart/byteranges` body.
+ */
 async function readData(response: globalThis.Response): Promise<unknown> {
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (bytes.length === 0) return undefined;
+  if (response.status === 206) return bytes;
   const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === undefined || type === '') return bytes;
   const text = () => new TextDecoder().decode(bytes);

@@ -4,7 +4,7 @@
  */
 import type { RouteEntry, RouteShape } from '../app/routing/route-types.js';
 import type { PathParamNames } from '../app/types.js';
-import type { Response as RestResponse } from '../response.js';
+import type { FileBody, Response as RestResponse } from '../response.js';
 
 /** The route map of `Api`: `{}` for a value whose type carries no routes. */
 export type RoutesOf<Api> = Api extends { readonly '~routes'?: infer Map }
@@ -25,56 +25,106 @@ export type PathsFor<Map, Method extends string> = {
 export type EntryOf<Map, Method extends string, Path extends string> =
   Map[`${Method} ${Path}` & keyof Map] extends RouteEntry<string, infer Shape> ? Shape : RouteShape;
 
+/** `true` when `T` is `any`, which a handler returns for what TypeScript cannot see (`res.json()`). */
+export type IsAny<T> = 0 extends 1 & T ? true : false;
+
 /**
- * What a result arrives as: through JSON a `Date` becomes a string, a `Map` or `Set` an empty
- * object, functions nothing; bytes are sent as they are and arrive as bytes.
+ * A stream as the pipeline tells one: an async iterable (an `async function*`), or anything with
+ * `getReader()` (a WHATWG `ReadableStream`).
  */
-export type Jsonified<T> = T extends string | number | boolean | null | undefined
-  ? T
-  : T extends Uint8Array | ArrayBuffer
-    ? Uint8Array
-    : T extends { toJSON(...args: never[]): infer Json }
-      ? Json
-      : T extends (...args: never[]) => unknown
-        ? never
-        : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown>
-          ? Record<string, never>
-          : T extends object
-            ? { -readonly [K in keyof T]: Jsonified<T[K]> }
-            : unknown;
+export type StreamLike = AsyncIterable<unknown> | { getReader(...args: never[]): unknown };
+
+/**
+ * Results sent as the bytes they hold, as `application/octet-stream` unless the handler says
+ * otherwise: byte arrays, an `ArrayBuffer`, any view of one (a `DataView`, an `Int16Array`...)
+ * and streams. The client reads them as bytes.
+ */
+export type BytesResult = ArrayBuffer | ArrayBufferView | StreamLike;
+
+/** A WHATWG `Response` or the application's own: it keeps its own status and body. */
+export type ResponseResult = RestResponse | globalThis.Response;
+
+/**
+ * How a body the handler returns (a result, a tuple's body, a declared schema's output) arrives:
+ * bytes as bytes (`Uint8Array`); a `Blob` or a `FileBody` with their own Content-Type, so as
+ * parsed JSON, text or bytes, hence `unknown`; `any` as `unknown`; anything else through a
+ * renderer, typed by `Jsonified`.
+ */
+export type Delivered<T> =
+  IsAny<T> extends true
+    ? unknown
+    : T extends BytesResult
+      ? Uint8Array
+      : T extends Blob | FileBody
+        ? unknown
+        : Jsonified<T>;
+
+/**
+ * A value as it comes out of JSON: a `Date` becomes a string (its `toJSON()`), a `Map`, a `Set`,
+ * a `Blob`, a stream or an `ArrayBuffer` an empty object, a typed array an object of its indexes,
+ * functions nothing, and `any` is `unknown`.
+ */
+export type Jsonified<T> =
+  IsAny<T> extends true
+    ? unknown
+    : T extends string | number | boolean | null | undefined
+      ? T
+      : T extends { toJSON(...args: never[]): infer Json }
+        ? Jsonified<Json>
+        : T extends (...args: never[]) => unknown
+          ? never
+          : T extends ArrayBufferView
+            ? T extends DataView
+              ? Record<string, never>
+              : Record<string, number>
+            : T extends
+                  | ReadonlyMap<unknown, unknown>
+                  | ReadonlySet<unknown>
+                  | ArrayBuffer
+                  | Blob
+                  | ResponseResult
+                  | StreamLike
+              ? Record<string, never>
+              : T extends object
+                ? { -readonly [K in keyof T]: Jsonified<T[K]> }
+                : unknown;
 
 /** A query value: repeated keys as arrays. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;
 
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+/** `T` as one object type, its intersections merged. */
+export type Flattened<T> = { [K in keyof T]: T[K] } & {};
 
 /**
  * A required property when `T` has required keys, an optional one otherwise, or when `T` takes
  * `undefined`: a query or headers validator is given an object (`{}` when nothing was sent).
  */
-type Part<Key extends string, T> = {} extends T
+export type OptionsPart<Key extends string, T> = {} extends T
   ? { [K in Key]?: T }
   : undefined extends T
     ? { [K in Key]?: T }
     : { [K in Key]: T };
 
-type Inputs<Shape extends RouteShape> = Shape['inputs'];
+/** The request parts a route's validators describe (`route.uses()`). */
+export type ShapeInputs<Shape extends RouteShape> = Shape['inputs'];
 
-type ParamsPart<Path extends string, Shape extends RouteShape> = [PathParamNames<Path>] extends [
-  never,
-]
+/** `params`: required, by name, when the template has parameters. */
+export type ParamsPart<Path extends string, Shape extends RouteShape> = [
+  PathParamNames<Path>,
+] extends [never]
   ? { params?: never }
   : {
-      params: Inputs<Shape> extends { params: infer Validated }
-        ? Flatten<
+      params: ShapeInputs<Shape> extends { params: infer Validated }
+        ? Flattened<
             Omit<{ [K in PathParamNames<Path>]: string | number }, keyof Validated> & Validated
           >
         : { [K in PathParamNames<Path>]: string | number };
     };
 
-type TypedOr<Shape extends RouteShape, Key extends string, Otherwise> =
-  Inputs<Shape> extends { [K in Key]: infer Validated }
-    ? Part<Key, Validated>
+/** The part `Key` as a validator types it, or `Otherwise` where none does. */
+export type TypedPart<Shape extends RouteShape, Key extends string, Otherwise> =
+  ShapeInputs<Shape> extends { [K in Key]: infer Validated }
+    ? OptionsPart<Key, Validated>
     : { [K in Key]?: Otherwise };
 
 /**
@@ -82,16 +132,16 @@ type TypedOr<Shape extends RouteShape, Key extends string, Otherwise> =
  * for a request without content (docs/application.md, "Request bodies"): an object of optional
  * fields still needs `{}` sent.
  */
-type JsonPart<Shape extends RouteShape> =
-  Inputs<Shape> extends { json: infer Validated }
+export type JsonPart<Shape extends RouteShape> =
+  ShapeInputs<Shape> extends { json: infer Validated }
     ? undefined extends Validated
       ? { json?: Validated }
       : { json: Validated }
     : { json?: unknown };
 
 /** `form`: required by a `formBody` validator, as a request without a form is a 415. */
-type FormPart<Shape extends RouteShape> =
-  Inputs<Shape> extends { form: infer Validated }
+export type FormPart<Shape extends RouteShape> =
+  ShapeInputs<Shape> extends { form: infer Validated }
     ? { form: Validated }
     : { form?: Readonly<Record<string, string>> };
 
@@ -99,7 +149,9 @@ type FormPart<Shape extends RouteShape> =
  * `json` and `form`: none for GET and HEAD, which fetch cannot send with content (and whose
  * content has no defined meaning, RFC 9110 §9.3.1).
  */
-type BodiesPart<Method extends string, Shape extends RouteShape> = [Method] extends ['GET' | 'HEAD']
+export type BodiesPart<Method extends string, Shape extends RouteShape> = [Method] extends [
+  'GET' | 'HEAD',
+]
   ? { json?: never; form?: never }
   : JsonPart<Shape> & FormPart<Shape>;
 
@@ -107,9 +159,9 @@ type BodiesPart<Method extends string, Shape extends RouteShape> = [Method] exte
  * `headers`: a validator names the headers it checks, but a request carries others its route
  * needs too (`Authorization`, `Accept`, `If-None-Match`), so any other name may be added.
  */
-type HeadersPart<Shape extends RouteShape> =
-  Inputs<Shape> extends { headers: infer Validated }
-    ? Part<'headers', Validated & Readonly<Record<string, string>>>
+export type HeadersPart<Shape extends RouteShape> =
+  ShapeInputs<Shape> extends { headers: infer Validated }
+    ? OptionsPart<'headers', Validated & Readonly<Record<string, string>>>
     : { headers?: Readonly<Record<string, string>> };
 
 /**
@@ -121,9 +173,9 @@ export type RequestOptions<
   Path extends string,
   Shape extends RouteShape,
   Method extends string = Shape['method'],
-> = Flatten<
+> = Flattened<
   ParamsPart<Path, Shape> &
-    TypedOr<Shape, 'query', Readonly<Record<string, QueryValue | undefined>>> &
+    TypedPart<Shape, 'query', Readonly<Record<string, QueryValue | undefined>>> &
     BodiesPart<Method, Shape> &
     HeadersPart<Shape> & {
       /** Cancels the request: the call rejects with the signal's reason, as fetch does. */
@@ -186,7 +238,7 @@ export type ErrorStatus =
   | 511;
 
 /** Statuses below 400: a route declaring none of them leaves its handler's answer undeclared. */
-type SuccessStatus =
+export type SuccessStatus =
   | 200
   | 201
   | 202
@@ -204,39 +256,93 @@ type SuccessStatus =
   | 307
   | 308;
 
-/** The responses a handler's result type gives: distributed over a union of results. */
-export type HandlerResponse<Result> = Result extends RestResponse
+/**
+ * The response of a `[body, status, headers?]` tuple: a `Response` as its body keeps its own
+ * status and body, as it does as a result.
+ */
+export type TupleResponse<Body, Status extends number> = Body extends ResponseResult
   ? ClientResponse<number, unknown>
-  : Result extends readonly [infer Body, infer Status extends number, ...unknown[]]
-    ? ClientResponse<Status, Body extends null | undefined ? undefined : Jsonified<Body>>
-    : // biome-ignore lint/suspicious/noConfusingVoidType: a handler written `() => {}` returns void.
-      Result extends null | undefined | void
-      ? ClientResponse<204, undefined>
-      : ClientResponse<200, Jsonified<Result>>;
+  : ClientResponse<Status, Body extends null | undefined ? undefined : Delivered<Body>>;
 
-type Declared<Returns> = {
+/**
+ * The responses a handler's result type gives: distributed over a union of results. A `Response`
+ * (the application's or a WHATWG one, such as `fetch()` gives) has a status and a body the types
+ * cannot see; so has `any`.
+ */
+export type HandlerResponse<Result> =
+  IsAny<Result> extends true
+    ? ClientResponse<number, unknown>
+    : Result extends ResponseResult
+      ? ClientResponse<number, unknown>
+      : Result extends readonly [infer Body, infer Status extends number, ...unknown[]]
+        ? TupleResponse<Body, Status>
+        : // biome-ignore lint/suspicious/noConfusingVoidType: a handler written `() => {}` returns void.
+          Result extends null | undefined | void
+          ? ClientResponse<204, undefined>
+          : ClientResponse<200, Delivered<Result>>;
+
+/** One response per status `returns()` declares: its schema's output, `unknown` without one. */
+export type DeclaredResponse<Returns> = {
   [Status in keyof Returns & number]: ClientResponse<
     Status,
-    Returns[Status] extends undefined ? unknown : Jsonified<Returns[Status]>
+    Returns[Status] extends undefined ? unknown : Delivered<Returns[Status]>
   >;
 }[keyof Returns & number];
 
-/**
- * What a call resolves to: one response per status `returns()` declares (or, without any, the
- * one the handler's result type gives), and the error statuses with an `unknown` body.
- */
-export type ResponseOf<Shape extends RouteShape> =
+/** The successful responses of a route: declared by `returns()`, or its handler's result type. */
+export type SuccessResponse<Shape extends RouteShape> =
   | ([keyof Shape['returns'] & SuccessStatus] extends [never]
       ? HandlerResponse<Awaited<Shape['result']>>
       : never)
-  | Declared<Shape['returns']>
+  | DeclaredResponse<Shape['returns']>;
+
+/**
+ * The `206` a `Range` header gets from a GET route wherever it may answer `200` (ranges apply to
+ * a GET's 200, docs/http-semantics.md, "Ranges"), unless `returns(206)` declares its own. Its
+ * data is the bytes of the slice, whatever the Content-Type (a slice of JSON or text is no JSON
+ * or text to parse): a `Uint8Array`, the whole `multipart/byteranges` body for several ranges.
+ */
+export type PartialResponse<Shape extends RouteShape, Method extends string, Success> = [
+  Method,
+] extends ['GET']
+  ? 206 extends keyof Shape['returns']
+    ? never
+    : 200 extends (Success extends ClientResponse<infer Status, unknown> ? Status : never)
+      ? ClientResponse<206, Uint8Array>
+      : never
+  : never;
+
+/**
+ * What a call resolves to: one response per status `returns()` declares (or, without any, the
+ * one the handler's result type gives), a `206` for a GET that may answer `200`, and the error
+ * statuses with an `unknown` body.
+ */
+export type ResponseOf<Shape extends RouteShape, Method extends string = Shape['method']> =
+  | SuccessResponse<Shape>
+  | PartialResponse<Shape, Method, SuccessResponse<Shape>>
   | ClientResponse<Exclude<ErrorStatus, keyof Shape['returns']>, unknown>;
 
+/**
+ * The path parameter of a call the client has no typed route for: `createClient()` was given
+ * neither the application (`{ app: api }`) nor its type (`createClient<typeof api>(...)`), or the
+ * application's type carries no route of that method, its routes being registered by statements
+ * (`app.get(...)`) rather than by `withRoutes()`. No path is one: the call's error names this
+ * type (docs/openapi.md, "Typed clients").
+ */
+export type NoTypedRoutes = string & {
+  readonly '~noTypedRoutes': 'give createClient() the application, or its type: createClient<typeof api>(...), of routes registered with withRoutes()';
+};
+
+/** The paths a call of `Method` takes: the templates of `Map`, or `NoTypedRoutes`. */
+export type ClientPath<Map, Method extends string> = [PathsFor<Map, Method>] extends [never]
+  ? NoTypedRoutes
+  : PathsFor<Map, Method>;
+
 /** One method of the client: a route template of that method, then the request's parts. */
-export type ClientCall<Map, Method extends string> = <Path extends PathsFor<Map, Method>>(
+export type ClientCall<Map, Method extends string> = <Path extends ClientPath<Map, Method>>(
   path: Path,
   ...options: OptionsArgument<RequestOptions<Path, EntryOf<Map, Method, Path>, Method>>
-) => Promise<ResponseOf<EntryOf<Map, Method, Path>>>;
+) => Promise<ResponseOf<EntryOf<Map, Method, Path>, Method>>;
 
 /** The client of `Api`. */
 export interface Client<Api> {

@@ -3,6 +3,11 @@
  * project, imported from every subpath by a strict TypeScript file with `skipLibCheck: false`,
  * type-checked without the optional peers and again with them, and run.
  *
+ * Declaration files too: an application, a router and a client exported with their inferred
+ * types compile with `declaration: true` under `nodenext` and `bundler` resolution, which needs
+ * every type those reach to be exported by an entry point (else TS2742), and a walk of the
+ * installed declarations checks that for every public type.
+ *
  * The build runs in a copy of the sources under os.tmpdir(), so the working tree's dist/ is
  * neither needed nor touched. The project's dependencies (ajv, ajv-formats, yaml, jsonc-parser...) come from
  * npm's cache where it has them (`--prefer-offline`); TypeScript and @types/node, the tools
@@ -130,6 +135,75 @@ export async function invoke(event: AwsEvent, context: Context): Promise<unknown
 export const handler = adapter.handler;
 `;
 
+/** An application and a router exported with their inferred types (docs/openapi.md). */
+const DECLARED_API = `
+import { RestApplication } from 'restmachine';
+import * as z from 'zod';
+
+export const api = new RestApplication()
+  .validates('newNote', z.object({ text: z.string() }))
+  .withRoutes((r) => [r.post('/notes', ({ newNote }) => [newNote, 201] as const).uses('newNote')]);
+`;
+
+const DECLARED_ROUTER = `
+import { Router } from 'restmachine';
+
+export const admin = new Router()
+  .authorized('user', ({ headers }) => headers.get('authorization'))
+  .dependency('audit', () => [] as string[]);
+`;
+
+/** Typed clients of the exported application, in another module: inferred, and by type argument. */
+const DECLARED_CLIENT = `
+import { createClient } from 'restmachine/client';
+import { api } from './api.js';
+
+export const client = createClient({ app: api });
+export const remote = createClient<typeof api>({ baseUrl: 'http://127.0.0.1:3000' });
+export const createNote = (text: string) => client.post('/notes', { json: { text } });
+export const post = remote.post;
+`;
+
+/** The options of the declaration check: `module` and `moduleResolution` come per run. */
+const DECLARATION_OPTIONS = {
+  target: 'ES2022',
+  lib: ['ES2023'],
+  types: ['node'],
+  strict: true,
+  declaration: true,
+  emitDeclarationOnly: true,
+  skipLibCheck: true,
+};
+
+/**
+ * Types the declaration walk finds reachable but exported by no entry point, which this check
+ * lets pass: local type aliases (declaration emit writes out what they stand for), and interfaces
+ * of the `aws`, `static` and `config` entry points, which are for those to export.
+ */
+const NOT_YET_EXPORTED = new Set([
+  'restmachine/dist/app/representable.d.ts IsAny',
+  'restmachine/dist/app/representable.d.ts SeenMembers',
+  'restmachine/dist/app/representable.d.ts Found',
+  'restmachine/dist/app/logger.d.ts Level',
+  ...[
+    'APIGatewayEventClientCertificate',
+    'APIGatewayEventDefaultAuthorizerContext',
+    'APIGatewayEventIdentity',
+    'APIGatewayEventRequestContext',
+    'APIGatewayEventRequestContextV2',
+    'APIGatewayProxyEventHeaders',
+    'APIGatewayProxyEventMultiValueHeaders',
+    'APIGatewayProxyEventMultiValueQueryStringParameters',
+    'APIGatewayProxyEventPathParameters',
+    'APIGatewayProxyEventQueryStringParameters',
+    'APIGatewayProxyEventStageVariables',
+  ].map((name) => `restmachine/dist/adapters/aws/events.d.ts ${name}`),
+  'restmachine/dist/static/options.d.ts S3ClientLike',
+  'restmachine/dist/static/options.d.ts S3ClientConfigLike',
+  'restmachine/dist/config/errors.d.ts SourcePosition',
+  'restmachine/dist/config/errors.d.ts ValueContext',
+]);
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
@@ -150,9 +224,9 @@ let work: string;
 let project: string;
 let tarball: string;
 
-async function typecheck(): Promise<string> {
+async function typecheck(cwd = project, config = 'tsconfig.json'): Promise<string> {
   try {
-    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
+    await run(process.execPath, [tsc, '-p', config], { cwd });
     return '';
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };
@@ -283,3 +357,161 @@ describe('the packed tarball', () => {
     expect(await typecheck()).toBe('');
   }, 120_000);
 });
+
+describe('declaration files of code using the package', () => {
+  let decl: string;
+
+  beforeAll(() => {
+    // Beside the consumer project, resolving restmachine from its node_modules; zod, which the
+    // snippets use, linked in as the consumer's own dependency would be installed.
+    decl = join(project, 'decl');
+    mkdirSync(join(decl, 'src'), { recursive: true });
+    mkdirSync(join(decl, 'node_modules'), { recursive: true });
+    symlinkSync(join(root, 'node_modules', 'zod'), join(decl, 'node_modules', 'zod'), 'dir');
+    writeFileSync(
+      join(decl, 'package.json'),
+      JSON.stringify({ name: 'declarations', private: true, type: 'module' }),
+    );
+    writeFileSync(join(decl, 'src', 'api.ts'), DECLARED_API);
+    writeFileSync(join(decl, 'src', 'router.ts'), DECLARED_ROUTER);
+    writeFileSync(join(decl, 'src', 'client.ts'), DECLARED_CLIENT);
+    const resolutions = {
+      nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext' },
+      bundler: { module: 'ESNext', moduleResolution: 'Bundler' },
+    };
+    for (const [name, resolution] of Object.entries(resolutions)) {
+      const config = {
+        compilerOptions: { ...DECLARATION_OPTIONS, ...resolution, outDir: `out-${name}` },
+        include: ['src'],
+      };
+      writeFileSync(join(decl, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
+    }
+  });
+
+  it.each(['nodenext', 'bundler'])(
+    'emit for an exported application, router and client under %s resolution',
+    async (resolution) => {
+      expect(await typecheck(decl, `tsconfig.${resolution}.json`)).toBe('');
+      const out = join(decl, `out-${resolution}`);
+      const api = readFileSync(join(out, 'api.d.ts'), 'utf8');
+      const client = readFileSync(join(out, 'client.d.ts'), 'utf8');
+      // Named through the package's entry points, never a path into it.
+      for (const text of [api, client, readFileSync(join(out, 'router.d.ts'), 'utf8')]) {
+        expect(text).not.toMatch(/node_modules|dist\//);
+      }
+      expect(api).toContain('import("restmachine").CarriesRoutes<');
+      // The client is typed from the application: its call names the route's shape.
+      expect(client).toContain('import("restmachine/client").Client<');
+      expect(client).toContain('"/notes"');
+    },
+    60_000,
+  );
+
+  it('can name every type a public declaration reaches', async () => {
+    const { default: ts } = await import('typescript');
+    const packageDir = join(project, 'node_modules', 'restmachine');
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { types?: string }>;
+    };
+    const entries = Object.entries(manifest.exports).flatMap(([subpath, target]) =>
+      typeof target === 'object' && target.types !== undefined
+        ? [[subpath, join(packageDir, target.types)] as const]
+        : [],
+    );
+    const program = ts.createProgram(
+      entries.map(([, file]) => file),
+      {
+        strict: true,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: ['node'],
+        typeRoots: [join(project, 'node_modules', '@types')],
+        skipLibCheck: true,
+        noEmit: true,
+      },
+    );
+    expect(unexportedTypes(ts, program, packageDir, entries)).toEqual([]);
+  }, 60_000);
+});
+
+type TypeScript = typeof import('typescript');
+
+/**
+ * The named declarations of the package (interfaces, type aliases, classes, enums, unique
+ * symbols) that the declarations of its entry points' exports reach, through any type reference,
+ * heritage clause, `typeof` or computed key, and that no entry point exports: the types
+ * `tsc --declaration` could not name in code that uses the package (TS2742). A namespace's member
+ * is named through its namespace. Each as `restmachine/<file> <name> (reached from <export>)`,
+ * less NOT_YET_EXPORTED.
+ */
+function unexportedTypes(
+  ts: TypeScript,
+  program: import('typescript').Program,
+  packageDir: string,
+  entries: ReadonlyArray<readonly [string, string]>,
+): string[] {
+  type TsSymbol = import('typescript').Symbol;
+  type Node = import('typescript').Node;
+  const checker = program.getTypeChecker();
+  const target = (symbol: TsSymbol | undefined) =>
+    symbol !== undefined && symbol.flags & ts.SymbolFlags.Alias
+      ? checker.getAliasedSymbol(symbol)
+      : symbol;
+  const ours = (node: Node) => node.getSourceFile().fileName.startsWith(packageDir);
+  const exported = new Set<TsSymbol>();
+  const queue: Array<[TsSymbol, string]> = [];
+  for (const [subpath, file] of entries) {
+    const source = program.getSourceFile(file);
+    const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+    if (module === undefined) throw new Error(`${file}: no module`);
+    for (const symbol of checker.getExportsOfModule(module)) {
+      const resolved = target(symbol) as TsSymbol;
+      exported.add(resolved);
+      queue.push([resolved, `${subpath.replace(/^\./, 'restmachine')} ${symbol.name}`]);
+    }
+  }
+  const seen = new Set<TsSymbol>(exported);
+  const missing: string[] = [];
+  const reach = (name: Node, from: string) => {
+    let symbol = target(checker.getSymbolAtLocation(name));
+    let declaration = symbol?.declarations?.find(ours);
+    if (symbol === undefined || declaration === undefined) return;
+    if (symbol.flags & ts.SymbolFlags.TypeParameter) return;
+    // The statement the declaration belongs to, at the top of its file.
+    let top: Node = declaration;
+    while (!ts.isSourceFile(top.parent)) top = top.parent;
+    if (top !== declaration && !ts.isVariableStatement(top)) {
+      // A member (of a class, an interface, a namespace...): named through its container.
+      if (!ts.isModuleDeclaration(top)) return;
+      symbol = target(checker.getSymbolAtLocation(top.name));
+      declaration = top;
+      if (symbol === undefined) return;
+    }
+    if (seen.has(symbol)) return;
+    seen.add(symbol);
+    const file = declaration.getSourceFile().fileName.slice(packageDir.length + 1);
+    const key = `restmachine/${file} ${symbol.name}`;
+    if (!NOT_YET_EXPORTED.has(key)) missing.push(`${key} (reached from ${from})`);
+    queue.push([symbol, from]);
+  };
+  const leftmost = (name: Node): Node => {
+    let node = name;
+    while (ts.isQualifiedName(node)) node = node.left;
+    while (ts.isPropertyAccessExpression(node)) node = node.expression;
+    return node;
+  };
+  const walk = (node: Node, from: string): void => {
+    if (ts.isTypeReferenceNode(node)) reach(leftmost(node.typeName), from);
+    else if (ts.isExpressionWithTypeArguments(node)) reach(leftmost(node.expression), from);
+    else if (ts.isTypeQueryNode(node)) reach(leftmost(node.exprName), from);
+    else if (ts.isComputedPropertyName(node)) reach(leftmost(node.expression), from);
+    ts.forEachChild(node, (child) => walk(child, from));
+  };
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const [symbol, from] = next;
+    for (const declaration of symbol.declarations ?? []) {
+      if (ours(declaration)) walk(declaration, from);
+    }
+  }
+  return missing.sort();
+}

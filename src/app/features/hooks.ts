@@ -6,7 +6,9 @@
  * Hooks inject request-level names only. `onRequest` runs before authorization and before the
  * body is read, so a body, a validator, a `resourceExists` provider or an authorization hook's
  * name would either read the body early or make the hook run unauthenticated code: each is a
- * registration error rather than a surprise at run time.
+ * `SetupError` rather than a surprise at run time. A body name in the hook's own parameters is
+ * refused at registration (`describeHook`); the rest depend on what names are bound to, so they
+ * are refused when the routing table is built (`compileHook`), which makes `startup()` reject.
  */
 import { SetupError } from '../../errors.js';
 import type { MultiValueHeaders } from '../../http/headers.js';

@@ -41,17 +41,22 @@ export interface SourceKeys {
   pathParams: 'params';
 }
 
-// The client key an entry is read into (one per entry: the conditional distributes).
-type KeyOf<Entry> = Entry extends ValidatedInput<infer Source> ? SourceKeys[Source] : never;
+/** The client key an entry is read into (one per entry: the conditional distributes). */
+export type SourceKeyOf<Entry> =
+  Entry extends ValidatedInput<infer Source> ? SourceKeys[Source] : never;
 
-// A union made an intersection; each member is boxed first, so that an input that is itself a
-// union (`A | B`) stays one.
-type AllOf<Boxes> = Unbox<
+/**
+ * A union made an intersection; each member is boxed first (`[A] | [B]`), so that an input that
+ * is itself a union (`A | B`) stays one.
+ */
+export type IntersectionOf<Boxes> = Unboxed<
   (Boxes extends unknown ? (box: Boxes) => void : never) extends (box: infer Both) => void
     ? Both
     : never
 >;
-type Unbox<Box> = Box extends readonly [unknown] ? Box[0] : never;
+
+/** What a one-element tuple holds. */
+export type Unboxed<Box> = Box extends readonly [unknown] ? Box[0] : never;
 
 /**
  * The request parts the validators `Names` of `Deps` describe, by client key. Validators that
@@ -61,9 +66,9 @@ export type InputsOf<Deps, Names extends string> = Deps extends {
   readonly [VALIDATED]?: infer Map;
 }
   ? {
-      [Key in KeyOf<NonNullable<Map>[Names & keyof NonNullable<Map>]>]: AllOf<
+      [Key in SourceKeyOf<NonNullable<Map>[Names & keyof NonNullable<Map>]>]: IntersectionOf<
         {
-          [Name in Names & keyof NonNullable<Map>]: KeyOf<NonNullable<Map>[Name]> extends Key
+          [Name in Names & keyof NonNullable<Map>]: SourceKeyOf<NonNullable<Map>[Name]> extends Key
             ? NonNullable<Map>[Name] extends ValidatedInput<ValidationSource, infer Input>
               ? [Input]
               : never
@@ -146,16 +151,21 @@ export type RoutesCarriedBy<This> = This extends { readonly '~routes'?: infer Ma
     : CarriesRoutes<NonNullable<Map>>
   : {};
 
-type TrimSlash<P extends string> = P extends `${infer Head}/` ? TrimSlash<Head> : P;
-type LeadSlash<P extends string> = P extends `/${string}` ? P : `/${P}`;
+/** `P` without its trailing slashes. */
+export type TrimTrailingSlash<P extends string> = P extends `${infer Head}/`
+  ? TrimTrailingSlash<Head>
+  : P;
+
+/** `P` with a leading slash. */
+export type WithLeadingSlash<P extends string> = P extends `/${string}` ? P : `/${P}`;
 
 /** `prefix` + `path` as `mount()` joins them (`'/api/'` + `'/notes'` is `'/api/notes'`). */
 export type JoinPath<Prefix extends string, Path extends string> =
-  TrimSlash<Prefix> extends ''
+  TrimTrailingSlash<Prefix> extends ''
     ? Path
     : Path extends '/'
-      ? LeadSlash<TrimSlash<Prefix>> // a mounted root route is the prefix itself, as served
-      : `${LeadSlash<TrimSlash<Prefix>>}${Path}`;
+      ? WithLeadingSlash<TrimTrailingSlash<Prefix>> // a mounted root route is the prefix itself, as served
+      : `${WithLeadingSlash<TrimTrailingSlash<Prefix>>}${Path}`;
 
 /** The route map of a router mounted under `Prefix`. */
 export type MountedRoutes<Prefix extends string, Mounted> = Mounted extends {

@@ -1,0 +1,76 @@
+/**
+ * What a hook may inject, in types and at startup (docs/hooks-and-scope.md, "What hooks
+ * inject"): a Standard Schema validator's name is left out of hook contexts, as the registry type
+ * records it; function validators, `resourceExists` providers and authorization hooks are not
+ * recorded as such, so their names type-check and startup refuses them (`INVALID_HOOK`). A body
+ * name is refused at registration. The `@ts-expect-error` lines are checked by
+ * `npm run typecheck`.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as z from 'zod';
+import { RestApplication, SetupError, silentLogger } from '../../src/index.js';
+
+function notesApp() {
+  return new RestApplication({ logger: silentLogger })
+    .validates('note', z.object({ text: z.string() }))
+    .validates('page', z.object({ limit: z.string().optional() }), { source: 'queryParams' })
+    .dependency('tenant', ({ headers }) => headers.get('x-tenant') ?? 'acme');
+}
+
+describe('hook contexts', () => {
+  it("leave out a Standard Schema validator's name, and keep the other names", () => {
+    const app = notesApp();
+    app.onRequest(({ tenant, headers, pathParams }) => {
+      expectTypeOf(tenant).toEqualTypeOf<string>();
+      expectTypeOf(headers.get('x')).toEqualTypeOf<string | undefined>();
+      expectTypeOf(pathParams).toEqualTypeOf<Record<string, string>>();
+    });
+    app
+      .get('/notes/{id}', ({ note, page, id }) => ({ note, page, id }))
+      .onRequest(({ id, tenant }) => {
+        expectTypeOf(id).toEqualTypeOf<string>();
+        expectTypeOf(tenant).toEqualTypeOf<string>();
+      })
+      .onResponse(({ response, tenant }) => {
+        response.headers.set('x-tenant', tenant);
+      });
+    const mistakes = () => {
+      // @ts-expect-error: `note` validates the body, which hooks run before.
+      app.onRequest(({ note }) => note);
+      // @ts-expect-error: `page` is a validator too, whatever it reads.
+      app.onResponse(({ page }) => page);
+      // @ts-expect-error: and so in a route's own hooks.
+      app.get('/x', () => 'x').onRequest(({ note }) => note);
+      // @ts-expect-error: and in its onResponse hooks.
+      app.get('/y', () => 'y').onResponse(({ page }) => page);
+    };
+    expectTypeOf(mistakes).toBeFunction();
+  });
+
+  it("refuses a validator's name at startup, and a body name at registration", async () => {
+    const app = notesApp();
+    app.get('/health', () => 'ok');
+    // The cast stands for a hook the types cannot see through (a function validator's name).
+    app.onRequest((({ note }: { note: unknown }) => void note) as () => void);
+    await expect(app.startup()).rejects.toMatchObject({ code: 'INVALID_HOOK' });
+
+    // @ts-expect-error: hooks run before the body is read.
+    expect(() => notesApp().onRequest(({ jsonBody }) => jsonBody)).toThrow(SetupError);
+  });
+
+  it('cannot tell function validators, resourceExists and authorization names apart', async () => {
+    // The registry type records these as it records any dependency: they type-check, and
+    // startup refuses them.
+    for (const register of [
+      (app: RestApplication) => app.validates('input', ({ queryParams }) => queryParams),
+      (app: RestApplication) => app.resourceExists('input', () => 'found'),
+      (app: RestApplication) => app.authorized('input', () => 'user'),
+      (app: RestApplication) => app.forbidden('input', () => false),
+    ]) {
+      const app = register(new RestApplication({ logger: silentLogger }));
+      app.onRequest(({ input }) => void input);
+      app.get('/', () => 'ok');
+      await expect(app.startup()).rejects.toMatchObject({ code: 'INVALID_HOOK' });
+    }
+  });
+});
