@@ -368,18 +368,32 @@ function compileApplicationHooks(
   problems: SetupError[],
 ): RouteHooks {
   const root = source.root;
+  let broken: SetupError | undefined;
   const compile = (hooks: readonly Injectable[], kind: 'onRequest' | 'onResponse') => {
     try {
       return compileHooks(compiler, hooks, 'Application', NO_PATH_PARAMS, kind);
     } catch (error) {
       problems.push(error as SetupError);
+      broken ??= error as SetupError;
       return [];
     }
   };
   const onResponse = compile(root.onResponseHooks, 'onResponse');
   if (source.accessLog) onResponse.push(accessLogHook(source.logger));
+  const onRequest = compile(root.onRequestHooks, 'onRequest');
+  // Hooks that cannot run fail closed, as a route's do (startup refuses them; one registered
+  // after startup is logged): every request answers 500 rather than going on without them.
+  if (broken !== undefined) onRequest.unshift(failingHook(broken));
+  return { onRequest: orNothing(onRequest), onResponse: orNothing(onResponse) };
+}
+
+/** A hook that fails every request it sees with `error`. */
+function failingHook(error: SetupError): CompiledHook {
   return {
-    onRequest: orNothing(compile(root.onRequestHooks, 'onRequest')),
-    onResponse: orNothing(onResponse),
+    fn: () => {
+      throw error;
+    },
+    names: [],
+    getters: [],
   };
 }

@@ -209,6 +209,31 @@ describe('onRequest', () => {
     }
   });
 
+  it('an application hook refused after startup fails every request closed, logged', async () => {
+    for (const kind of ['onRequest', 'onResponse'] as const) {
+      const logger = recordingLogger();
+      const app = new RestApplication({ logger }).authorized('user', () => 'ada');
+      // A valid hook that must keep guarding: the API answers only to a known client.
+      app.onRequest(({ headers }) =>
+        headers.get('x-client') === 'known' ? undefined : new Response(403),
+      );
+      app.get('/', () => 'ok');
+      await app.startup();
+      expect((await app.request('/')).statusCode).toBe(403);
+      if (kind === 'onRequest') app.onRequest(({ user }) => void user);
+      else app.onResponse(({ user }) => void user);
+      // Neither answered without the valid hook, nor passed on to the route.
+      expect((await app.request('/')).statusCode, kind).toBe(500);
+      expect((await app.request('/', { headers: { 'x-client': 'known' } })).statusCode).toBe(500);
+      expect(
+        logger.lines.some(
+          ([level, message]) =>
+            level === 'error' && message.startsWith('Registration after startup'),
+        ),
+      ).toBe(true);
+    }
+  });
+
   it('CORS preflights run the hooks but never authorization', async () => {
     const order: string[] = [];
     const api = new Router()
