@@ -30,6 +30,8 @@ export {
   type ConfigViolation,
   SchemaError,
   type SchemaViolation,
+  type SourcePosition,
+  type ValueContext,
 } from './errors.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { DEFAULT_MAX_VALUE_BYTES, MAX_FILE_BYTES } from './limits.js';

@@ -3,5 +3,11 @@
  * `@aws-sdk/client-s3` is an optional peer dependency, loaded only for S3 locations.
  */
 export { StaticRouterError, type StaticRouterErrorCode, StaticServeError } from './errors.js';
-export type { DotfilesPolicy, StaticCacheOptions, StaticRouterOptions } from './options.js';
+export type {
+  DotfilesPolicy,
+  S3ClientConfigLike,
+  S3ClientLike,
+  StaticCacheOptions,
+  StaticRouterOptions,
+} from './options.js';
 export { StaticRouter } from './router.js';
