@@ -107,6 +107,8 @@ export type {
   RequestHookContext,
   ResponseHookExtras,
   TestRequestInit,
+  TextInputCheck,
+  TextInputMismatch,
   Truthy,
   ValidatorFunction,
   ValidatorOutput,

@@ -46,6 +46,7 @@ import type {
   Registry,
   Renderer,
   TestRequestInit,
+  TextInputCheck,
   Truthy,
   ValidatorFunction,
   ValidatorOutput,
@@ -192,7 +193,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     Source extends ValidationSource = 'jsonBody',
   >(
     name: Name,
-    validator: V,
+    validator: V & TextInputCheck<V, Source>,
     options?: ValidatesOptions<Source>,
   ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
     RoutesCarriedBy<this> {

@@ -230,6 +230,54 @@ export type ValidatorOutput<V> = V extends StandardSchemaV1
     ? Awaited<R>
     : never;
 
+/** Whether some text (or, for a query parameter, a list of texts) can be a `T`. */
+type TakesText<T, Source> = unknown extends T
+  ? true
+  : [Extract<T, string>] extends [never]
+    ? Source extends 'queryParams'
+      ? [Extract<T, readonly unknown[]>] extends [never]
+        ? false
+        : true
+      : false
+    : true;
+
+/** The literal keys of `Input` (each member of a union apart) whose values text cannot be. */
+type TextMismatchIn<Input, Source> = Input extends unknown
+  ? {
+      [K in keyof Input]-?: string extends K
+        ? never
+        : TakesText<Input[K], Source> extends false
+          ? K
+          : Source extends 'headers'
+            ? K extends Lowercase<K & string>
+              ? never
+              : K
+            : never;
+    }[keyof Input]
+  : never;
+
+/**
+ * The properties of a Standard Schema's input that `source` can never satisfy: query
+ * parameters, headers, path parameters and form fields arrive as text (a query property may
+ * take a list of them), and header names in lower case. `never` when there are none.
+ */
+export type TextInputMismatch<V, Source> = V extends StandardSchemaV1
+  ? Source extends 'queryParams' | 'headers' | 'pathParams' | 'formBody'
+    ? TextMismatchIn<StandardSchemaV1.InferInput<V>, Source>
+    : never
+  : never;
+
+/**
+ * `unknown` when a validator can read its source, else a type no schema has, whose one property
+ * says what to change: a mismatch is a compile error at `validates()`, not a 422 for every
+ * request.
+ */
+export type TextInputCheck<V, Source> = [TextInputMismatch<V, Source>] extends [never]
+  ? unknown
+  : {
+      readonly '~restmachine': `${Source & string} arrive as text${Source extends 'headers' ? ' with lower-case names' : ''}: make ${TextInputMismatch<V, Source> & string} accept a string (z.coerce, for one)`;
+    };
+
 /** A startup or shutdown handler: may inject startup results and `log`. */
 export type LifecycleHandler<Deps extends Registry, T = unknown> = (
   context: Deps & { log: Logger },

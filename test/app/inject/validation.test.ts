@@ -194,6 +194,30 @@ describe('validates', () => {
     expect(doc.paths['/raw']?.post?.requestBody?.required).toBe(true);
   });
 
+  it('refuses, at compile time, a schema that text can never satisfy for a text source', () => {
+    // Query parameters, headers, path parameters and form fields arrive as text: a schema that
+    // wants a number there would answer 422 to every request, the typed client included.
+    const app = new RestApplication({ logger: silentLogger });
+    app
+      // @ts-expect-error: queryParams arrive as text: make limit accept a string
+      .validates('page', z.object({ limit: z.number().int() }), { source: 'queryParams' })
+      // @ts-expect-error: headers arrive as text with lower-case names: make X-Tenant ...
+      .validates('tenant', z.object({ 'X-Tenant': z.string() }), { source: 'headers' })
+      // @ts-expect-error: pathParams arrive as text: make id accept a string
+      .validates('item', z.object({ id: z.number() }), { source: 'pathParams' });
+    // What text can satisfy compiles: strings, literals, coercion, lists for the query.
+    app
+      .validates('paging', z.object({ limit: z.coerce.number().int() }), { source: 'queryParams' })
+      .validates('tags', z.object({ tag: z.array(z.string()).optional() }), {
+        source: 'queryParams',
+      })
+      .validates('kind', z.object({ kind: z.enum(['a', 'b']) }), { source: 'queryParams' })
+      .validates('key', z.object({ 'x-api-key': z.string() }), { source: 'headers' })
+      .validates('any', z.object({}), { source: 'headers' })
+      .validates('order', z.object({ count: z.number() }));
+    expect(app.bindings.size).toBeGreaterThan(0);
+  });
+
   it('refuses an unknown source', () => {
     const app = new RestApplication({ logger: silentLogger });
     expect(() => app.validates('x', z.object({}), { source: 'cookies' as 'headers' })).toThrow(
