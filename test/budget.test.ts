@@ -7,7 +7,13 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 120 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 121 KiB: a
+ * sixth review's fixes took the core from 121,941 to 123,525 bytes (1.5 KiB): an unknown
+ * option name refused in every options object, with the names there are (about 0.7 KiB, most
+ * of it the lists); cookie option names and `sameSite` values checked; a request counted until
+ * its code is done, a pipelined response closed with its connection, a failed HTTP/1.0 body
+ * reset; an assigned `response.etag` formatted; an application hook that cannot run failing
+ * requests closed. Before that, 120 KiB: a
  * fifth review's fixes took the core from 114.4 KiB to 119.1 KiB (117,127 to 121,941 bytes).
  * At 120,943 bytes:
  * misspelt and wrong-typed options refused with the options there are (0.9 KiB), a stream held
@@ -59,7 +65,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 120 * 1024;
+const CORE_BUDGET = 121 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
