@@ -3,7 +3,7 @@
  * the request id to each line it writes for a request.
  */
 
-import { knownOptions } from './options.js';
+import { choice, knownOptions } from './options.js';
 
 export type LogFields = Record<string, unknown>;
 
@@ -36,6 +36,7 @@ export type AnyLogger = Logger | PowertoolsLogger;
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const LEVELS = Object.keys(ORDER) as Level[];
 
 /** Options of `createConsoleLogger()`. */
 export interface ConsoleLoggerOptions {
@@ -85,7 +86,9 @@ function safeReplacer(): (key: string, value: unknown) => unknown {
  */
 export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger {
   knownOptions('createConsoleLogger()', options, CONSOLE_LOGGER_OPTIONS);
-  const threshold = ORDER[options.level ?? 'info'];
+  // Any other value would compare as no level at all, and every line would be written.
+  const level = choice('createConsoleLogger() level', options.level, LEVELS) ?? 'info';
+  const threshold = ORDER[level];
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;
     const line = JSON.stringify(

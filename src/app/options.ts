@@ -22,7 +22,8 @@ const APPLICATION_OPTION_NAMES: Record<keyof ApplicationOptions, true> = {
 };
 export const APPLICATION_OPTIONS: readonly string[] = Object.keys(APPLICATION_OPTION_NAMES);
 
-function choice<T>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
+/** `value` when `allowed` lists it (or it is undefined); an `INVALID_OPTION` naming them otherwise. */
+export function choice<T>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined || allowed.includes(value as T)) return value as T | undefined;
   const list = allowed.map((item) => JSON.stringify(item)).join(' or ');
   throw new SetupError('INVALID_OPTION', `${name} must be ${list}, got ${JSON.stringify(value)}`);

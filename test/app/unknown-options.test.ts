@@ -220,6 +220,16 @@ describe('createConsoleLogger()', () => {
     );
   });
 
+  it('refuses a level it does not know, which would write every line', () => {
+    for (const level of ['warning', 'constructor', 'WARN']) {
+      expect(() => createConsoleLogger(options({ level }))).toThrow(
+        invalidOption(
+          `createConsoleLogger() level must be "debug" or "info" or "warn" or "error", got "${level}"`,
+        ),
+      );
+    }
+  });
+
   it('still takes level', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
