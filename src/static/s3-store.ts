@@ -346,18 +346,7 @@ export class S3Store {
    * leaves it out). Only asked when the router sets no `cacheControl` of its own.
    */
   async #storedCacheControl(key: string, error: unknown): Promise<string | undefined> {
-    const repeated = responseHeader(error, 'cache-control');
-    if (repeated !== undefined) return repeated;
-    try {
-      const { sdk, client } = await this.#connect();
-      const output = await client.send(
-        new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }),
-      );
-      return output.CacheControl;
-    } catch {
-      // The 304 stands without it: the object may be gone since, or the HeadObject denied.
-      return undefined;
-    }
+    return responseHeader(error, 'cache-control') ?? (await this.#head(key))?.CacheControl;
   }
 
   /** The object's size for a 416, from S3's answer or, failing that, a HeadObject. */
@@ -365,12 +354,18 @@ export class S3Store {
     const range = responseHeader(error, 'content-range');
     const match = range === undefined ? null : /^bytes \*\/(\d+)$/.exec(range);
     if (match !== null) return Number(match[1]);
+    return (await this.#head(key))?.ContentLength;
+  }
+
+  /**
+   * The object's metadata for an answer that lacks some of it, or `undefined` when the
+   * HeadObject fails too (the object may be gone since, or the call denied): the answer then
+   * goes out without it.
+   */
+  async #head(key: string): Promise<{ CacheControl?: string; ContentLength?: number } | undefined> {
     try {
       const { sdk, client } = await this.#connect();
-      const output = await client.send(
-        new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }),
-      );
-      return output.ContentLength;
+      return await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch {
       return undefined;
     }
