@@ -231,7 +231,7 @@ export type ValidatorOutput<V> = V extends StandardSchemaV1
     : never;
 
 /** Whether some text (or, for a query parameter, a list of texts) can be a `T`. */
-type TakesText<T, Source> = unknown extends T
+export type TakesText<T, Source> = unknown extends T
   ? true
   : [Extract<T, string>] extends [never]
     ? Source extends 'queryParams'
@@ -242,7 +242,7 @@ type TakesText<T, Source> = unknown extends T
     : true;
 
 /** The literal keys of `Input` (each member of a union apart) whose values text cannot be. */
-type TextMismatchIn<Input, Source> = Input extends unknown
+export type TextMismatchIn<Input, Source> = Input extends unknown
   ? {
       [K in keyof Input]-?: string extends K
         ? never
