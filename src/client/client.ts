@@ -52,6 +52,39 @@ interface CallOptions {
   signal?: AbortSignal;
 }
 
+// The option names, each list checked against its type by the compiler.
+const FETCH_CLIENT_OPTIONS = Object.keys({
+  baseUrl: true,
+  fetch: true,
+  headers: true,
+} satisfies Record<keyof FetchClientOptions, true>);
+const IN_PROCESS_CLIENT_OPTIONS = Object.keys({
+  app: true,
+  headers: true,
+} satisfies Record<keyof InProcessClientOptions, true>);
+const CALL_OPTIONS = Object.keys({
+  params: true,
+  query: true,
+  json: true,
+  form: true,
+  headers: true,
+  signal: true,
+} satisfies Record<keyof CallOptions, true>);
+
+/**
+ * Refuses option names `allowed` does not list, with a TypeError naming them: a misspelt
+ * `query` would send the request without it, a misspelt `headers` without its credentials.
+ */
+function knownNames(what: string, options: object, allowed: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) {
+      throw new TypeError(
+        `${what}: unknown option ${JSON.stringify(name)}; the options are ${allowed.join(', ')}`,
+      );
+    }
+  }
+}
+
 // The origin of in-process requests: never resolved, only parsed.
 const IN_PROCESS = 'http://in-process.invalid';
 
@@ -74,6 +107,12 @@ export function createClient<Api = never, App extends FetchApplication = FetchAp
 ): Client<ClientApi<Api, App>> {
   let send: (request: Request) => Promise<globalThis.Response>;
   let base: string;
+  const inProcess = 'app' in options;
+  knownNames(
+    'createClient()',
+    options,
+    inProcess ? IN_PROCESS_CLIENT_OPTIONS : FETCH_CLIENT_OPTIONS,
+  );
   if ('app' in options) {
     const adapter = new FetchAdapter(options.app);
     send = (request) => abortable(request, (aborted) => adapter.handle(aborted));
@@ -149,6 +188,7 @@ async function sendCall(
   template: string,
   options: CallOptions,
 ): Promise<ClientResponse<number, unknown>> {
+  knownNames(`${method} ${template}`, options, CALL_OPTIONS);
   const headers = new Headers(defaults);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   let body: string | undefined;
