@@ -15,7 +15,8 @@ import {
 } from './errors.js';
 import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
 import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
-import type { JsonValue } from './json.js';
+import { type JsonValue, lineAndColumn } from './json.js';
+import { strictJsonProblem } from './json-places.js';
 import {
   checkedLimit,
   checkOptionNames,
@@ -31,11 +32,11 @@ import {
   pointerToSegments,
   valueAt,
 } from './path.js';
-import { readTextUpTo } from './read-text.js';
+import { NotTextError, readTextUpTo } from './read-text.js';
 import { redact, redactedText } from './redaction.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { TEXT_PLACEHOLDER, WHOLE_PLACEHOLDER } from './schema/placeholders.js';
-import { type Schema, validatorFor } from './schema.js';
+import { runValidator, type Schema, validatorFor } from './schema.js';
 import {
   type ConfigNode,
   childNode,
@@ -152,6 +153,10 @@ export class Config {
     try {
       text = readTextUpTo(path, MAX_FILE_BYTES);
     } catch (error) {
+      if (error instanceof NotTextError) {
+        const { line, column } = error;
+        throw new ConfigMalformedError(`the file ${error.reason}`, { file: path, line, column });
+      }
       const code = (error as NodeJS.ErrnoException).code;
       throw new ConfigNotFoundError(
         code === 'ENOENT'
@@ -171,6 +176,18 @@ export class Config {
     const baseDir =
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
     const json = filename !== undefined && extname(filename).toLowerCase() === '.json';
+    if (json) {
+      // Strict JSON, as `Schema.fromFile` reads a `.json` schema: read as YAML, `// comments`,
+      // single quotes and trailing commas would pass, a comment becoming part of a value. The
+      // nodes (with their positions) are then read as YAML, of which JSON is a subset.
+      const parsed = strictJsonProblem(text);
+      if (!('value' in parsed)) {
+        throw new ConfigMalformedError(`invalid JSON: ${parsed.reason}`, {
+          file: filename,
+          ...lineAndColumn(text, parsed.offset),
+        });
+      }
+    }
     const root = nodesFromYaml(text, filename, json ? 'JSON' : 'YAML');
     return new Config(root, filename, resolvePath(baseDir), options);
   }
@@ -264,7 +281,7 @@ export class Config {
     const coercible = new Set(resolved.coercible.map(toPointer));
     // Each round converts at least one string or stops, so this ends.
     for (;;) {
-      if (validate(value)) return value as T;
+      if (runValidator(validate, value, { file: this.#file })) return value as T;
       const errors = [...(validate.errors ?? [])];
       let converted = false;
       for (const error of errors) {
@@ -322,7 +339,7 @@ export class Config {
     forEachScalar(this.#root, (node) => void standIn(node));
     const data = plainValue(this.#root, standIn);
     const { validate, original } = validatorFor(schema, 'raw');
-    if (validate(data)) return;
+    if (runValidator(validate, data, { file: this.#file })) return;
     const errors: ErrorObject[] = [...(validate.errors ?? [])];
     const display = plainValue(this.#root, shown);
     throw this.validationError(violationsFrom(errors, data, { display, original }));

@@ -6,7 +6,41 @@
  * to the same rule.
  */
 import { findNodeAtLocation, type Node, parseTree, visit } from 'jsonc-parser';
+import { locateJsonSyntaxError } from './json.js';
 import type { PathSegment } from './path.js';
+
+/**
+ * Why text is not strict JSON (RFC 8259: no comments, single quotes or trailing commas), and
+ * where: a syntax error, a key written twice in one object, or nesting deeper than the checks
+ * can follow. `undefined` when it is JSON. The value is `JSON.parse`'s, when it parses.
+ */
+export function strictJsonProblem(
+  text: string,
+): { readonly offset: number; readonly reason: string } | { readonly value: unknown } {
+  // RFC 8259 §8.1: a parser may ignore a byte order mark; JSON.parse does not.
+  if (text.startsWith('\uFEFF')) {
+    const rest = strictJsonProblem(text.slice(1));
+    return 'value' in rest ? rest : { ...rest, offset: rest.offset + 1 };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return locateJsonSyntaxError(text);
+  }
+  let duplicate: DuplicateKey | undefined;
+  try {
+    duplicate = duplicateJsonKey(text);
+  } catch (error) {
+    // jsonc-parser recurses once per level of nesting.
+    if (!(error instanceof RangeError)) throw error;
+    return { offset: 0, reason: 'the text is nested too deeply to be read' };
+  }
+  if (duplicate) {
+    return { offset: duplicate.offset, reason: `duplicate key ${JSON.stringify(duplicate.key)}` };
+  }
+  return { value };
+}
 
 /** A key written twice in one object: the second one, and where it starts. */
 export interface DuplicateKey {

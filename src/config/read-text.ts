@@ -9,16 +9,72 @@
  * real settings. What stops the reading is the count of bytes actually read.
  */
 
+import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Bytes asked of the file per read when its size is not known in advance. */
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * The text (UTF-8) of the file at `path`, or `undefined` when it holds more than `maxBytes`
+ * A file whose bytes are not text in an encoding YAML 1.2 §5.2 asks for: UTF-8, or UTF-16
+ * told apart by its byte order mark. Bytes that are not UTF-8 are not replaced with U+FFFD: a
+ * Latin-1 file or a binary key would come back silently altered.
+ */
+export class NotTextError extends Error {
+  constructor(
+    /** Why, without any of the file's content (`${file:...}` values are secret). */
+    readonly reason: string,
+    /** 1-based line and column of the first bad byte, counted in the text before it. */
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(reason);
+    this.name = 'NotTextError';
+  }
+}
+
+/**
+ * The text of a file's bytes: UTF-16 (little or big endian) when they start with its byte
+ * order mark, which is dropped, else UTF-8 (a UTF-8 byte order mark stays, as the YAML reader
+ * expects). Throws {@link NotTextError} when they are not valid in that encoding.
+ */
+export function decodeText(bytes: Buffer): string {
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'utf-16le'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : undefined;
+  if (utf16 !== undefined) {
+    try {
+      return new TextDecoder(utf16, { fatal: true }).decode(bytes);
+    } catch {
+      throw new NotTextError(
+        `is not valid ${utf16 === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE'} text (it starts with that byte order mark)`,
+        1,
+        1,
+      );
+    }
+  }
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  // Where the first bad byte is, read off the runtime's own decoding, which puts U+FFFD there.
+  const decoded = bytes.toString('utf8');
+  const before = decoded.slice(0, decoded.indexOf('\uFFFD'));
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const line = before.split('\n').length;
+  const column = before.length - lineStart + 1;
+  throw new NotTextError(
+    'is not UTF-8 text (save it as UTF-8, or as UTF-16 with a byte order mark)',
+    line,
+    column,
+  );
+}
+
+/**
+ * The text (see {@link decodeText}) of the file at `path`, or `undefined` when it holds more than `maxBytes`
  * bytes: at most `maxBytes + 1` bytes are read to find out, and a regular file whose size is
  * already over the limit is not read at all. Throws what `node:fs` throws (`ENOENT`,
- * `EISDIR`, ...). `maxBytes` may be `Infinity`, which reads to the end, however far.
+ * `EISDIR`, ...), and {@link NotTextError} for bytes that are not text. `maxBytes` may be `Infinity`, which reads to the end, however far.
  */
 export function readTextUpTo(path: string, maxBytes: number): string | undefined {
   const descriptor = openSync(path, 'r');
@@ -37,7 +93,7 @@ export function readTextUpTo(path: string, maxBytes: number): string | undefined
       total += read;
       if (total > maxBytes) return undefined;
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return decodeText(Buffer.concat(chunks, total));
   } finally {
     closeSync(descriptor);
   }

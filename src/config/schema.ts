@@ -5,7 +5,7 @@
  */
 
 import { extname } from 'node:path';
-import type { AnySchema, ValidateFunction } from 'ajv';
+import { type AnySchema, MissingRefError, type ValidateFunction } from 'ajv';
 import {
   ConfigError,
   ConfigMalformedError,
@@ -14,12 +14,13 @@ import {
   type SchemaViolation,
   type SourcePosition,
 } from './errors.js';
-import { lineAndColumn, locateJsonSyntaxError } from './json.js';
-import { duplicateJsonKey, jsonOffset } from './json-places.js';
+import { lineAndColumn } from './json.js';
+import { jsonOffset, strictJsonProblem } from './json-places.js';
 import { checkOptionNames, MAX_FILE_BYTES } from './limits.js';
 import { pointerToSegments } from './path.js';
-import { readTextUpTo } from './read-text.js';
-import { compileErrorPointer } from './schema/culprit.js';
+import { NotTextError, readTextUpTo } from './read-text.js';
+import { badPattern, compileErrorPointer } from './schema/culprit.js';
+import { endlessReference } from './schema/cycles.js';
 import {
   createValidator,
   type Dialect,
@@ -113,6 +114,10 @@ export class Schema {
     try {
       text = readTextUpTo(path, MAX_FILE_BYTES);
     } catch (error) {
+      if (error instanceof NotTextError) {
+        const { line, column } = error;
+        throw new SchemaError(`the file ${error.reason}`, { file: path, line, column });
+      }
       const code = (error as NodeJS.ErrnoException).code;
       throw new SchemaError(
         code === 'ENOENT'
@@ -137,20 +142,15 @@ export class Schema {
   ): Schema {
     let definition: unknown;
     if (format === 'json') {
-      try {
-        definition = JSON.parse(text);
-      } catch {
-        const { offset, reason } = locateJsonSyntaxError(text);
-        throw new SchemaError(`invalid JSON: ${reason}`, { file, ...lineAndColumn(text, offset) });
-      }
       // Duplicate keys are an error, as in a configuration (see json-places.ts).
-      const duplicate = duplicateJsonKey(text);
-      if (duplicate) {
-        throw new SchemaError(`invalid JSON: duplicate key ${JSON.stringify(duplicate.key)}`, {
+      const parsed = strictJsonProblem(text);
+      if (!('value' in parsed)) {
+        throw new SchemaError(`invalid JSON: ${parsed.reason}`, {
           file,
-          ...lineAndColumn(text, duplicate.offset),
+          ...lineAndColumn(text, parsed.offset),
         });
       }
+      definition = parsed.value;
     } else {
       try {
         definition = plainValue(nodesFromYaml(text, file));
@@ -209,6 +209,9 @@ export class Schema {
     try {
       valid = validator.validateSchema(withKnownMetaSchema(definition) as AnySchema) as boolean;
     } catch (error) {
+      if (error instanceof RangeError) {
+        throw new SchemaError(`invalid schema: ${TOO_DEEP_SCHEMA}`, locate(''));
+      }
       // Ajv throws when it cannot find a meta-schema; dialectOf admits only those it has.
       throw new SchemaError(
         `invalid schema: ${error instanceof Error ? error.message : String(error)}`,
@@ -226,6 +229,23 @@ export class Schema {
         ? `${first.path === '' ? '(root)' : first.path}: ${first.message}`
         : 'invalid schema';
       throw new SchemaError(`invalid schema: ${where}`, locate(pointer));
+    }
+    let pattern: ReturnType<typeof badPattern>;
+    try {
+      pattern = badPattern(definition);
+    } catch (error) {
+      // Nested deeper than the search can go: compiling reports what it finds.
+      if (!(error instanceof RangeError)) throw error;
+    }
+    if (pattern)
+      throw new SchemaError(`invalid schema: ${pattern.reason}`, locate(pattern.pointer));
+    // A `$ref` that leads back to itself without consuming the value: validation would not end.
+    const endless = endlessReference(definition, dialect);
+    if (endless) {
+      throw new SchemaError(
+        `invalid schema: ${endlessReferenceMessage(endless.pointer, endless.reference)}`,
+        locate(endless.pointer),
+      );
     }
     const schema = new Schema(compile(state, 'plain', validator));
     states.set(schema, state);
@@ -248,9 +268,61 @@ export class Schema {
    */
   validate(value: unknown): SchemaViolation[] {
     const validate = this.#validate;
-    if (validate(value)) return [];
+    if (runValidator(validate, value)) return [];
     return violationsFrom(validate.errors ?? [], value).map(toSchemaViolation);
   }
+}
+
+/** Why a schema nested deeper than the stack allows is refused. */
+const TOO_DEEP_SCHEMA = 'the schema is nested too deeply to be read';
+
+/** Values nested deeper than this are blamed when validation overflows the stack. */
+const DEEP_VALUE = 1000;
+
+function endlessReferenceMessage(pointer: string, reference: string): string {
+  return (
+    `"$ref": ${JSON.stringify(reference)} at ${JSON.stringify(pointer)} refers to itself without end ` +
+    '(it leads back to the same place without going into the value, so validation would never end)'
+  );
+}
+
+/**
+ * Runs a compiled validator. Ajv's generated code recurses as deep as the value and the schema
+ * go, so a stack overflow is turned into an error with a code: a value nested too deeply
+ * (`MALFORMED`), else a schema that refers to itself without end in a way found only here
+ * (`INVALID_SCHEMA`; most such schemas are refused when they are built).
+ */
+export function runValidator(
+  validate: ValidateFunction,
+  value: unknown,
+  position: SourcePosition = {},
+): boolean {
+  try {
+    return validate(value) as boolean;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    if (deeperThan(value, DEEP_VALUE)) {
+      throw new ConfigMalformedError(
+        `the value is nested too deeply to be validated (more than ${DEEP_VALUE} levels)`,
+        position,
+      );
+    }
+    throw new SchemaError(
+      'invalid schema: validation does not end: the schema refers to itself without end (a "$ref" leads back to the same place without going into the value)',
+    );
+  }
+}
+
+/** True when `value` holds lists or objects nested more than `limit` levels deep. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const member of Object.values(item)) pending.push([member, depth + 1]);
+  }
+  return false;
 }
 
 function toSchemaViolation({ path, message, keyword, value }: LocatedViolation): SchemaViolation {
@@ -275,8 +347,33 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
     ) as AnySchema;
   };
   if (mode === 'raw') addPlaceholderKeywords(validator);
+  // References written in another dialect: this dialect's Ajv does not know their meta-schema,
+  // and a `$ref` into another draft's document is not supported. One nothing refers to is left
+  // out (it must not break the schema); one that is referred to is named in the error.
+  const otherDialect = new Map<string, Dialect>();
   try {
     for (const [uri, reference] of Object.entries(state.references)) {
+      // One that declares no `$schema` is read in the schema's own dialect.
+      let dialect: Dialect = state.dialect;
+      try {
+        const declares =
+          typeof reference === 'object' &&
+          reference !== null &&
+          Object.hasOwn(reference, '$schema');
+        if (declares) dialect = dialectOf(reference);
+      } catch (error) {
+        if (!(error instanceof SchemaError)) throw error;
+        throw new SchemaError(
+          `invalid schema: reference ${JSON.stringify(uri)}: ${error.message}`,
+          {
+            file: state.locate('')?.file,
+          },
+        );
+      }
+      if (dialect !== state.dialect) {
+        otherDialect.set(uri.replace(/#$/, ''), dialect);
+        continue;
+      }
       validator.addSchema(prepare(reference), uri);
     }
     const validate = validator.compile(prepare(state.definition));
@@ -284,6 +381,15 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
     return validate;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
+    const other =
+      error instanceof MissingRefError ? otherDialect.get(error.missingSchema) : undefined;
+    if (error instanceof MissingRefError && other !== undefined) {
+      const pointer = compileErrorPointer(state.definition, error);
+      throw new SchemaError(
+        `invalid schema: the reference ${JSON.stringify(error.missingSchema)} is written in ${other} and this schema in ${state.dialect}: a $ref into another draft's document is not supported`,
+        pointer === undefined ? { file: state.locate('')?.file } : state.locate(pointer),
+      );
+    }
     // Ajv names no place for these (an unresolvable `$ref`, a bad `pattern`): look for the
     // keyword, and name at least the file when it is not in this schema.
     const pointer = compileErrorPointer(state.definition, error);

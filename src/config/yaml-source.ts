@@ -26,6 +26,7 @@ import {
   LineCounter,
   type Pair,
   parseDocument,
+  type ScalarTag,
   type YAMLError,
   type YAMLMap,
   type YAMLWarning,
@@ -65,6 +66,10 @@ export function nodesFromYaml(
     version: '1.2',
     schema: 'core',
     merge: true,
+    // Only the core schema's tags: without this the parser also takes YAML 1.1's `!!set`,
+    // `!!omap`, `!!pairs`, `!!binary` and `!!timestamp` when written explicitly.
+    resolveKnownTags: false,
+    customTags: (tags) => [...tags, EXPLICIT_FLOAT],
     // The parser's own duplicate check compares every pair of keys (quadratic in a map's size);
     // TreeBuilder.entriesOf checks with a set instead.
     uniqueKeys: false,
@@ -83,6 +88,27 @@ export function nodesFromYaml(
   }
   return new TreeBuilder(document, lineCounter, file, language).build();
 }
+
+/**
+ * `!!float` as YAML 1.2.2's core schema reads it (§10.3.2): its pattern takes integers too
+ * (`!!float 1` is 1), which the parser's own float tags, made for plain scalars, do not.
+ * Being no default tag, it is used only for a value written with the tag.
+ */
+const EXPLICIT_FLOAT: ScalarTag = {
+  tag: 'tag:yaml.org,2002:float',
+  identify: () => false,
+  resolve: (text, onError) => {
+    if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(text)) {
+      return Number.parseFloat(text);
+    }
+    if (/^[-+]?\.(?:inf|Inf|INF)$/.test(text)) {
+      return text.startsWith('-') ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    }
+    if (/^\.(?:nan|NaN|NAN)$/.test(text)) return Number.NaN;
+    onError(`not a float: ${text}`);
+    return text;
+  },
+};
 
 function isUnresolvedTag(warning: YAMLWarning): boolean {
   return warning.code === 'TAG_RESOLVE_FAILED';

@@ -28,9 +28,9 @@ describe('a file with several YAML documents', () => {
     );
   });
 
-  it('says JSON for a .json file, and the same for a schema', () => {
+  it('says JSON for a .json file (read as strict JSON), and the same for a schema', () => {
     expect(loadError('{"a": 1}\n---\n{}\n', 'config.json').message).toBe(
-      'config.json:2:1: invalid JSON: more than one document ("---" at line 2); a configuration or schema file holds one',
+      'config.json:2:1: invalid JSON: unexpected "-" after the end of the value',
     );
     const error = thrown(() => Schema.fromYaml('type: object\n---\ntype: string\n'));
     expect(error).toBeInstanceOf(SchemaError);

@@ -4,13 +4,14 @@
  */
 
 import { resolve as resolvePath } from 'node:path';
-import { readTextUpTo } from '../read-text.js';
+import { NotTextError, readTextUpTo } from '../read-text.js';
 
 /** What reading a file gave: its text, or why there is none (`path` is the absolute path). */
 export type FileText =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'missing'; readonly path: string }
   | { readonly kind: 'too-large' }
+  | { readonly kind: 'not-text'; readonly reason: string }
   | { readonly kind: 'unreadable'; readonly reason: string };
 
 export class FileTexts {
@@ -35,12 +36,19 @@ export class FileTexts {
 
 function readText(path: string, maxBytes: number): FileText {
   try {
-    // The text of a file is at least as many UTF-8 bytes as the file (bytes that are not UTF-8
-    // become the 3-byte U+FFFD), so a file with more bytes than the limit is refused as soon as
-    // one byte past the limit has been read.
+    // The limit counts the file's bytes: a file with more bytes than the limit is refused as
+    // soon as one byte past the limit has been read. Bytes that are not text (not UTF-8, nor
+    // UTF-16 with a byte order mark) are refused, never replaced (a binary key would change).
     const text = readTextUpTo(path, maxBytes);
     return text === undefined ? { kind: 'too-large' } : { kind: 'text', text };
   } catch (error) {
+    if (error instanceof NotTextError) {
+      // Nothing of the content: the value is a secret.
+      return {
+        kind: 'not-text',
+        reason: `file ${JSON.stringify(path)} is not text: not valid UTF-8, nor UTF-16 with a byte order mark`,
+      };
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', path };
     const reason = `file ${JSON.stringify(path)} cannot be read (${code ?? String(error)})`;

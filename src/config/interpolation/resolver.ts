@@ -302,6 +302,9 @@ export class Resolution {
       if (file.kind === 'unreadable') {
         throw new ConfigNotFoundError(file.reason, context(this.source, node, expression));
       }
+      if (file.kind === 'not-text') {
+        throw new ConfigMalformedError(file.reason, context(this.source, node, expression));
+      }
       return this.fallback(
         expression,
         node,

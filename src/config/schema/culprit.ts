@@ -41,6 +41,33 @@ export function compileErrorPointer(definition: unknown, error: unknown): string
   return undefined;
 }
 
+/**
+ * The first `pattern` or `patternProperties` name that is not a regular expression, with why.
+ * Ajv compiles a `patternProperties` name only when its subschema can fail (not for `{}`), so
+ * a bad one would otherwise surface later, in `validateRaw` only.
+ */
+export function badPattern(definition: unknown): { pointer: string; reason: string } | undefined {
+  let reason = '';
+  const check = (pattern: string): boolean => {
+    try {
+      new RegExp(pattern, 'u');
+      return true;
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+  };
+  const pointer = find(definition, (schema) => {
+    if (typeof schema.pattern === 'string' && !check(schema.pattern)) return ['pattern'];
+    if (isSchemaObject(schema.patternProperties)) {
+      const bad = Object.keys(schema.patternProperties).find((pattern) => !check(pattern));
+      if (bad !== undefined) return ['patternProperties', bad];
+    }
+    return undefined;
+  });
+  return pointer === undefined ? undefined : { pointer, reason };
+}
+
 function compiles(pattern: string): boolean {
   try {
     new RegExp(pattern, 'u');

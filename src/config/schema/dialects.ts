@@ -114,6 +114,9 @@ export function createValidator(dialect: Dialect, options: ValidatorOptions = {}
       validator.addMetaSchema(
         require('ajv/dist/refs/json-schema-draft-06.json') as AnySchemaObject,
       );
+      // Draft-06 has no `if`/`then`/`else` (draft-07 added them): there they are unknown
+      // keywords, which check nothing. Ajv's draft-07 vocabulary would apply them.
+      for (const keyword of ['if', 'then', 'else']) validator.removeKeyword(keyword);
     }
   }
   addFormats.default(validator);

@@ -1,0 +1,273 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: "${...}" in plain strings is the syntax under test.
+// biome-ignore-all lint/suspicious/noThenProperty: "then" is the JSON Schema keyword in these schemas.
+/** Defects found in review: endless `$ref`s, deep nesting, encodings, `.json` configurations, draft-06, patterns, references. */
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Config, ConfigMalformedError, Schema, SchemaError } from '../../src/config/index.js';
+import { thrown } from './helpers.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'restmachine-review-'));
+
+describe('a $ref that refers to itself without end', () => {
+  it('is refused when the schema is built, naming the $ref', () => {
+    const error = thrown(() => Schema.fromObject({ $ref: '#' }));
+    expect(error).toBeInstanceOf(SchemaError);
+    expect(error.code).toBe('INVALID_SCHEMA');
+    expect(error.message).toMatch(/"\$ref": "#" at "\/\$ref" refers to itself without end/);
+  });
+
+  it('is placed at the $ref in YAML and JSON text', () => {
+    const yaml = thrown(() => Schema.fromYaml('properties:\n  x: {$ref: "#/properties/x"}\n'));
+    expect(yaml.code).toBe('INVALID_SCHEMA');
+    expect(yaml.message).toMatch(
+      /^2:7: invalid schema: "\$ref": "#\/properties\/x" at "\/properties\/x\/\$ref" refers to itself without end/,
+    );
+    const json = thrown(() =>
+      Schema.fromJson(
+        '{\n  "definitions": {\n    "a": { "allOf": [{ "$ref": "#/definitions/b" }] },\n    "b": { "not": { "$ref": "#/definitions/a" } }\n  },\n  "$ref": "#/definitions/a"\n}',
+      ),
+    );
+    expect(json.code).toBe('INVALID_SCHEMA');
+    expect(json.message).toMatch(
+      /^\d+:\d+: invalid schema: "\$ref": "#\/definitions\/[ab]" at "\/definitions\/[ab]\/allOf\/0\/\$ref|\/definitions\/[ab]\/not\/\$ref" refers/,
+    );
+  });
+
+  it('accepts recursion that goes into the value', () => {
+    const tree = Schema.fromObject({
+      type: 'object',
+      properties: { children: { type: 'array', items: { $ref: '#' } } },
+    });
+    expect(tree.validate({ children: [{ children: [] }] })).toEqual([]);
+    expect(tree.validate({ children: [{ children: 1 }] })).toHaveLength(1);
+  });
+
+  it('is one line from the command', async () => {
+    const { spawnSync } = await import('node:child_process');
+    writeFileSync(join(folder, 'cyc.schema.yaml'), '$ref: "#"\n');
+    writeFileSync(join(folder, 'a.yaml'), 'a: 1\n');
+    const cli = join(import.meta.dirname, '../../src/config/cli.ts');
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        cli,
+        'validate',
+        join(folder, 'a.yaml'),
+        '--schema',
+        join(folder, 'cyc.schema.yaml'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/cyc\.schema\.yaml:1:1: invalid schema: "\$ref": "#"/);
+  });
+});
+
+describe('deep nesting', () => {
+  const depth = 10_000;
+
+  it('Schema.fromJson of deeply nested text is a SchemaError, like fromObject', () => {
+    const text = `${'{"items":'.repeat(depth)}{}${'}'.repeat(depth)}`;
+    const fromJson = thrown(() => Schema.fromJson(text));
+    expect(fromJson).toBeInstanceOf(SchemaError);
+    expect(fromJson.code).toBe('INVALID_SCHEMA');
+    const fromObject = thrown(() => Schema.fromObject(JSON.parse(text)));
+    expect(fromObject.code).toBe('INVALID_SCHEMA');
+  });
+
+  it('validating a value nested deeper than the stack allows is MALFORMED', () => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = { a: value };
+    const schema = Schema.fromObject({ properties: { a: { $ref: '#' } } });
+    const error = thrown(() => Config.fromObject(value).validate(schema));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toMatch(/nested too deeply/);
+    expect(thrown(() => Config.fromObject(value).validateRaw(schema)).code).toBe('MALFORMED');
+    expect(thrown(() => schema.validate(value)).code).toBe('MALFORMED');
+  });
+});
+
+describe('encodings', () => {
+  it('reads UTF-16 (little and big endian) told apart by the byte order mark', () => {
+    const little = join(folder, 'utf16le.yaml');
+    writeFileSync(little, Buffer.from('\uFEFFport: 8080\nname: café\n', 'utf16le'));
+    expect(Config.fromYamlFile(little).resolve()).toEqual({ port: 8080, name: 'café' });
+    const big = join(folder, 'utf16be.yaml');
+    writeFileSync(big, Buffer.from('\uFEFFport: 8080\n', 'utf16le').swap16());
+    expect(Config.fromYamlFile(big).resolve()).toEqual({ port: 8080 });
+    const schema = join(folder, 'utf16.schema.json');
+    writeFileSync(schema, Buffer.from('\uFEFF{"type": "integer"}', 'utf16le'));
+    expect(Schema.fromFile(schema).validate('x')).toHaveLength(1);
+  });
+
+  it('refuses a configuration file that is not UTF-8, naming the file and the place', () => {
+    const file = join(folder, 'latin1.yaml');
+    writeFileSync(file, Buffer.from('a: 1\nname: caf\xe9\n', 'latin1'));
+    const error = thrown(() => Config.fromYamlFile(file));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toBe(
+      `${file}:2:10: the file is not UTF-8 text (save it as UTF-8, or as UTF-16 with a byte order mark)`,
+    );
+    const schemaFile = join(folder, 'latin1.schema.yaml');
+    writeFileSync(schemaFile, Buffer.from('description: caf\xe9\n', 'latin1'));
+    const schemaError = thrown(() => Schema.fromFile(schemaFile));
+    expect(schemaError.message).toMatch(/latin1\.schema\.yaml:1:17: the file is not UTF-8 text/);
+  });
+
+  it('refuses a ${file:} that is not text without showing its content', () => {
+    writeFileSync(join(folder, 'key.bin'), Buffer.from([0x41, 0xff, 0xfe, 0x42]));
+    const config = Config.fromYaml('key: ${file:key.bin}\n', {
+      baseDir: folder,
+      filename: 'c.yaml',
+    });
+    const error = thrown(() => config.get('key'));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toMatch(
+      /^c\.yaml:1:6: key: "\$\{file:key\.bin\}": file ".*key\.bin" is not text: not valid UTF-8, nor UTF-16 with a byte order mark$/,
+    );
+    expect(error.message).not.toMatch(/\uFFFD|\u00FF|A.*B/);
+    writeFileSync(join(folder, 'secret16.txt'), Buffer.from('\uFEFFs3cret', 'utf16le'));
+    expect(Config.fromObject({ s: '${file:secret16.txt}' }, { baseDir: folder }).get('s')).toBe(
+      's3cret',
+    );
+  });
+});
+
+describe('a .json configuration', () => {
+  it('is strict JSON, reported like a .json schema', () => {
+    const file = join(folder, 'c.json');
+    writeFileSync(file, "{'port': 8080 // default port\n, 'debug': yes,}\n");
+    const error = thrown(() => Config.fromYamlFile(file));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toBe(
+      `${file}:1:2: invalid JSON: unexpected "'", expected a property name`,
+    );
+    expect(thrown(() => Schema.fromFile(file)).message).toBe(error.message);
+    const comma = thrown(() => Config.fromYaml('{\n  "port": 8080,\n}\n', { filename: 'c.json' }));
+    expect(comma.message).toBe(
+      'c.json:3:1: invalid JSON: unexpected "}", expected a property name',
+    );
+    const duplicate = thrown(() => Config.fromYaml('{"a": 1, "a": 2}', { filename: 'c.json' }));
+    expect(duplicate.message).toBe('c.json:1:10: invalid JSON: duplicate key "a"');
+  });
+
+  it('keeps positions for validation messages, interpolations and a byte order mark', () => {
+    const file = join(folder, 'ok.json');
+    writeFileSync(file, '\uFEFF{\n  "database": {\n    "port": "${env:PORT}"\n  }\n}\n');
+    const schema = Schema.fromObject({
+      properties: { database: { properties: { port: { type: 'integer' } } } },
+    });
+    const config = Config.fromYamlFile(file, { env: { PORT: 'abc' } });
+    expect(thrown(() => config.validate(schema)).message).toBe(
+      `${file}:3:13: database.port: <from env:PORT> is not of type "integer"`,
+    );
+    expect(Config.fromYamlFile(file, { env: { PORT: '1' } }).validate(schema)).toEqual({
+      database: { port: 1 },
+    });
+  });
+});
+
+describe('draft-06', () => {
+  it('ignores if/then/else, which draft-06 does not have', () => {
+    const draft06 = Schema.fromObject({
+      $schema: 'http://json-schema.org/draft-06/schema#',
+      if: { type: 'integer' },
+      then: { maximum: 3 },
+      else: { type: 'string' },
+    });
+    expect(draft06.validate(5)).toEqual([]);
+    expect(draft06.validate(true)).toEqual([]);
+    expect(() => Config.fromYaml('5\n').validate(draft06)).not.toThrow();
+    expect(() => Config.fromYaml('5\n').validateRaw(draft06)).not.toThrow();
+    const draft07 = Schema.fromObject({ if: { type: 'integer' }, then: { maximum: 3 } });
+    expect(draft07.validate(5)).toHaveLength(1);
+  });
+
+  it('still follows a $ref into an if', () => {
+    const schema = Schema.fromObject({
+      $schema: 'http://json-schema.org/draft-06/schema#',
+      if: { type: 'integer' },
+      properties: { a: { $ref: '#/if' } },
+    });
+    expect(schema.validate({ a: 'x' })).toHaveLength(1);
+  });
+});
+
+describe('a patternProperties name that is not a regular expression', () => {
+  it('is refused when the schema is built, at that name', () => {
+    const error = thrown(() => Schema.fromYaml('patternProperties:\n  "([": {}\n'));
+    expect(error).toBeInstanceOf(SchemaError);
+    expect(error.message).toBe(
+      '2:3: invalid schema: Invalid regular expression: /([/u: Unterminated character class',
+    );
+    const json = thrown(() =>
+      Schema.fromJson(
+        '{"properties": {"a": {"patternProperties": {"ok": {}, "(?<": {"type": "string"}}}}}',
+      ),
+    );
+    expect(json.message).toMatch(/^1:55: invalid schema: Invalid regular expression: \/\(\?</);
+  });
+});
+
+describe('references in another draft', () => {
+  const common = { definitions: { port: { type: 'integer' } } };
+  const newer = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' };
+
+  it('one nothing refers to does not break the schema', () => {
+    const schema = Schema.fromObject(
+      { properties: { port: { $ref: 'https://example.com/common.json#/definitions/port' } } },
+      {
+        references: {
+          'https://example.com/common.json': common,
+          'https://example.com/new.json': newer,
+        },
+      },
+    );
+    expect(schema.validate({ port: 'x' })).toHaveLength(1);
+    expect(() => Config.fromYaml('port: x\n').validateRaw(schema)).toThrow(/is not of type/);
+  });
+
+  it('one that is referred to is named in the error', () => {
+    const error = thrown(() =>
+      Schema.fromYaml('properties:\n  name: { $ref: "https://example.com/new.json" }\n', {
+        references: { 'https://example.com/new.json': newer },
+      }),
+    );
+    expect(error.code).toBe('INVALID_SCHEMA');
+    expect(error.message).toBe(
+      `2:11: invalid schema: the reference "https://example.com/new.json" is written in 2020-12 and this schema in draft-07: a $ref into another draft's document is not supported`,
+    );
+  });
+});
+
+describe('YAML tags', () => {
+  it('refuses YAML 1.1 collection tags, which the core schema does not have', () => {
+    for (const [text, tag] of [
+      ['a: !!set {x, y}', '!!set'],
+      ['a: !!omap [x: 1, y: 2]', '!!omap'],
+      ['a: !!pairs [x: 1, x: 2]', '!!pairs'],
+    ]) {
+      const error = thrown(() => Config.fromYaml(`${text}\n`, { filename: 'c.yaml' }));
+      expect(error.message).toBe(
+        `c.yaml:1:4: invalid YAML: unknown tag ${tag} (only the core schema's tags, such as !!str, are understood)`,
+      );
+    }
+  });
+
+  it('reads !!float as YAML 1.2.2 core schema does: an integer fits', () => {
+    expect(Config.fromYaml('a: !!float 1\nb: !!float -2e3\nc: !!float 1.5\n').resolve()).toEqual({
+      a: 1,
+      b: -2000,
+      c: 1.5,
+    });
+    expect(thrown(() => Config.fromYaml('a: !!float x\n')).message).toBe(
+      '1:4: invalid YAML: the value does not fit its tag !!float',
+    );
+  });
+});
