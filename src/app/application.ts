@@ -21,7 +21,6 @@ import { Lifecycle, shuttingDown } from './lifecycle.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';
 import {
-  APPLICATION_OPTIONS,
   authorizationRequiredOption,
   autoEtagOption,
   bodyLimitOption,
@@ -53,6 +52,23 @@ import type {
   With,
 } from './types.js';
 import { type MultipartLimits, multipartLimits } from './uploads/limits.js';
+
+// Every option of `new RestApplication()`, kept complete by the type: a new option is a compile
+// error here until it is listed.
+const APPLICATION_OPTION_NAMES: Record<keyof ApplicationOptions, true> = {
+  bodyLimit: true,
+  debug: true,
+  logger: true,
+  renderers: true,
+  etag: true,
+  wwwAuthenticate: true,
+  authorization: true,
+  accessLog: true,
+  requestTimeout: true,
+  validateResponses: true,
+  multipart: true,
+};
+const APPLICATION_OPTIONS: readonly string[] = Object.keys(APPLICATION_OPTION_NAMES);
 
 /** Options of `validates(name, validator, options)`. */
 export interface ValidatesOptions<Source extends ValidationSource = ValidationSource> {

@@ -3,24 +3,6 @@
  * setup error at construction, never a silently ignored option.
  */
 import { SetupError } from '../errors.js';
-import type { ApplicationOptions } from './types.js';
-
-// Every option of `new RestApplication()`, kept complete by the type: a new option is a compile
-// error here until it is listed.
-const APPLICATION_OPTION_NAMES: Record<keyof ApplicationOptions, true> = {
-  bodyLimit: true,
-  debug: true,
-  logger: true,
-  renderers: true,
-  etag: true,
-  wwwAuthenticate: true,
-  authorization: true,
-  accessLog: true,
-  requestTimeout: true,
-  validateResponses: true,
-  multipart: true,
-};
-export const APPLICATION_OPTIONS: readonly string[] = Object.keys(APPLICATION_OPTION_NAMES);
 
 /** `value` when `allowed` lists it (or it is undefined); an `INVALID_OPTION` naming them otherwise. */
 export function choice<T>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
