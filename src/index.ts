@@ -10,7 +10,6 @@
  * types: those are internal, not a stable API. test/package/install.test.ts checks the rule.
  */
 
-export type { ValidatesOptions } from './app/application.js';
 export { RestApplication } from './app/application.js';
 export type { CompressionLevels, ContentCoding } from './app/compression/encoders.js';
 export type { CompiledCompression, CompressOptions } from './app/compression/options.js';
@@ -50,6 +49,7 @@ export type {
 export { createConsoleLogger, silentLogger } from './app/logger.js';
 export type { CheckedHandler, Representable, Unrepresentable } from './app/representable.js';
 export type { MALFORMED, PathMatch, RouteLeaf, RouteMatcher } from './app/routing/path-matcher.js';
+export type { DependencyOptions, ValidatesOptions } from './app/routing/registration.js';
 export type { RegistrationSite } from './app/routing/registration-site.js';
 export type { RouteProvider } from './app/routing/route.js';
 export { Route } from './app/routing/route.js';
@@ -79,7 +79,7 @@ export type {
   WithLeadingSlash,
   WithReturn,
 } from './app/routing/route-types.js';
-export type { DependencyOptions, Mount } from './app/routing/router.js';
+export type { Mount } from './app/routing/router.js';
 export { Router } from './app/routing/router.js';
 export type { CompiledRoute, RoutingTable, ScopedRoute } from './app/routing/routing-table.js';
 export type { CompiledErrorHandler, ErrorHandlers } from './app/routing/scope.js';

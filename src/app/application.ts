@@ -3,9 +3,10 @@
  * handlers, and the entry point that executes a Request into a Response.
  */
 
-import { type HttpError, SetupError } from '../errors.js';
+import type { HttpError } from '../errors.js';
 import type { Request } from '../request.js';
 import type { Response } from '../response.js';
+import { APPLICATION_OPTIONS } from './application-options.js';
 import { type AuthorizationOptions, checkChallenge } from './features/authorization.js';
 import {
   type DefaultHeadersInit,
@@ -14,7 +15,7 @@ import {
 } from './features/default-headers.js';
 import { rendererMediaType } from './features/renderers.js';
 import { assignRequestId } from './features/request-id.js';
-import { type Scope, validatorBinding } from './inject/bindings.js';
+import { validatorBinding } from './inject/bindings.js';
 import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
 import type { StandardSchemaV1, ValidationSource } from './inject/validation.js';
 import { Lifecycle, shuttingDown } from './lifecycle.js';
@@ -32,10 +33,21 @@ import {
 import { builtinErrorResponse, failedApplicationResponse } from './pipeline/error-response.js';
 import { finalizeResponse } from './pipeline/finalize.js';
 import { refuseRequest, runPipeline } from './pipeline/pipeline.js';
-import { checkScope } from './routing/registration.js';
+import {
+  DEPENDENCY_OPTIONS,
+  type DependencyOptions,
+  registeredScope,
+  VALIDATES_OPTIONS,
+  type ValidatesOptions,
+} from './routing/registration.js';
 import type { RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
-import { DEPENDENCY_OPTIONS, type DependencyOptions, Router } from './routing/router.js';
-import { compileTable, type RoutingTable } from './routing/routing-table.js';
+import { Router } from './routing/router.js';
+import {
+  compileTable,
+  logLateProblems,
+  type RoutingTable,
+  startupProblem,
+} from './routing/routing-table.js';
 import { testRequest } from './test-request.js';
 import { isPending } from './thenable.js';
 import type {
@@ -52,35 +64,6 @@ import type {
   With,
 } from './types.js';
 import { type MultipartLimits, multipartLimits } from './uploads/limits.js';
-
-// Every option of `new RestApplication()`, kept complete by the type: a new option is a compile
-// error here until it is listed.
-const APPLICATION_OPTION_NAMES: Record<keyof ApplicationOptions, true> = {
-  bodyLimit: true,
-  debug: true,
-  logger: true,
-  renderers: true,
-  etag: true,
-  wwwAuthenticate: true,
-  authorization: true,
-  accessLog: true,
-  requestTimeout: true,
-  validateResponses: true,
-  multipart: true,
-};
-const APPLICATION_OPTIONS: readonly string[] = Object.keys(APPLICATION_OPTION_NAMES);
-
-/** Options of `validates(name, validator, options)`. */
-export interface ValidatesOptions<Source extends ValidationSource = ValidationSource> {
-  /** What a Standard Schema validates (default `jsonBody`); a function validator takes none. */
-  source?: Source;
-  /** `'request'` (default) or `'session'`, as for a dependency. */
-  scope?: Scope;
-}
-const VALIDATES_OPTIONS = Object.keys({
-  source: true,
-  scope: true,
-} satisfies Record<keyof ValidatesOptions, true>);
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (
@@ -214,8 +197,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
     RoutesCarriedBy<this> {
     // A misspelt `source` would leave a schema validating the JSON body instead.
-    knownOptions(`validates "${name}"`, options, VALIDATES_OPTIONS);
-    const scope = checkScope(options?.scope);
+    const scope = registeredScope(`validates "${name}"`, options, VALIDATES_OPTIONS);
     this.register(validatorBinding(name, validator, options?.source, scope));
     return this as never;
   }
@@ -233,11 +215,10 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> & RoutesCarriedBy<this> {
-    knownOptions(`resourceExists "${name}"`, options, DEPENDENCY_OPTIONS);
     this.register({
       kind: 'exists',
       name,
-      scope: checkScope(options?.scope),
+      scope: registeredScope(`resourceExists "${name}"`, options, DEPENDENCY_OPTIONS),
       injectable: describeInjectable(provider, `resourceExists "${name}"`),
     });
     return this as never;
@@ -324,34 +305,14 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     const generation = this.generation;
     if (this.#table?.generation !== generation) {
       this.#table = compileTable(this, generation);
-      if (this.started) this.#logLateProblems(this.#table);
+      if (this.started) logLateProblems(this.#table, this.#loggedProblems, this.logger);
     }
     return this.#table;
   }
 
-  /**
-   * Startup refuses a table with problems; one registered after startup cannot be refused, so
-   * the routes it concerns fail closed (500) or keep their first registration, and each problem
-   * is logged once.
-   */
-  #logLateProblems(table: RoutingTable): void {
-    for (const problem of table.problems) {
-      if (this.#loggedProblems.has(problem.message)) continue;
-      this.#loggedProblems.add(problem.message);
-      this.logger.error(`Registration after startup: ${problem.message}`, { code: problem.code });
-    }
-  }
-
   #checkRoutes(): void {
-    const table = this.routingTable();
-    if (table.problems.length > 0) throw table.problems[0];
-    if (this.authorizationRequired && table.unguarded.length > 0) {
-      throw new SetupError(
-        'UNGUARDED_ROUTE',
-        `authorization: 'required', but no authorization hook guards ${table.unguarded.join(', ')}; ` +
-          'register authorized() on their router (or with { global: true }), or mark them .public()',
-      );
-    }
+    const problem = startupProblem(this.routingTable(), this.authorizationRequired);
+    if (problem !== undefined) throw problem;
   }
 
   /** Runs the startup handlers once, then checks the routes; later calls share the promise. */

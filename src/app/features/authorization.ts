@@ -11,6 +11,8 @@
  * authenticated.
  */
 import { HttpError, SetupError } from '../../errors.js';
+import type { Binding } from '../inject/bindings.js';
+import { describeInjectable } from '../inject/handler-parameters.js';
 import { booleanOption, knownOptions } from '../options.js';
 import { isThenable } from '../thenable.js';
 
@@ -169,4 +171,28 @@ export function hooksFor(
     ...selected.filter((hook) => hook.kind === 'authorized'),
     ...selected.filter((hook) => hook.kind === 'forbidden'),
   ];
+}
+
+/**
+ * What registering `check` as an `authorized()` or `forbidden()` hook named `name` adds: the
+ * binding that injects its value (and decides 401 / 403 by it) and the table's view of the hook.
+ */
+export function guardBinding(
+  kind: AuthorizationHook['kind'],
+  name: string,
+  check: Function,
+  options: AuthorizationOptions | undefined,
+): { binding: Binding; hook: AuthorizationHook } {
+  const hook = describeHook(kind, name, options);
+  const { names } = describeInjectable(check, `${kind} "${name}"`);
+  return {
+    binding: {
+      kind: 'provider',
+      name,
+      scope: 'request',
+      injectable: { fn: check, names },
+      guard: { kind, wrap: (challenge) => guardedFunction(check, hook, challenge) },
+    },
+    hook,
+  };
 }

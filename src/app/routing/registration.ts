@@ -7,6 +7,42 @@
 import { SetupError } from '../../errors.js';
 import type { Binding, Scope } from '../inject/bindings.js';
 import { BUILTIN_NAMES } from '../inject/builtins.js';
+import type { ValidationSource } from '../inject/validation.js';
+import { knownOptions } from '../options.js';
+
+/** Options of `dependency()` and `resourceExists()`. */
+export interface DependencyOptions {
+  /** `'request'` (default): once per request; `'session'`: once for the application's life. */
+  scope?: Scope;
+}
+export const DEPENDENCY_OPTIONS: readonly string[] = Object.keys({
+  scope: true,
+} satisfies Record<keyof DependencyOptions, true>);
+
+/** Options of `validates(name, validator, options)`. */
+export interface ValidatesOptions<Source extends ValidationSource = ValidationSource> {
+  /** What a Standard Schema validates (default `jsonBody`); a function validator takes none. */
+  source?: Source;
+  /** `'request'` (default) or `'session'`, as for a dependency. */
+  scope?: Scope;
+}
+export const VALIDATES_OPTIONS: readonly string[] = Object.keys({
+  source: true,
+  scope: true,
+} satisfies Record<keyof ValidatesOptions, true>);
+
+/**
+ * The scope `options` (given to `what`) ask for, after refusing a name `allowed` does not list:
+ * a misspelt `scope` would leave a session value computed on every request.
+ */
+export function registeredScope(
+  what: string,
+  options: { scope?: Scope } | undefined,
+  allowed: readonly string[],
+): Scope {
+  knownOptions(what, options, allowed);
+  return checkScope(options?.scope);
+}
 
 // A JavaScript identifier, as a handler's parameter names are (Unicode letters included).
 const NAME = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;

@@ -11,16 +11,14 @@ import { type CompressOptions, compressSetting } from '../compression/options.js
 import {
   type AuthorizationHook,
   type AuthorizationOptions,
-  describeHook as describeAuthorizationHook,
-  guardedFunction,
+  guardBinding,
 } from '../features/authorization.js';
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import type { CspOptions } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
-import type { Binding, Scope } from '../inject/bindings.js';
+import type { Binding } from '../inject/bindings.js';
 import { addParser } from '../inject/body-parsers.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
-import { knownOptions } from '../options.js';
 import type { CheckedHandler } from '../representable.js';
 import type {
   ErrorHandler,
@@ -31,7 +29,13 @@ import type {
   Truthy,
   With,
 } from '../types.js';
-import { addBinding, checkScope, errorHandlerStatus } from './registration.js';
+import {
+  addBinding,
+  DEPENDENCY_OPTIONS,
+  type DependencyOptions,
+  errorHandlerStatus,
+  registeredScope,
+} from './registration.js';
 import { cspSetting, Route } from './route.js';
 import type {
   CarriesRoutes,
@@ -43,15 +47,6 @@ import type {
   TypedRoute,
 } from './route-types.js';
 import { normalizePrefix, validateTemplate } from './template.js';
-
-/** Options of `dependency()` and `resourceExists()`. */
-export interface DependencyOptions {
-  /** `'request'` (default): once per request; `'session'`: once for the application's life. */
-  scope?: Scope;
-}
-export const DEPENDENCY_OPTIONS: readonly string[] = Object.keys({
-  scope: true,
-} satisfies Record<keyof DependencyOptions, true>);
 
 /** A router mounted under a prefix. */
 export interface Mount {
@@ -156,12 +151,10 @@ export class Router<Deps extends Registry = {}> {
       typeof nameOrProvider === 'function'
         ? [nameOrProvider.name, nameOrProvider, providerOrOptions as DependencyOptions | undefined]
         : [nameOrProvider, providerOrOptions as Provider<Deps, unknown>, maybeOptions];
-    // A misspelt `scope` would leave a session dependency computed on every request.
-    knownOptions(`dependency "${name}"`, options, DEPENDENCY_OPTIONS);
     this.register({
       kind: 'provider',
       name,
-      scope: checkScope(options?.scope),
+      scope: registeredScope(`dependency "${name}"`, options, DEPENDENCY_OPTIONS),
       injectable: describeInjectable(provider, `Dependency "${name}"`),
     });
     return this;
@@ -212,15 +205,8 @@ export class Router<Deps extends Registry = {}> {
     check: Function,
     options: AuthorizationOptions | undefined,
   ): void {
-    const hook = describeAuthorizationHook(kind, name, options);
-    const { names } = describeInjectable(check, `${kind} "${name}"`);
-    this.register({
-      kind: 'provider',
-      name,
-      scope: 'request',
-      injectable: { fn: check, names },
-      guard: { kind, wrap: (challenge) => guardedFunction(check, hook, challenge) },
-    });
+    const { binding, hook } = guardBinding(kind, name, check, options);
+    this.register(binding);
     this.authorizationHooks.push(hook);
   }
 

@@ -25,6 +25,7 @@ import {
   type PathParamPositions,
 } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
+import type { Logger } from '../logger.js';
 import type { Registry } from '../types.js';
 import type { MultipartLimits } from '../uploads/limits.js';
 import { RouteMatcher } from './path-matcher.js';
@@ -125,6 +126,36 @@ export interface TableSource extends InjectionHost, FeaturesSource {
   readonly debug?: boolean;
   /** `authorization: 'required'`: a route no check guards (and not public) answers 500. */
   readonly authorizationRequired?: boolean;
+}
+
+/**
+ * What makes startup refuse `table`: its first problem, or, under `authorization: 'required'`,
+ * the routes no authorization hook guards, all named; `undefined` when it may start.
+ */
+export function startupProblem(
+  table: RoutingTable,
+  authorizationRequired: boolean,
+): SetupError | undefined {
+  if (table.problems.length > 0) return table.problems[0];
+  if (!authorizationRequired || table.unguarded.length === 0) return undefined;
+  return new SetupError(
+    'UNGUARDED_ROUTE',
+    `authorization: 'required', but no authorization hook guards ${table.unguarded.join(', ')}; ` +
+      'register authorized() on their router (or with { global: true }), or mark them .public()',
+  );
+}
+
+/**
+ * Startup refuses a table with problems; one registered after startup cannot be refused, so
+ * the routes it concerns fail closed (500) or keep their first registration, and each problem
+ * is logged once (`logged` holds the messages already logged).
+ */
+export function logLateProblems(table: RoutingTable, logged: Set<string>, logger: Logger): void {
+  for (const problem of table.problems) {
+    if (logged.has(problem.message)) continue;
+    logged.add(problem.message);
+    logger.error(`Registration after startup: ${problem.message}`, { code: problem.code });
+  }
 }
 
 function unguardedProblem(label: string): SetupError {
