@@ -5,6 +5,7 @@
  * requests go through the Fetch adapter without a network.
  */
 import { FetchAdapter, type FetchApplication } from '../adapters/fetch/index.js';
+import { knownOptions } from '../app/options.js';
 import type { Client, ClientResponse } from './types.js';
 
 /** Options of `createClient()` over `fetch`. */
@@ -76,13 +77,7 @@ const CALL_OPTIONS = Object.keys({
  * `query` would send the request without it, a misspelt `headers` without its credentials.
  */
 function knownNames(what: string, options: object, allowed: readonly string[]): void {
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      throw new TypeError(
-        `${what}: unknown option ${JSON.stringify(name)}; the options are ${allowed.join(', ')}`,
-      );
-    }
-  }
+  knownOptions(what, options, allowed, (message) => new TypeError(message));
 }
 
 // The origin of in-process requests: never resolved, only parsed.
