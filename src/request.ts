@@ -43,6 +43,9 @@ export interface PlatformContext {
   lambdaContext?: unknown;
   authorizer?: Record<string, unknown>;
   metrics?: MetricsRecorder;
+  /** A Fetch runtime's arguments after the request (restmachine/fetch). */
+  fetchEnv?: unknown;
+  fetchContext?: unknown;
   /**
    * Lets the `signal` injectable learn that the client went away: `listener` runs once if the
    * connection closes before the response finished. Called only when a handler asks for it.

@@ -66,6 +66,13 @@ export interface BuiltinInjectables {
   authorizer: Record<string, unknown> | undefined;
   /** Custom metrics for this invocation's metrics line; a no-op outside Lambda. */
   metrics: MetricsRecorder;
+  /**
+   * What a Fetch runtime passed after the request (restmachine/fetch): Cloudflare Workers' `env`
+   * (its bindings), Deno's connection `info`, Bun's `server`; `undefined` elsewhere.
+   */
+  fetchEnv: unknown;
+  /** Cloudflare Workers' `ctx` (`waitUntil`), the Fetch handler's third argument; else `undefined`. */
+  fetchContext: unknown;
   /** Fires when the client goes away or `requestTimeout` expires (docs/streams.md). */
   signal: AbortSignal;
   /** The `Last-Event-ID` header of an event-stream client reconnecting (docs/streams.md). */

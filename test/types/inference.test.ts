@@ -51,6 +51,13 @@ describe('type inference', () => {
       expectTypeOf(headers).toEqualTypeOf<MultiValueHeaders>();
       return null;
     });
+    // A Fetch runtime's arguments: whatever the runtime passes, so nothing is assumed of them.
+    app.get('/runtime', ({ fetchEnv, fetchContext, lambdaEvent }) => {
+      expectTypeOf(fetchEnv).toEqualTypeOf<unknown>();
+      expectTypeOf(fetchContext).toEqualTypeOf<unknown>();
+      expectTypeOf(lambdaEvent).toEqualTypeOf<unknown>();
+      return null;
+    });
     // @ts-expect-error: `missing` was never registered.
     app.get('/x', ({ missing }) => missing);
   });

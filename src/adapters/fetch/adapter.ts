@@ -20,8 +20,16 @@ export interface FetchApplication {
   readonly logger: Logger;
 }
 
-/** `(request) => Promise<Response>` in the runtime's own WHATWG types. */
-export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
+/**
+ * `(request) => Promise<Response>` in the runtime's own WHATWG types. What a runtime passes
+ * after the request (Cloudflare Workers: `env` and `ctx`; Deno: the connection's `info`; Bun:
+ * the `server`) is injectable as `fetchEnv` and `fetchContext`.
+ */
+export type FetchHandler = (
+  request: globalThis.Request,
+  env?: unknown,
+  context?: unknown,
+) => Promise<globalThis.Response>;
 
 /**
  * The path and query of a request URL as the client sent them. The URL is sliced rather than
@@ -55,7 +63,29 @@ function observeFetchSignal(request: RestRequest, listener: () => void): void {
   else signal.addEventListener('abort', listener, { once: true });
 }
 
-function toRestRequest(request: globalThis.Request): RestRequest {
+/**
+ * The client's address where the runtime tells it beside the request: Deno's `info.remoteAddr`,
+ * Bun's `server.requestIP(request)`. `undefined` elsewhere (Workers put it in a header).
+ */
+function clientAddress(request: globalThis.Request, env: unknown): string | undefined {
+  if (env === null || typeof env !== 'object') return undefined;
+  const { remoteAddr, requestIP } = env as { remoteAddr?: unknown; requestIP?: unknown };
+  if (remoteAddr !== null && typeof remoteAddr === 'object') {
+    const hostname = (remoteAddr as { hostname?: unknown }).hostname;
+    return typeof hostname === 'string' ? hostname : undefined;
+  }
+  if (typeof requestIP !== 'function') return undefined;
+  try {
+    const socket: unknown = requestIP.call(env, request);
+    const address = (socket as { address?: unknown } | null)?.address;
+    return typeof address === 'string' ? address : undefined;
+  } catch {
+    // A `requestIP` that is not Bun's (a Workers binding of that name): no address, no failure.
+    return undefined;
+  }
+}
+
+function toRestRequest(request: globalThis.Request, env: unknown, context: unknown): RestRequest {
   const [path, query] = splitUrl(request.url);
   const tls = request.url.startsWith('https:');
   return new RestRequest({
@@ -74,7 +104,13 @@ function toRestRequest(request: globalThis.Request): RestRequest {
     queryParams: query,
     tls,
     protocol: tls ? 'https' : 'http',
-    context: { fetchSignal: request.signal, onClientGone: observeFetchSignal },
+    remoteAddress: clientAddress(request, env),
+    context: {
+      fetchSignal: request.signal,
+      onClientGone: observeFetchSignal,
+      fetchEnv: env,
+      fetchContext: context,
+    },
   });
 }
 
@@ -184,15 +220,23 @@ export class FetchAdapter {
       throw new SetupError('INVALID_OPTION', 'FetchAdapter needs a RestApplication');
     }
     this.app = app;
-    this.fetch = (request) => this.handle(request);
+    this.fetch = (request, env, context) => this.handle(request, env, context);
   }
 
-  /** Handles one request. Never rejects: anything unexpected is logged and answered with 500. */
-  async handle(request: globalThis.Request): Promise<globalThis.Response> {
+  /**
+   * Handles one request. Never rejects: anything unexpected is logged and answered with 500.
+   * `env` and `context` are what the runtime passed after the request, injectable as
+   * `fetchEnv` and `fetchContext`.
+   */
+  async handle(
+    request: globalThis.Request,
+    env?: unknown,
+    context?: unknown,
+  ): Promise<globalThis.Response> {
     let response: RestResponse | undefined;
     let restRequest: ReturnType<typeof toRestRequest> | undefined;
     try {
-      restRequest = toRestRequest(request);
+      restRequest = toRestRequest(request, env, context);
       response = await this.app.execute(restRequest);
       return await toFetchResponse(response, {
         logger: this.app.logger,

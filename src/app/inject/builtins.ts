@@ -61,6 +61,10 @@ export function builtinGetter(name: string, host: BuiltinHost): Getter | undefin
       return (s) => s.request.context.authorizer;
     case 'metrics':
       return (s) => s.request.context.metrics ?? NOOP_METRICS;
+    case 'fetchEnv':
+      return (s) => s.request.context.fetchEnv;
+    case 'fetchContext':
+      return (s) => s.request.context.fetchContext;
     case 'signal':
       return requestSignal;
     case 'lastEventId':
@@ -94,6 +98,8 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'lambdaContext',
   'authorizer',
   'metrics',
+  'fetchEnv',
+  'fetchContext',
   'signal',
   'lastEventId',
   'result',
