@@ -30,6 +30,7 @@ export type {
   Jsonified,
   JsonPart,
   NoTypedRoutes,
+  OnlyStreams,
   OptionsArgument,
   OptionsPart,
   ParamsPart,

@@ -298,19 +298,26 @@ export type SuccessResponse<Shape extends RouteShape> =
 
 /**
  * The `206` a `Range` header gets from a GET route wherever it may answer `200` (ranges apply to
- * a GET's 200, docs/http-semantics.md, "Ranges"), unless `returns(206)` declares its own. Its
- * data is the bytes of the slice, whatever the Content-Type (a slice of JSON or text is no JSON
- * or text to parse): a `Uint8Array`, the whole `multipart/byteranges` body for several ranges.
+ * a GET's 200, docs/http-semantics.md, "Ranges"), unless `returns(206)` declares its own or the
+ * handler only ever returns streams, which are sent whole. Its data is the bytes of the slice,
+ * whatever the Content-Type (a slice of JSON or text is no JSON or text to parse): a
+ * `Uint8Array`, the whole `multipart/byteranges` body for several ranges.
  */
 export type PartialResponse<Shape extends RouteShape, Method extends string, Success> = [
   Method,
 ] extends ['GET']
   ? 206 extends keyof Shape['returns']
     ? never
-    : 200 extends (Success extends ClientResponse<infer Status, unknown> ? Status : never)
-      ? ClientResponse<206, Uint8Array>
-      : never
+    : OnlyStreams<Awaited<Shape['result']>> extends true
+      ? never
+      : 200 extends (Success extends ClientResponse<infer Status, unknown> ? Status : never)
+        ? ClientResponse<206, Uint8Array>
+        : never
   : never;
+
+/** `true` when every result a handler may give is a stream (never `any`, which may be anything). */
+export type OnlyStreams<Result> =
+  IsAny<Result> extends true ? false : [Result] extends [StreamLike] ? true : false;
 
 /**
  * What a call resolves to: one response per status `returns()` declares (or, without any, the
