@@ -27,11 +27,14 @@ describe('a Workers-style fetch(request, env, ctx)', () => {
     const env = { NOTES: { get: async (key: string) => stored.get(key) ?? null } };
     const waited: Promise<unknown>[] = [];
     const ctx = { waitUntil: (promise: Promise<unknown>) => waited.push(promise) };
-    const app = new RestApplication();
-    app.get('/notes/{key}', async ({ key, fetchEnv, fetchContext }) => {
-      const bindings = fetchEnv as typeof env;
+    // The binding through a dependency, the context in the handler itself.
+    const app = new RestApplication().dependency(
+      'notes',
+      ({ fetchEnv }) => (fetchEnv as typeof env).NOTES,
+    );
+    app.get('/notes/{key}', async ({ key, notes, fetchContext }) => {
       (fetchContext as typeof ctx).waitUntil(Promise.resolve('logged'));
-      return { key, value: await bindings.NOTES.get(key) };
+      return { key, value: await notes.get(key) };
     });
     const adapter = new FetchAdapter(app);
 
