@@ -251,18 +251,18 @@ function queryString(query: Readonly<Record<string, unknown>> | undefined): stri
 }
 
 /**
- * The body as JSON, text or bytes by its Content-Type; `undefined` when there is none. A `206`
- * is bytes whatever its type: a slice of JSON or text (which may cut a character in two) is no
- * document to parse, and several ranges come as one `multipart/byteranges` body.
+ * The body as JSON, text or bytes by its Content-Type. A `206` is bytes whatever its type: a
+ * slice of JSON or text (which may cut a character in two) is no document to parse, and several
+ * ranges come as one `multipart/byteranges` body.
  */
 async function readData(response: globalThis.Response): Promise<unknown> {
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length === 0) return undefined;
-  if (response.status === 206) return bytes;
   const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (bytes.length === 0) return emptyData(response.status, type ?? '');
+  if (response.status === 206) return bytes;
   if (type === undefined || type === '') return bytes;
   const text = () => new TextDecoder().decode(bytes);
-  if (type === 'application/json' || type.endsWith('+json')) {
+  if (isJson(type)) {
     try {
       return JSON.parse(text());
     } catch {
@@ -272,4 +272,19 @@ async function readData(response: globalThis.Response): Promise<unknown> {
   }
   if (type.startsWith('text/')) return text();
   return bytes;
+}
+
+/**
+ * An empty body: `undefined` where there is no content (a 204, 205 or 304, a body of no type
+ * such as a `[undefined, 202]` tuple's, or JSON, which is never empty), else the empty value the
+ * handler returned as its type says it arrives: `''` for text, zero bytes for bytes.
+ */
+function emptyData(status: number, type: string): string | Uint8Array | undefined {
+  if (status === 204 || status === 205 || status === 304) return undefined;
+  if (type === '' || isJson(type)) return undefined;
+  return type.startsWith('text/') ? '' : new Uint8Array(0);
+}
+
+function isJson(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json');
 }

@@ -53,6 +53,10 @@ function notesApi() {
         throw new HttpError(418, 'I am a teapot');
       }),
       r.get('/text', () => 'plain words').provides('text/plain', ({ result }) => String(result)),
+      // Empty values of each kind: the client gives back what the handler's type says.
+      r.get('/empty-text', () => ''),
+      r.get('/empty-bytes', () => new Uint8Array(0)),
+      r.post('/accepted', () => [undefined, 202] as const),
       // Answers when the request is aborted, saying whether the handler saw it.
       r.get(
         '/slow',
@@ -161,6 +165,18 @@ describe.each(ways)('createClient %s', (_way, make) => {
     expect(teapot.data).toMatchObject({ error: 'I am a teapot' });
     const text = await client.get('/text', { headers: { accept: 'text/plain' } });
     expect(text.data).toBe('plain words');
+  });
+
+  it('an empty text is "", zero bytes are bytes, and an answer without content is undefined', async () => {
+    const client = make();
+    const text = await client.get('/empty-text');
+    expect(text.headers.get('content-length')).toBe('0');
+    expect(text).toMatchObject({ status: 200, data: '' });
+    const bytes = await client.get('/empty-bytes');
+    expect(bytes.status).toBe(200);
+    expect(bytes.data).toEqual(new Uint8Array(0));
+    const accepted = await client.post('/accepted');
+    expect(accepted).toMatchObject({ status: 202, data: undefined });
   });
 
   it('a mounted router’s routes, prefixed; a catch-all keeps its slashes', async () => {
