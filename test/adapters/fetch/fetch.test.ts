@@ -3,10 +3,8 @@
  * files, cookies, startup, and a round trip over real HTTP through a Fetch-style server.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve as serveFetch } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -19,6 +17,7 @@ import {
   RestApplication,
   type Request as RestRequest,
 } from '../../../src/index.js';
+import { listenFetch } from './fetch-server.js';
 
 const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
 const logger: Logger = {
@@ -322,17 +321,7 @@ describe('startup', () => {
 
 describe('over real HTTP through a Fetch-style server', () => {
   it('streams JSON in and a streamed body out, with cookies intact', async () => {
-    const server = serveFetch({
-      fetch: adapter.fetch,
-      port: 0,
-      hostname: '127.0.0.1',
-      overrideGlobalObjects: false,
-    });
-    await new Promise<void>((resolve) => {
-      if (server.listening) resolve();
-      else server.once('listening', () => resolve());
-    });
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { origin, close } = await listenFetch(adapter.fetch);
     try {
       const posted = await fetch(`${origin}/json`, {
         method: 'POST',
@@ -345,10 +334,7 @@ describe('over real HTTP through a Fetch-style server', () => {
       const streamed = await fetch(`${origin}/file`);
       expect(await streamed.text()).toBe('hello file body');
     } finally {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await close();
     }
   });
 });

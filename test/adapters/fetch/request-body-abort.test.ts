@@ -5,12 +5,12 @@
  * Node adapter, and nothing is logged at error level (docs/fetch.md, docs/uploads.md). Driven
  * with hand-made streams, and once over real HTTP through a Fetch-style server.
  */
-import { type AddressInfo, connect } from 'node:net';
-import { serve as serveFetch } from '@hono/node-server';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import { HttpError, type Logger, Response, RestApplication } from '../../../src/index.js';
 import { multipartBody } from '../../app/uploads/multipart-body.js';
+import { listenFetch } from './fetch-server.js';
 
 type Line = { level: string; message: string; fields?: Record<string, unknown> };
 const lines: Line[] = [];
@@ -206,23 +206,13 @@ describe('FetchAdapter request body cut short', () => {
   it('answers 400, unlogged, to a real client that disconnects mid-body', async () => {
     // A copy of each answer for the test to read: the server reads the original.
     const answered: Array<Promise<globalThis.Response>> = [];
-    const server = serveFetch({
-      fetch: (request) => {
-        const response = adapter.fetch(request);
-        answered.push(response.then((sent) => sent.clone()));
-        return response;
-      },
-      port: 0,
-      hostname: '127.0.0.1',
-      overrideGlobalObjects: false,
+    const server = await listenFetch((request) => {
+      const response = adapter.fetch(request);
+      answered.push(response.then((sent) => sent.clone()));
+      return response;
     });
     try {
-      await new Promise<void>((resolve) => {
-        if (server.listening) resolve();
-        else server.once('listening', () => resolve());
-      });
-      const { port } = server.address() as AddressInfo;
-      const socket = connect(port, '127.0.0.1');
+      const socket = connect(server.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       socket.write(
         'POST /json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
@@ -233,10 +223,7 @@ describe('FetchAdapter request body cut short', () => {
       expect(answered).toHaveLength(1);
       await expectCutShort(await (answered[0] as Promise<globalThis.Response>));
     } finally {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await server.close();
     }
   });
 });

@@ -4,11 +4,10 @@
  * the client's address is read from Deno's and Bun's. Deno and Bun do not run here: their
  * arguments are built as their documentation shapes them; the Node server below is real.
  */
-import type { AddressInfo } from 'node:net';
-import { serve as serveFetch } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import { RestApplication, SetupError } from '../../../src/index.js';
+import { listenFetch } from './fetch-server.js';
 
 /** An application whose routes report what they were given. */
 function buildApp() {
@@ -135,25 +134,12 @@ describe('over real HTTP through a Fetch-style Node server', () => {
       const { incoming } = fetchEnv as { incoming: { socket: { remoteAddress: string } } };
       return { remoteAddress: incoming.socket.remoteAddress };
     });
-    const server = serveFetch({
-      fetch: new FetchAdapter(app).fetch,
-      port: 0,
-      hostname: '127.0.0.1',
-      overrideGlobalObjects: false,
-    });
-    await new Promise<void>((resolve) => {
-      if (server.listening) resolve();
-      else server.once('listening', () => resolve());
-    });
+    const { origin, close } = await listenFetch(new FetchAdapter(app).fetch);
     try {
-      const port = (server.address() as AddressInfo).port;
-      const response = await fetch(`http://127.0.0.1:${port}/socket`);
+      const response = await fetch(`${origin}/socket`);
       expect(await response.json()).toEqual({ remoteAddress: '127.0.0.1' });
     } finally {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await close();
     }
   });
 });

@@ -1,14 +1,8 @@
-/**
- * A response stream that fails part-way through the Fetch adapter: the client sees the body cut
- * short, and the application's logger gets the line the Node adapter writes, with the request
- * id. Served over real HTTP by a Fetch-style server (`@hono/node-server`), read by `fetch`.
- */
-import type { AddressInfo } from 'node:net';
-import { serve as serveFetch } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import { toReadableStream } from '../../../src/adapters/fetch/stream.js';
 import { type Logger, MultiValueHeaders, Response, RestApplication } from '../../../src/index.js';
+import { type FetchServer, listenFetch } from './fetch-server.js';
 
 type Line = { level: string; message: string; fields?: Record<string, unknown> };
 const lines: Line[] = [];
@@ -56,30 +50,17 @@ async function direct(request: globalThis.Request): Promise<globalThis.Response>
   });
 }
 
-let server: ReturnType<typeof serveFetch>;
+let server: FetchServer;
 let origin: string;
 
 beforeAll(async () => {
-  server = serveFetch({
-    fetch: (request) =>
-      new URL(request.url).pathname === '/direct' ? direct(request) : adapter.fetch(request),
-    port: 0,
-    hostname: '127.0.0.1',
-    overrideGlobalObjects: false,
-  });
-  await new Promise<void>((resolve) => {
-    if (server.listening) resolve();
-    else server.once('listening', () => resolve());
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenFetch((request) =>
+    new URL(request.url).pathname === '/direct' ? direct(request) : adapter.fetch(request),
+  );
+  origin = server.origin;
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  });
-});
+afterAll(() => server.close());
 
 afterEach(() => {
   lines.length = 0;
