@@ -40,7 +40,7 @@ import {
   VALIDATES_OPTIONS,
   type ValidatesOptions,
 } from './routing/registration.js';
-import type { RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
+import type { NotForHooks, RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
 import { Router } from './routing/router.js';
 import {
   compileTable,
@@ -108,12 +108,13 @@ export interface RestApplication<Deps extends Registry = {}> {
     name: Name,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
-  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>>> & RoutesCarriedBy<this>;
+  ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>> & NotForHooks<Name>> &
+    RoutesCarriedBy<this>;
   forbidden<Name extends string>(
     name: Name,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
-  ): RestApplication<With<Deps, Name, false>> & RoutesCarriedBy<this>;
+  ): RestApplication<With<Deps, Name, false> & NotForHooks<Name>> & RoutesCarriedBy<this>;
 }
 
 /**
@@ -214,7 +215,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     name: Name,
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
-  ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>>> & RoutesCarriedBy<this> {
+  ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>> & NotForHooks<Name>> &
+    RoutesCarriedBy<this> {
     this.register({
       kind: 'exists',
       name,

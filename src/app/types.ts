@@ -7,7 +7,7 @@ import type { MetricsRecorder, Request, RequestBody } from '../request.js';
 import type { Response } from '../response.js';
 import type { StandardSchemaV1 } from './inject/validation.js';
 import type { AnyLogger, Logger } from './logger.js';
-import type { ValidatorNames } from './routing/route-types.js';
+import type { NotForHooksNames, ValidatorNames } from './routing/route-types.js';
 import type { MultipartOptions } from './uploads/limits.js';
 import type { MultipartPart, UploadedFile } from './uploads/types.js';
 
@@ -118,14 +118,16 @@ export type ErrorHandler<Deps extends Registry> = (
 export type HookBodyNames = 'body' | 'jsonBody' | 'formBody' | 'parsedBody' | 'files' | 'parts';
 
 /**
- * The registered names a hook may inject: all but the Standard Schema validators', which read
- * the body or run before authorization (docs/hooks-and-scope.md). The registry type does not
- * record which names are function validators, `resourceExists` providers or authorization
- * hooks: the routing table refuses those (`INVALID_HOOK`) when it is built.
+ * The registered names a hook may inject: all but the validators', the `resourceExists`
+ * providers' and the authorization hooks', which read the body or run code meant for the
+ * handler before authorization (docs/hooks-and-scope.md). A name reached only through a
+ * dependency is refused when the routing table is built (`INVALID_HOOK`).
  */
-export type HookDependencies<Deps extends Registry> = [ValidatorNames<Deps>] extends [never]
+export type HookDependencies<Deps extends Registry> = [
+  ValidatorNames<Deps> | NotForHooksNames<Deps>,
+] extends [never]
   ? Deps
-  : Omit<Deps, ValidatorNames<Deps>>;
+  : Omit<Deps, ValidatorNames<Deps> | NotForHooksNames<Deps>>;
 
 /**
  * The injection object of an `onRequest` hook: request-level names and registered names. A

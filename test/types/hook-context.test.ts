@@ -8,7 +8,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
-import { RestApplication, SetupError, silentLogger } from '../../src/index.js';
+import { RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
 
 function notesApp() {
   return new RestApplication({ logger: silentLogger })
@@ -58,17 +58,32 @@ describe('hook contexts', () => {
     expect(() => notesApp().onRequest(({ jsonBody }) => jsonBody)).toThrow(SetupError);
   });
 
-  it('cannot tell function validators, resourceExists and authorization names apart', async () => {
-    // The registry type records these as it records any dependency: they type-check, and
-    // startup refuses them.
-    for (const register of [
-      (app: RestApplication) => app.validates('input', ({ queryParams }) => queryParams),
-      (app: RestApplication) => app.resourceExists('input', () => 'found'),
-      (app: RestApplication) => app.authorized('input', () => 'user'),
-      (app: RestApplication) => app.forbidden('input', () => false),
-    ]) {
-      const app = register(new RestApplication({ logger: silentLogger }));
-      app.onRequest(({ input }) => void input);
+  it('keeps function validators, resourceExists and authorization names out as well', async () => {
+    const validated = new RestApplication({ logger: silentLogger }).validates(
+      'input',
+      ({ queryParams }) => queryParams,
+    );
+    // @ts-expect-error: a function validator runs before authorization.
+    validated.onRequest(({ input }) => void input);
+    const found = new RestApplication({ logger: silentLogger }).resourceExists('input', () => 1);
+    // @ts-expect-error: a resourceExists provider runs code meant for the handler.
+    found.onRequest(({ input }) => void input);
+    const guarded = new RestApplication({ logger: silentLogger }).authorized('input', () => 'u');
+    // @ts-expect-error: an authorization hook's name.
+    guarded.onResponse(({ input }) => void input);
+    const refused = new Router().forbidden('input', () => false);
+    // @ts-expect-error: a forbidden() hook's name, on a router.
+    refused.onRequest(({ input }) => void input);
+    // The same names stay a handler's to inject, and the hooks keep every other name.
+    const both = new RestApplication({ logger: silentLogger })
+      .authorized('input', () => 'u')
+      .dependency('tenant', () => 'acme');
+    both.onRequest(({ tenant }) => {
+      expectTypeOf(tenant).toEqualTypeOf<string>();
+    });
+    both.get('/', ({ input, tenant }) => `${input}${tenant}`);
+    // Startup still refuses them when types are not there to (plain JavaScript, a cast).
+    for (const app of [validated, found, guarded]) {
       app.get('/', () => 'ok');
       await expect(app.startup()).rejects.toMatchObject({ code: 'INVALID_HOOK' });
     }

@@ -3,7 +3,13 @@
  * registration widens the type, and a hook's injected names are checked.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import { type Response, RestApplication, Router, silentLogger } from '../../src/index.js';
+import {
+  type NotForHooks,
+  type Response,
+  RestApplication,
+  Router,
+  silentLogger,
+} from '../../src/index.js';
 
 describe('scope and hook types', () => {
   it("types a router's own names for its handlers; chained registration widens the type", () => {
@@ -11,8 +17,13 @@ describe('scope and hook types', () => {
       .authorized('user', async () => ({ name: 'ada' }) as { name: string } | null)
       .dependency('store', () => new Map<string, string>())
       .forbidden('readOnly', ({ user }) => user.name !== 'ada');
+    // Each authorization name is also recorded as one no hook may inject.
     expectTypeOf(notes).toEqualTypeOf<
-      Router<{ user: { name: string } } & { store: Map<string, string> } & { readOnly: false }>
+      Router<
+        { user: { name: string } } & NotForHooks<'user'> & { store: Map<string, string> } & {
+            readOnly: false;
+          } & NotForHooks<'readOnly'>
+      >
     >();
     notes.get('/{id}', ({ user, store, id }) => {
       expectTypeOf(user).toEqualTypeOf<{ name: string }>();
@@ -31,7 +42,9 @@ describe('scope and hook types', () => {
     const app = new RestApplication({ logger: silentLogger })
       .dependency('count', () => 1)
       .authorized('user', () => 'ada' as string | undefined);
-    expectTypeOf(app).toEqualTypeOf<RestApplication<{ count: number } & { user: string }>>();
+    expectTypeOf(app).toEqualTypeOf<
+      RestApplication<{ count: number } & { user: string } & NotForHooks<'user'>>
+    >();
     expectTypeOf(app.startup).toBeFunction();
     app.get('/', ({ count, user }) => `${user}${count}`);
   });

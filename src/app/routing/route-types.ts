@@ -32,6 +32,23 @@ export type ValidatorNames<Deps> = Deps extends { readonly [VALIDATED]?: infer M
   ? Extract<keyof NonNullable<Map>, string>
   : never;
 
+/**
+ * The key under which a registry type records the names no hook may inject besides the Standard
+ * Schema validators: function validators, `resourceExists` providers and `authorized()` or
+ * `forbidden()` hooks, which run code meant for the request's handler (docs/hooks-and-scope.md).
+ */
+export declare const NOT_FOR_HOOKS: unique symbol;
+
+/** The registry entry that keeps `Name` out of hook contexts. */
+export type NotForHooks<Name extends string> = {
+  readonly [NOT_FOR_HOOKS]?: { [K in Name]: true };
+};
+
+/** The names a registry type keeps out of hook contexts (Standard Schema validators aside). */
+export type NotForHooksNames<Deps> = Deps extends { readonly [NOT_FOR_HOOKS]?: infer Map }
+  ? Extract<keyof NonNullable<Map>, string>
+  : never;
+
 /** Where a client puts what each validation source reads. */
 export interface SourceKeys {
   jsonBody: 'json';
@@ -189,7 +206,7 @@ export type ValidatedBy<
   Validator,
 > = Validator extends StandardSchemaV1
   ? Validated<Name, Source, StandardSchemaV1.InferInput<Validator>>
-  : {};
+  : NotForHooks<Name>;
 
 /** The method a registration call names, as the route's type records it. */
 export type MethodOf<Method extends string> =

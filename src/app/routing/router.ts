@@ -42,6 +42,7 @@ import type {
   MethodOf,
   MountedRoutes,
   NewRoute,
+  NotForHooks,
   RouteMap,
   RoutesCarriedBy,
   TypedRoute,
@@ -177,7 +178,7 @@ export class Router<Deps extends Registry = {}> {
     name: Name,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
-  ): Router<With<Deps, Name, Truthy<Awaited<T>>>> & RoutesCarriedBy<this> {
+  ): Router<With<Deps, Name, Truthy<Awaited<T>>> & NotForHooks<Name>> & RoutesCarriedBy<this> {
     this.#registerHook('authorized', name, check, options);
     return this as never;
   }
@@ -194,7 +195,7 @@ export class Router<Deps extends Registry = {}> {
     name: Name,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
-  ): Router<With<Deps, Name, false>> & RoutesCarriedBy<this> {
+  ): Router<With<Deps, Name, false> & NotForHooks<Name>> & RoutesCarriedBy<this> {
     this.#registerHook('forbidden', name, check, options);
     return this as never;
   }

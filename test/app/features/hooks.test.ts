@@ -192,9 +192,14 @@ describe('onRequest', () => {
   });
 
   it('refuses a hook that reaches a validator, resourceExists or authorization name', async () => {
+    // The first three are compile errors too (test/types/hook-context.test.ts); plain
+    // JavaScript, or a cast, still meets the startup check.
     const cases: Array<(app: RestApplication) => void> = [
+      // @ts-expect-error: a function validator's name.
       (app) => app.validates('model', () => ({})).onRequest(({ model }) => void model),
+      // @ts-expect-error: a resourceExists provider's name.
       (app) => app.resourceExists('thing', () => 1).onRequest(({ thing }) => void thing),
+      // @ts-expect-error: an authorization hook's name.
       (app) => app.authorized('user', () => 1).onResponse(({ user }) => void user),
       (app) =>
         app.dependency('viaBody', ({ body }) => body).onRequest(({ viaBody }) => void viaBody),
@@ -220,7 +225,9 @@ describe('onRequest', () => {
       app.get('/', () => 'ok');
       await app.startup();
       expect((await app.request('/')).statusCode).toBe(403);
+      // @ts-expect-error: an authorization hook's name (refused by the types as well).
       if (kind === 'onRequest') app.onRequest(({ user }) => void user);
+      // @ts-expect-error: idem.
       else app.onResponse(({ user }) => void user);
       // Neither answered without the valid hook, nor passed on to the route.
       expect((await app.request('/')).statusCode, kind).toBe(500);
