@@ -65,14 +65,23 @@ function observeFetchSignal(request: RestRequest, listener: () => void): void {
 
 /**
  * The client's address where the runtime tells it beside the request: Deno's `info.remoteAddr`,
- * Bun's `server.requestIP(request)`. `undefined` elsewhere (Workers put it in a header).
+ * Bun's `server.requestIP(request)`, the socket of `@hono/node-server`'s `incoming`.
+ * `undefined` elsewhere (Workers put it in a header).
  */
 function clientAddress(request: globalThis.Request, env: unknown): string | undefined {
   if (env === null || typeof env !== 'object') return undefined;
-  const { remoteAddr, requestIP } = env as { remoteAddr?: unknown; requestIP?: unknown };
+  const { remoteAddr, requestIP, incoming } = env as {
+    remoteAddr?: unknown;
+    requestIP?: unknown;
+    incoming?: { socket?: { remoteAddress?: unknown } | null } | null;
+  };
   if (remoteAddr !== null && typeof remoteAddr === 'object') {
     const hostname = (remoteAddr as { hostname?: unknown }).hostname;
     return typeof hostname === 'string' ? hostname : undefined;
+  }
+  if (incoming !== null && typeof incoming === 'object') {
+    const address = incoming.socket?.remoteAddress;
+    return typeof address === 'string' ? address : undefined;
   }
   if (typeof requestIP !== 'function') return undefined;
   try {

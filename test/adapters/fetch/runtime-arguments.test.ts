@@ -116,6 +116,9 @@ describe("the client's address from the runtime's argument", () => {
       },
       { remoteAddr: { hostname: 42 } },
       { remoteAddr: null },
+      // A Workers binding named like @hono/node-server's request (a queue, say).
+      { incoming: { send: () => undefined } },
+      { incoming: { socket: null } },
       'a string',
       null,
     ];
@@ -128,17 +131,18 @@ describe("the client's address from the runtime's argument", () => {
 });
 
 describe('over real HTTP through a Fetch-style Node server', () => {
-  it("hands the handler the server's own second argument", async () => {
+  it("hands the handler the server's own second argument, and reads the address from it", async () => {
     const app = new RestApplication();
     // @hono/node-server passes `{ incoming, outgoing }`: Node's own request and response.
-    app.get('/socket', ({ fetchEnv }) => {
+    app.get('/socket', ({ fetchEnv, request }) => {
       const { incoming } = fetchEnv as { incoming: { socket: { remoteAddress: string } } };
-      return { remoteAddress: incoming.socket.remoteAddress };
+      return { socket: incoming.socket.remoteAddress, request: request.remoteAddress };
     });
     const { origin, close } = await listenFetch(new FetchAdapter(app).fetch);
     try {
       const response = await fetch(`${origin}/socket`);
-      expect(await response.json()).toEqual({ remoteAddress: '127.0.0.1' });
+      // The client's address is read from that socket too.
+      expect(await response.json()).toEqual({ socket: '127.0.0.1', request: '127.0.0.1' });
     } finally {
       await close();
     }
