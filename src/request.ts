@@ -307,6 +307,31 @@ export class Request {
     return this.#queryAll;
   }
 
+  /**
+   * What a log line shows of the request, and `JSON.stringify` gives: method, path, query,
+   * headers (as `headers.toJSON()` gives them), request id and client address. Never the body,
+   * which may be large, unread or a password form, nor the adapter's context (a Lambda event).
+   */
+  toJSON(): {
+    method: string;
+    path: string;
+    query: string;
+    headers: Record<string, string | string[]>;
+    requestId: string | undefined;
+    remoteAddress: string | undefined;
+    protocol: string;
+  } {
+    return {
+      method: this.method,
+      path: this.path,
+      query: this.queryString,
+      headers: this.headers.toJSON(),
+      requestId: this.requestId,
+      remoteAddress: this.remoteAddress,
+      protocol: this.protocol,
+    };
+  }
+
   /** The raw query string without `?` (`''` when there is none). */
   get queryString(): string {
     if (this.#rawQuery !== undefined) return this.#rawQuery;

@@ -145,6 +145,14 @@ export class Response {
     return this;
   }
 
+  /**
+   * What a log line shows of the response, and `JSON.stringify` gives: its status and headers
+   * (as `headers.toJSON()` gives them). Never the body, which may be large or a stream.
+   */
+  toJSON(): { statusCode: number; headers: Record<string, string | string[]> } {
+    return { statusCode: this.statusCode, headers: this.headers.toJSON() };
+  }
+
   /** True when the response carries one byte range (a 206). */
   isRangeResponse(): boolean {
     return this.rangeStart !== undefined && this.rangeEnd !== undefined;

@@ -7,8 +7,10 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 121 KiB: a
- * sixth review's fixes took the core from 121,941 to 123,525 bytes (1.5 KiB): an unknown
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 122 KiB: a
+ * Fetch runtime's arguments injectable as `fetchEnv` and `fetchContext` (0.3 KiB), and a request
+ * or response logged as its summary, whatever the logger (`toJSON()`, 0.3 KiB), took the core
+ * from 123,525 to 124,173 bytes. Before that, 121 KiB: a sixth review's fixes took the core from 121,941 to 123,525 bytes (1.5 KiB): an unknown
  * option name refused in every options object, with the names there are (about 0.7 KiB, most
  * of it the lists); cookie option names and `sameSite` values checked; a request counted until
  * its code is done, a pipelined response closed with its connection, a failed HTTP/1.0 body
@@ -65,7 +67,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 121 * 1024;
+const CORE_BUDGET = 122 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

@@ -9,6 +9,8 @@
  * stack }`), which is our order and our fields.
  */
 import { MultiValueHeaders } from '../http/headers.js';
+import { Request } from '../request.js';
+import { Response } from '../response.js';
 import { type AnyLogger, asFields, type LogFields, type Logger } from './logger.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -102,8 +104,8 @@ function levels(write: (level: Level, message: string, fields?: LogFields) => vo
  * pino serialises an Error only under a key it has a serializer for (`err` by default); under
  * any other key it would print `{}`. Errors under our keys (`error`, ...) therefore go through
  * the logger's own `err` serializer, which gives pino's usual `{ type, message, stack }`, unless
- * the logger has a serializer for that key itself. Headers go as the plain object of
- * `MultiValueHeaders.toJSON()`, under the same condition.
+ * the logger has a serializer for that key itself. Headers, requests and responses go as the
+ * plain objects their `toJSON()` gives, under the same condition.
  */
 function pinoLogger(logger: AnyLogger): Logger {
   const target = logger as unknown as Record<Level, PinoMethod> & {
@@ -123,9 +125,14 @@ function pinoLogger(logger: AnyLogger): Logger {
       if (value instanceof Error) {
         out ??= { ...fields };
         out[key] = serializeError(value);
-      } else if (value instanceof MultiValueHeaders) {
-        // A plain object, which pino's redaction can copy (`redact: ['headers.authorization']`);
-        // a copy of the class instance would have none of its fields.
+      } else if (
+        value instanceof MultiValueHeaders ||
+        value instanceof Request ||
+        value instanceof Response
+      ) {
+        // A plain object, which pino's redaction can copy (`redact: ['headers.authorization']`,
+        // `['request.headers.cookie']`); a copy of the class instance would have none of its
+        // fields, and a request holds its connection, which pino cannot write.
         out ??= { ...fields };
         out[key] = value.toJSON();
       }

@@ -7,8 +7,10 @@ import { Writable } from 'node:stream';
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { serve } from '../../src/adapters/node/index.js';
 import { isPino } from '../../src/app/logger-adapters.js';
 import {
+  type ApplicationOptions,
   createConsoleLogger,
   type LogFields,
   RestApplication,
@@ -329,5 +331,91 @@ describe("`log.error('message', error)`, as console and Powertools users write i
       error: { message: 'card declined' },
     });
     expect(lines[1]).toMatchObject({ message: 'Attempt', extra: 'second' });
+  });
+});
+
+describe('a logged request or response', () => {
+  /**
+   * An application that logs the request its handler sees and the response its `onResponse`
+   * hook sees, served by the Node adapter on 127.0.0.1 (a Node request holds its connection).
+   */
+  async function loggedOverHttp(logger: ApplicationOptions['logger']) {
+    const app = new RestApplication({ logger });
+    app.post('/sign-in', ({ request, log }) => {
+      log.info('Signing in', { request });
+      return { ok: true };
+    });
+    app.onResponse(({ response, log }) => log.info('Answered', { response }));
+    const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const response = await fetch(`${server.url}/sign-in?next=%2Fhome`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer secret-token',
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-request-id': 'req-log-1',
+        },
+        body: 'user=ada&password=hunter2',
+      });
+      expect(response.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }
+
+  const expectedRequest = (authorization: string) => ({
+    method: 'POST',
+    path: '/sign-in',
+    query: 'next=%2Fhome',
+    headers: expect.objectContaining({
+      authorization,
+      'content-type': 'application/x-www-form-urlencoded',
+    }),
+    requestId: 'req-log-1',
+    remoteAddress: '127.0.0.1',
+    protocol: 'http',
+  });
+
+  it('is its method, path, query, headers and address for pino, which redact paths reach', async () => {
+    const lines: Line[] = [];
+    await loggedOverHttp(
+      capturedPino(lines, {
+        redact: ['request.headers.authorization', 'response.headers["x-request-id"]'],
+      }),
+    );
+    const [signing, answered] = lines as [Line, Line];
+    // Before, pino wrote "[unable to serialize, circular reference is too complex to analyze]".
+    expect(signing.request).toEqual(expectedRequest('[Redacted]'));
+    expect(answered.response).toEqual({
+      statusCode: 200,
+      headers: expect.objectContaining({
+        'content-type': 'application/json',
+        'x-request-id': '[Redacted]',
+      }),
+    });
+    expect(JSON.stringify(lines)).not.toContain('hunter2');
+  });
+
+  it('is the same for Powertools and the console logger, never with the body', async () => {
+    const lines: Line[] = [];
+    await loggedOverHttp(capturedPowertools(lines));
+    const written: string[] = [];
+    // The console logger writes info lines with console.log.
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      await loggedOverHttp(createConsoleLogger({ level: 'info' }));
+    } finally {
+      spy.mockRestore();
+    }
+    const consoleLines = written.map((text) => JSON.parse(text) as Line);
+    for (const logged of [lines, consoleLines]) {
+      const signing = logged.find((line) => line.request !== undefined) as Line;
+      expect(signing.request).toEqual(expectedRequest('Bearer secret-token'));
+      const answered = logged.find((line) => line.response !== undefined) as Line;
+      expect(answered.response).toEqual({ statusCode: 200, headers: expect.any(Object) });
+      expect(JSON.stringify(logged)).not.toContain('hunter2');
+    }
   });
 });
