@@ -6,6 +6,7 @@
  */
 import { FetchAdapter, type FetchApplication } from '../adapters/fetch/index.js';
 import { knownOptions } from '../app/options.js';
+import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
 import type { Client, ClientResponse } from './types.js';
 
 /** Options of `createClient()` over `fetch`. */
@@ -257,12 +258,12 @@ function queryString(query: Readonly<Record<string, unknown>> | undefined): stri
  */
 async function readData(response: globalThis.Response): Promise<unknown> {
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (bytes.length === 0) return emptyData(response.status, type ?? '');
+  const type = mediaTypeEssence(response.headers.get('content-type') ?? undefined);
+  if (bytes.length === 0) return emptyData(response.status, type);
   if (response.status === 206) return bytes;
-  if (type === undefined || type === '') return bytes;
+  if (type === '') return bytes;
   const text = () => new TextDecoder().decode(bytes);
-  if (isJson(type)) {
+  if (isJsonMediaType(type)) {
     try {
       return JSON.parse(text());
     } catch {
@@ -281,10 +282,6 @@ async function readData(response: globalThis.Response): Promise<unknown> {
  */
 function emptyData(status: number, type: string): string | Uint8Array | undefined {
   if (status === 204 || status === 205 || status === 304) return undefined;
-  if (type === '' || isJson(type)) return undefined;
+  if (type === '' || isJsonMediaType(type)) return undefined;
   return type.startsWith('text/') ? '' : new Uint8Array(0);
-}
-
-function isJson(type: string): boolean {
-  return type === 'application/json' || type.endsWith('+json');
 }

@@ -62,6 +62,11 @@ export function mediaTypeEssence(text: string | undefined): string {
   return (semi === -1 ? text : text.slice(0, semi)).trim().toLowerCase();
 }
 
+/** Whether a media type's essence is JSON: `application/json` or any `+json` type (RFC 6839). */
+export function isJsonMediaType(essence: string): boolean {
+  return essence === 'application/json' || essence.endsWith('+json');
+}
+
 /**
  * Parses an `Accept` header into media ranges. Never throws: malformed members are skipped
  * (RFC 9110 §12.5.1 lets a server ignore what it cannot parse), a malformed q-value keeps q=1.

@@ -4,15 +4,13 @@
  * `new NodeAdapter()`, `new CloudGatewayAdapter()` and `new EmfMetricsPublisher()`. The options they know still work, and
  * `serve()` and `serveCluster()` still hand theirs on to what they build.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter, EmfMetricsPublisher } from '../../src/adapters/aws/index.js';
 import { NodeAdapter, serve, serveCluster } from '../../src/adapters/node/index.js';
 import { RestApplication, silentLogger } from '../../src/index.js';
 import { readV1Result, restEvent } from './aws/fixtures.js';
-import { send, sleep } from './node/helpers.js';
+import { launch, listeningUrl, pidFrom } from './node/cluster-process.js';
+import { send } from './node/helpers.js';
 
 // Built from a variable, as options loaded from configuration are.
 const options = (value: object): never => value as never;
@@ -105,39 +103,15 @@ describe('serveCluster()', () => {
   it('still takes workers, which its workers do not hand on to serve()', async () => {
     // The fixture serves with { port: 0, host, workers: 2 }: each worker calls serve() with
     // the rest, which would refuse `workers`.
-    const fixture = fileURLToPath(new URL('./node/fixtures/cluster-app.ts', import.meta.url));
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fixture], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
+    const { child, output: collected } = launch();
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      while (!/listening (\S+)/.test(output)) {
-        if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output}`);
-        await sleep(50);
-      }
-      const url = (/listening (\S+)/.exec(output) as RegExpExecArray)[1] as string;
-      const pid = await new Promise<number>((resolve, reject) => {
-        httpRequest(`${url}/pid`, { agent: false }, (incoming) => {
-          let text = '';
-          incoming.on('data', (chunk: Buffer) => {
-            text += chunk.toString();
-          });
-          incoming.on('end', () => resolve((JSON.parse(text) as { pid: number }).pid));
-        })
-          .on('error', reject)
-          .end();
-      });
+      const url = await listeningUrl(child, collected);
+      const pid = await pidFrom(url);
       expect(pid).not.toBe(child.pid);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(output).not.toContain('failed');
+      expect(collected()).not.toContain('failed');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

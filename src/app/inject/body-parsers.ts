@@ -8,7 +8,7 @@ import { HttpError, SetupError } from '../../errors.js';
 import { type CharsetDecoder, charsetDecoder } from '../../http/charset.js';
 import { DataRecord } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { mediaTypeEssence, parseMediaType } from '../../http/media-type.js';
+import { isJsonMediaType, mediaTypeEssence, parseMediaType } from '../../http/media-type.js';
 import { percentDecodeBytes } from '../../http/percent.js';
 import { bodyRead, jsonBodyNow, type Request } from '../../request.js';
 import { mayHaveContent } from '../../request-body.js';
@@ -17,10 +17,6 @@ import type { Getter, RequestState } from './request-state.js';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
-
-function isJsonType(essence: string): boolean {
-  return essence === JSON_MEDIA_TYPE || essence.endsWith('+json');
-}
 
 function unsupported(type: string | undefined, expected: string): HttpError {
   return new HttpError(
@@ -58,7 +54,7 @@ export function readJsonBody(
   refuseContentCoding(request);
   // The common case is recognised without parsing the media type.
   if (type === JSON_MEDIA_TYPE) return jsonBodyNow(request);
-  if (type === undefined || !isJsonType(mediaTypeEssence(type))) {
+  if (type === undefined || !isJsonMediaType(mediaTypeEssence(type))) {
     throw unsupported(type, JSON_MEDIA_TYPE);
   }
   // Another declared charset needs the text decoded first (an unknown one is 415 there).

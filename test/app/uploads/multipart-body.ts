@@ -46,11 +46,13 @@ export function multipartBody(
   };
 }
 
-/** `body` as an async stream of the pieces between `cuts` (sorted offsets). */
+/** `body` as an async stream of the pieces between `rawCuts` (any numbers, taken modulo its length + 1). */
 export async function* splitAt(
   body: Uint8Array,
-  cuts: readonly number[],
+  rawCuts: readonly number[],
 ): AsyncGenerator<Uint8Array> {
+  // Any numbers a property test draws, as positions in the body, each once and in order.
+  const cuts = [...new Set(rawCuts.map((cut) => cut % (body.length + 1)))].sort((a, b) => a - b);
   let start = 0;
   for (const cut of [...cuts, body.length]) {
     if (cut > start) yield body.slice(start, cut);

@@ -76,15 +76,12 @@ describe('multipart parsing (properties)', () => {
               .subarray(0, body.length - boundary.length - 6)
               .includes(`\r\n--${boundary}--`),
           );
-          const cuts = [...new Set(rawCuts.map((cut) => cut % (body.length + 1)))].sort(
-            (a, b) => a - b,
-          );
           const response = await app.execute(
             new Request({
               method: 'POST',
               path: '/form',
               headers: { 'content-type': contentType },
-              body: splitAt(body, cuts),
+              body: splitAt(body, rawCuts),
             }),
           );
           expect(response.statusCode).toBe(204);
@@ -203,15 +200,12 @@ describe('multipart parsing (properties)', () => {
             : `Content-Disposition: form-data; ${filler}name="${name}"`;
           const text = `--${boundary}\r\n${head}\r\n\r\nv\r\n--${boundary}--\r\n`;
           const body = Buffer.from(text, 'latin1');
-          const cuts = [...new Set(rawCuts.map((cut) => cut % (body.length + 1)))].sort(
-            (a, b) => a - b,
-          );
           const response = await app.execute(
             new Request({
               method: 'POST',
               path: '/form',
               headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
-              body: splitAt(body, cuts),
+              body: splitAt(body, rawCuts),
             }),
           );
           // The block: the rest of the delimiter line, the header line and the blank line.
