@@ -323,7 +323,9 @@ export class CloudGatewayAdapter {
   /**
    * Converts an event into a Request, as `handleEvent` does (without a metrics recorder).
    * Throws `GatewayEventError` for an unknown event and an `HttpError` (400) for a body marked
-   * base64 that is not.
+   * base64 that is not. The request is marked for a buffered result, as `convertFromResponse`
+   * makes: the pipeline answers an event stream with the application's 500, as `handleEvent`
+   * does, instead of handing `convertFromResponse` a stream it would read forever.
    *
    * @example
    * const request = adapter.convertToRequest(event, context);
@@ -333,13 +335,15 @@ export class CloudGatewayAdapter {
     const processor = processorFor(event);
     const parts = processor.requestParts(event, this.#settings);
     const raw = event as { body?: string | null; isBase64Encoded?: boolean };
-    return this.#newRequest(
+    const request = this.#newRequest(
       parts,
       decodeEventBody(raw.body, raw.isBase64Encoded),
       event,
       context,
       undefined,
     );
+    request.context.buffered = true;
+    return request;
   }
 
   /**

@@ -39,3 +39,25 @@ it('refuses an event stream with a 500 and one log line naming streamHandler', a
   );
   expect(plain.status).toBe(200);
 });
+
+it('refuses an event stream the same way through convertToRequest and convertFromResponse', async () => {
+  const { logger, lines } = captureLogger();
+  const app = new RestApplication({ logger });
+  let started = false;
+  app.get('/events', () =>
+    sse(
+      (async function* () {
+        started = true;
+        // Never ends: read whole, the result would never come.
+        for (;;) yield 'tick';
+      })(),
+    ),
+  );
+  const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+  const event = v2Event({ method: 'GET', path: '/events' });
+  const request = adapter.convertToRequest(event, lambdaContext());
+  const result = readV2Result(await adapter.convertFromResponse(await app.execute(request), event));
+  expect(result.status).toBe(500);
+  expect(started).toBe(false);
+  expect(lines.filter((line) => line.level === 'error')[0]?.message).toContain('streamHandler');
+});
