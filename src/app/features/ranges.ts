@@ -15,8 +15,11 @@ import { type ByteRange, formatContentRange, formatUnsatisfiedRange } from '../.
 import type { Request } from '../../request.js';
 import { FileBody, type Response } from '../../response.js';
 
+// `offset` is where the representation starts in the file: a file body's own `start`, since
+// the ranges count from the first byte of what a 200 would send.
 async function* fileParts(
   path: string,
+  offset: number,
   ranges: readonly ByteRange[],
   layout: ByteRangesLayout,
 ): AsyncGenerator<Uint8Array> {
@@ -30,7 +33,8 @@ async function* fileParts(
     const length = range.end - range.start + 1;
     // Each part streams only its own bytes: the file is never read whole.
     let sent = 0;
-    for await (const chunk of createReadStream(path, { start: range.start, end: range.end })) {
+    const start = offset + range.start;
+    for await (const chunk of createReadStream(path, { start, end: offset + range.end })) {
       const bytes = chunk as Uint8Array;
       sent += bytes.length;
       yield bytes;
@@ -97,9 +101,11 @@ function rangeRequested(response: Response, request: Request, length: number): n
     response.rangeStart = range.start;
     response.rangeEnd = range.end;
     if (body instanceof FileBody) {
-      // Adapters read only start..end of the file.
-      body.start = range.start;
-      body.end = range.end;
+      // Adapters read only start..end of the file. A file body that is already a span (its
+      // own `start` and `end`) is the representation: the range counts from its first byte.
+      const offset = body.start ?? 0;
+      body.start = offset + range.start;
+      body.end = offset + range.end;
     } else {
       response.body = toBytes(body).subarray(range.start, range.end + 1);
     }
@@ -111,7 +117,7 @@ function rangeRequested(response: Response, request: Request, length: number): n
   response.contentType = layout.contentType;
   response.body =
     body instanceof FileBody
-      ? fileParts(body.path, ranges, layout)
+      ? fileParts(body.path, body.start ?? 0, ranges, layout)
       : buildByteRanges(toBytes(body), ranges, layout);
   return layout.length;
 }

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileBody, Response, RestApplication, silentLogger } from '../../../src/index.js';
 import { bodyBytes, isStream } from '../../../src/response.js';
@@ -29,7 +30,17 @@ function app() {
       ),
   );
   application.get('/text', () => 'abcdef');
+  // A span of the file (its own start and end) is the representation: `45678`.
+  application.get('/span', () => span(4, 8));
   return application;
+}
+
+function span(start: number, end: number): Response {
+  const response = Response.file(file);
+  const body = response.body as FileBody;
+  body.start = start;
+  body.end = end;
+  return response;
 }
 
 describe('ranges', () => {
@@ -53,6 +64,52 @@ describe('ranges', () => {
     const text = new TextDecoder().decode(bytes);
     expect(text).toContain('Content-Range: bytes 0-0/10\r\n\r\n0\r\n');
     expect(text).toContain('Content-Range: bytes 8-9/10\r\n\r\n89\r\n');
+  });
+
+  it('count a range of a file span from the span, not from the start of the file', async () => {
+    const response = await app().request('/span', { headers: { Range: 'bytes=1-2' } });
+    expect(response.statusCode).toBe(206);
+    expect(response.headers.get('content-range')).toBe('bytes 1-2/5');
+    expect(response.headers.get('content-length')).toBe('2');
+    expect(new TextDecoder().decode(await bodyBytes(response))).toBe('56');
+  });
+
+  it('count every part of a multipart answer for a file span from the span', async () => {
+    const response = await app().request('/span', { headers: { Range: 'bytes=0-0,-1' } });
+    expect(response.statusCode).toBe(206);
+    const bytes = await bodyBytes(response);
+    expect(response.headers.get('content-length')).toBe(String(bytes.length));
+    const text = new TextDecoder().decode(bytes);
+    expect(text).toContain('Content-Range: bytes 0-0/5\r\n\r\n4\r\n');
+    expect(text).toContain('Content-Range: bytes 4-4/5\r\n\r\n8\r\n');
+  });
+
+  it('send the bytes a range names within any span of a file', async () => {
+    const digits = '0123456789';
+    const spanAndRange = fc
+      .tuple(fc.nat(9), fc.nat(9))
+      .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const)
+      .chain(([start, end]) =>
+        fc
+          .tuple(fc.nat(end - start), fc.nat(end - start))
+          .map(([a, b]) => ({ start, end, first: Math.min(a, b), last: Math.max(a, b) })),
+      );
+    await fc.assert(
+      fc.asyncProperty(spanAndRange, async ({ start, end, first, last }) => {
+        const application = new RestApplication({ logger: silentLogger });
+        application.get('/span', () => span(start, end));
+        const response = await application.request('/span', {
+          headers: { Range: `bytes=${first}-${last}` },
+        });
+        const expected = digits.slice(start, end + 1).slice(first, last + 1);
+        expect(response.statusCode).toBe(206);
+        expect(response.headers.get('content-range')).toBe(
+          `bytes ${first}-${last}/${end - start + 1}`,
+        );
+        expect(new TextDecoder().decode(await bodyBytes(response))).toBe(expected);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('give HEAD the headers of the multipart GET without a body', async () => {
