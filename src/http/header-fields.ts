@@ -1,7 +1,7 @@
 /**
  * Header fields as they come in: what headers can be built from besides other headers, and what
- * may be a field (RFC 9110 §5.1, §5.5): a name that is a token and a value without CR, LF or
- * NUL, checked before anything is stored.
+ * may be a field (RFC 9110 §5.1, §5.5): a name that is a token and a value of visible octets,
+ * spaces and tabs, checked before anything is stored.
  */
 
 /** Fields given as a record, a list of pairs or a WHATWG `Headers` (headers.ts adds its own). */
@@ -30,13 +30,20 @@ function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
 // RFC 9110 §5.1: a field name is a token. §5.5: CR, LF and NUL are never allowed in a value;
 // rejecting them here closes response splitting whatever the adapter underneath does.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// CR, LF and NUL would split or end the field (RFC 9110 §5.5); a character above U+00FF is no
-// octet, so no runtime can send it (Node refuses it after the response was made, a Fetch
-// runtime's Headers throws): refused here, the handler's error goes through the error path.
-const FORBIDDEN_VALUE = /[\r\n\0]|[^\0-\u00ff]/;
+// CR, LF and NUL would split or end the field (RFC 9110 §5.5), and the other control characters
+// (all but HTAB) are no field content either; a character above U+00FF is no octet, so no
+// runtime can send it. Node refuses both only after the response was made, when its hooks and
+// log have seen a 200 and the client gets a bare 500: refused here, the handler's error goes
+// through the error path. What may be sent is §5.5's field content: HTAB, SP, VCHAR, obs-text.
+const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 // Names already found valid: applications send the same few names on every response.
 const VALID_NAMES = new Set<string>();
+
+/** Whether `value` may be sent as a field value: no control character but HTAB, all octets. */
+export function isFieldValue(value: string): boolean {
+  return !FORBIDDEN_VALUE.test(value);
+}
 
 /** Throws a TypeError unless `name` is a token. */
 export function checkName(name: string): void {
@@ -47,12 +54,15 @@ export function checkName(name: string): void {
   if (VALID_NAMES.size < 512) VALID_NAMES.add(name);
 }
 
-/** `value` as a string; throws a TypeError when it holds CR, LF, NUL or a character above U+00FF. */
+/**
+ * `value` as a string; throws a TypeError when it holds a control character other than HTAB
+ * (CR, LF and NUL among them) or a character above U+00FF.
+ */
 export function checkValue(name: string, value: string): string {
   if (typeof value !== 'string') value = String(value);
   if (FORBIDDEN_VALUE.test(value)) {
     throw new TypeError(
-      `Invalid value for header ${name}: CR, LF and NUL are not allowed, nor characters above U+00FF (percent-encode them, as RFC 8187 does)`,
+      `Invalid value for header ${name}: control characters are not allowed (CR, LF and NUL among them, RFC 9110 §5.5; HTAB is), nor characters above U+00FF (percent-encode them, as RFC 8187 does)`,
     );
   }
   return value;

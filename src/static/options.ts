@@ -3,6 +3,7 @@
  */
 import type { Logger } from '../app/logger.js';
 import { knownOptions } from '../app/options.js';
+import { isFieldValue } from '../http/header-fields.js';
 import { StaticRouterError } from './errors.js';
 import { resolveStaticPath } from './resolve.js';
 
@@ -143,9 +144,11 @@ export function resolveOptions(options: StaticRouterOptions): ResolvedOptions {
   const cacheControl = options.cacheControl;
   if (
     cacheControl !== undefined &&
-    (typeof cacheControl !== 'string' || /[\r\n\0]/.test(cacheControl))
+    (typeof cacheControl !== 'string' || !isFieldValue(cacheControl))
   ) {
-    throw invalid('cacheControl must be a header value without CR, LF or NUL');
+    throw invalid(
+      'cacheControl must be a header value: no control characters (CR, LF, NUL...) and none above U+00FF',
+    );
   }
   let immutable: RegExp | undefined;
   if (options.immutable !== undefined) {

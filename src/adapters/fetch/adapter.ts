@@ -94,15 +94,28 @@ function clientAddress(request: globalThis.Request, env: unknown): string | unde
   }
 }
 
+/**
+ * The request's fields as the runtime's parser accepted them, unchecked, as the other adapters
+ * take theirs: a client's value is what it is (RFC 9110 §5.5 lets a recipient keep a control
+ * character), where the checks of `MultiValueHeaders` are for what an application sends. WHATWG
+ * Headers join repeated request headers with ", " (Fetch §5.2); that is all a Fetch runtime
+ * tells us, and it is the same list by RFC 9110 §5.3. The names are in lower case.
+ */
+function requestHeaders(headers: globalThis.Headers): MultiValueHeaders {
+  const pairs: string[] = [];
+  headers.forEach((value, name) => {
+    pairs.push(name, value);
+  });
+  return MultiValueHeaders.fromRawPairs(pairs, true);
+}
+
 function toRestRequest(request: globalThis.Request, env: unknown, context: unknown): RestRequest {
   const [path, query] = splitUrl(request.url);
   const tls = request.url.startsWith('https:');
   return new RestRequest({
     method: request.method,
     path,
-    // WHATWG Headers join repeated request headers with ", " (Fetch §5.2); that is all a
-    // Fetch runtime tells us, and it is the same list by RFC 9110 §5.3.
-    headers: new MultiValueHeaders(request.headers),
+    headers: requestHeaders(request.headers),
     // A body the client stops sending is the Node adapter's 400, not a 500 (request-body.ts).
     // One declared empty is no body, as on Node (RFC 9112 §6.3), whatever stream a runtime
     // gives for it.

@@ -113,6 +113,23 @@ describe('request mapping', () => {
     expect(await plain.json()).toMatchObject({ path: '/only', query: '', tls: false });
   });
 
+  it("hands the pipeline a client's header as the runtime accepted it, control characters included", async () => {
+    // WHATWG Headers keep a control character other than CR, LF and NUL (RFC 9110 §5.5 lets a
+    // recipient keep it); the checks of MultiValueHeaders are for what an application sends.
+    const app = new RestApplication({ logger });
+    app.get('/note', ({ headers }) => ({
+      note: headers.get('x-note'),
+      names: [...headers.names()],
+    }));
+    const response = await new FetchAdapter(app).fetch(
+      new Request('http://x/note', {
+        headers: { 'X-Note': 'a\u0001b', Accept: 'application/json' },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ note: 'a\u0001b', names: ['accept', 'x-note'] });
+  });
+
   it('is bound, so it can be handed around on its own', async () => {
     const { fetch: handler } = adapter;
     expect((await handler(new Request('http://x/'))).status).toBe(200);

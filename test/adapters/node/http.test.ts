@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
-import { Response, RestApplication } from '../../../src/index.js';
+import { MultiValueHeaders, Response, RestApplication } from '../../../src/index.js';
 import { memoryLogger, rawExchange, send, sleep, start } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -80,11 +80,17 @@ function buildApp() {
     }
     return new Response(200, words(), { contentType: 'text/plain' });
   });
-  // A control character other than CR, LF and NUL: the core lets it through (RFC 9110 §5.5 lets
-  // a recipient keep such characters), Node refuses to send it.
-  app.get('/bad-header', () => new Response(200, 'x', { headers: { 'X-Bell': 'a\u0007b' } }));
+  // A value Node refuses that reached it anyway: written with the library's own unchecked
+  // setter, which the core keeps for values it made itself. The adapter's last defence.
+  app.get('/bad-header', () => {
+    const response = new Response(200, 'x');
+    MultiValueHeaders.setTrusted(response.headers, 'X-Bell', 'x-bell', 'a\u0007b');
+    return response;
+  });
   // A character no octet can carry: the core refuses it, through the error path.
   app.get('/euro-header', () => new Response(200, 'x', { headers: { 'X-Euro': '€' } }));
+  // A control character from the client's query, as a redirect to a path it names would carry.
+  app.get('/control-header', ({ queryParams }) => ['x', 200, { 'X-Note': queryParams.note ?? '' }]);
   return app;
 }
 
@@ -378,10 +384,34 @@ describe('responses', () => {
     expect(response.status).toBe(500);
     expect(response.headers['content-type']).toBe('application/json');
     expect(JSON.parse(response.body.toString())).toMatchObject({ statusCode: 500 });
-    const failure = log.lines.find((line) => line.message === 'Unhandled error in request');
+    const failure = log.lines.find(
+      (line) =>
+        line.message === 'Unhandled error in request' &&
+        String((line.fields?.error as Error | undefined)?.message).includes('X-Euro'),
+    );
     expect((failure?.fields?.error as Error | undefined)?.message).toContain(
       'Invalid value for header X-Euro',
     );
+  });
+
+  it("answers a header value with a control character with the application's 500, not the fallback", async () => {
+    const response = await send(server.port, { path: '/control-header?note=a%01b' });
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(response.body.toString())).toMatchObject({ statusCode: 500 });
+    const failure = log.lines.find(
+      (line) =>
+        line.message === 'Unhandled error in request' &&
+        String((line.fields?.error as Error | undefined)?.message).includes('X-Note'),
+    );
+    expect((failure?.fields?.error as Error | undefined)?.message).toContain('control characters');
+    const requestId = response.headers['x-request-id'];
+    const refused = log.lines.filter(
+      (line) =>
+        line.message === 'Response headers could not be written' &&
+        line.fields?.requestId === requestId,
+    );
+    expect(refused).toEqual([]);
   });
 });
 
