@@ -72,7 +72,15 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   const etag = route.settings.etag as Injectable | undefined;
   const lastModified = route.settings.lastModified as Injectable | undefined;
   const providers = [...(etag?.names ?? []), ...(lastModified?.names ?? [])];
-  const reached = reach(bindings, [...route.handler.names, ...providers]);
+  // Everything the route runs: what its handler, providers and renderers inject, and the global
+  // hooks (a router's guard everything it holds), each with what it injects in turn: a hook's
+  // own validators and `resourceExists` answer for the route as the handler's do.
+  const reached = reach(bindings, [
+    ...route.handler.names,
+    ...providers,
+    ...compiled.renderers.flatMap((renderer) => renderer.names),
+    ...scoped.authorizationHooks.filter((hook) => hook.global).map((hook) => hook.name),
+  ]);
   // Every validator of each source: several that read one part must all pass.
   const schemas = new Map<ValidationSource, NamedSchema[]>();
   let validated = false;
@@ -145,15 +153,7 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   }
 
   const statuses: PipelineStatus[] = [];
-  const hooks = hooksFor(
-    scoped.authorizationHooks,
-    reach(bindings, [
-      ...reached,
-      // The checks the route's renderers reach guard it too, as the pipeline runs them.
-      ...compiled.renderers.flatMap((renderer) => renderer.names),
-      ...scoped.authorizationHooks.filter((hook) => hook.global).map((hook) => hook.name),
-    ]),
-  );
+  const hooks = hooksFor(scoped.authorizationHooks, reached);
   const authorized = hooks.filter((hook) => hook.kind === 'authorized');
   if (authorized.length > 0) {
     statuses.push(401);

@@ -170,6 +170,37 @@ describe('openapi()', () => {
     expect(put?.requestBody?.content).toEqual({ 'application/json': { schema: {} } });
   });
 
+  it("documents the validators and resourceExists a router's or a global hook reaches, as the handler's", async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('credentials', z.object({ 'x-api-key': z.string() }), { source: 'headers' })
+      .validates('scope', z.object({ tenant: z.string() }), { source: 'queryParams' })
+      .resourceExists('tenant', ({ scope }) => (scope.tenant === 't' ? { id: 't' } : undefined));
+    const router = new Router(app)
+      .authorized('user', ({ credentials }) => (credentials['x-api-key'] === 'k' ? 'u' : undefined))
+      .forbidden('denied', ({ tenant }) => tenant.id !== 't');
+    router.get('/thing', () => 'x');
+    app.mount('/r', router);
+    const global = new RestApplication({ logger: silentLogger })
+      .validates('credentials', z.object({ 'x-api-key': z.string() }), { source: 'headers' })
+      .authorized('user', ({ credentials }) => credentials['x-api-key'], { global: true });
+    global.get('/other', () => 'x');
+    const thing = openapi(app, { info: { title: 't', version: '1' } }).paths['/r/thing']?.get;
+    expect(thing?.parameters?.map((p) => `${p.in}:${p.name}:${p.required}`)).toEqual([
+      'query:tenant:true',
+      'header:x-api-key:true',
+    ]);
+    expect(Object.keys(thing?.responses ?? {})).toEqual(['200', '401', '403', '404', '422']);
+    const other = openapi(global, { info: { title: 't', version: '1' } }).paths['/other']?.get;
+    expect(other?.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['header:x-api-key']);
+    expect(other?.responses).toHaveProperty('422');
+    // What the document says is what the route answers.
+    expect((await app.request('/r/thing?tenant=t')).statusCode).toBe(422);
+    const asked = { headers: { 'X-API-Key': 'k' } };
+    expect((await app.request('/r/thing', asked)).statusCode).toBe(422);
+    expect((await app.request('/r/thing?tenant=zz', asked)).statusCode).toBe(404);
+    expect((await app.request('/r/thing?tenant=t', asked)).statusCode).toBe(200);
+  });
+
   it('adds 406 where the route or the application registers renderers of its own', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/report', () => ({ a: 1 })).provides('text/csv', () => 'a\n1');
