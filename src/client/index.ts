@@ -28,6 +28,7 @@ export type {
   HeadersPart,
   IsAny,
   Jsonified,
+  JsonifiedElement,
   JsonPart,
   NoTypedRoutes,
   OnlyStreams,

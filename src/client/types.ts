@@ -62,7 +62,7 @@ export type Delivered<T> =
 /**
  * A value as it comes out of JSON: a `Date` becomes a string (its `toJSON()`), a `Map`, a `Set`,
  * a `Blob`, a stream or an `ArrayBuffer` an empty object, a typed array an object of its indexes,
- * functions nothing, and `any` is `unknown`.
+ * functions nothing, `undefined` in an array `null`, and `any` is `unknown`.
  */
 export type Jsonified<T> =
   IsAny<T> extends true
@@ -85,9 +85,14 @@ export type Jsonified<T> =
                   | ResponseResult
                   | StreamLike
               ? Record<string, never>
-              : T extends object
-                ? { -readonly [K in keyof T]: Jsonified<T[K]> }
-                : unknown;
+              : T extends readonly unknown[]
+                ? { -readonly [K in keyof T]: JsonifiedElement<T[K]> }
+                : T extends object
+                  ? { -readonly [K in keyof T]: Jsonified<T[K]> }
+                  : unknown;
+
+/** An array element as JSON writes it: `undefined`, which an object leaves out, is `null`. */
+export type JsonifiedElement<T> = T extends undefined ? null : Jsonified<T>;
 
 /** A query value: repeated keys as arrays. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;

@@ -16,6 +16,8 @@ import {
 } from '../../src/client/index.js';
 import { Response, RestApplication, silentLogger } from '../../src/index.js';
 
+const NAMES = new Map([['1', 'ada']]);
+
 function bodiesApi() {
   return new RestApplication({ logger: silentLogger }).withRoutes((r) => [
     r.get('/item', () => ({ hello: 'world' })),
@@ -59,6 +61,9 @@ function bodiesApi() {
       when: new Date(0),
       loose: JSON.parse('{"x":1}'),
     })),
+    // JSON writes an undefined array element as null: Map.get() of an unknown key.
+    r.get('/lookups', () => [NAMES.get('1'), NAMES.get('2'), 3] as const),
+    r.get('/list', () => ['1', '2'].map((id) => NAMES.get(id))),
     r.get('/declared', () => ({ id: 'a' })).returns(200, z.object({ id: z.string() })),
     r.get('/ranged', () => ({ id: 'a' })).returns(206, z.object({ id: z.string() })),
     r.post('/notes', () => [{ id: '1' }, 201] as const),
@@ -128,6 +133,12 @@ describe('typed client data', () => {
     }>();
     const parsed = await client.get('/parsed', { query: { json: '{"rows":[1]}' } });
     expect(parsed.data).toEqual({ rows: [1] });
+    type Lookups = Awaited<ReturnType<typeof client.get<'/lookups'>>>;
+    expectTypeOf<DataOf<Lookups, 200>>().toEqualTypeOf<[string | null, string | null, 3]>();
+    expect((await client.get('/lookups')).data).toEqual(['ada', null, 3]);
+    type List = Awaited<ReturnType<typeof client.get<'/list'>>>;
+    expectTypeOf<DataOf<List, 200>>().toEqualTypeOf<(string | null)[]>();
+    expect((await client.get('/list')).data).toEqual(['ada', null]);
     const nested = await client.get('/nested');
     // Through JSON a typed array is an object of its indexes, a DataView an empty object.
     expect(nested.data).toEqual({
