@@ -55,7 +55,8 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
   const schemas = new SchemaConverter(app.logger);
   const responses: Record<string, OpenApiResponse> = {};
   const securitySchemes: Record<string, SecurityScheme> = {};
-  const schemeNames = new Map<SecurityScheme, string>();
+  // The name each hook's scheme is documented under, by hook name and then scheme.
+  const schemeNames = new Map<string, Map<SecurityScheme, string>>();
   const context = {
     schemas,
     appRenderers: app.appRenderers.size > 0,
@@ -69,12 +70,19 @@ export function openapi(app: DocumentedApplication, options: OpenApiOptions): Op
       return { $ref: `#/components/responses/${key}` };
     },
     securityScheme(hook: AuthorizationHook): string {
+      // A route guarded by the hook `user` requires the scheme `user`, whatever other hooks of
+      // the same kind were documented first; the same name with another scheme is `user2`.
       const scheme = hook.openapi ?? BEARER;
-      let name = schemeNames.get(scheme);
+      let named = schemeNames.get(hook.name);
+      if (named === undefined) {
+        named = new Map();
+        schemeNames.set(hook.name, named);
+      }
+      let name = named.get(scheme);
       if (name === undefined) {
         name = hook.name;
         for (let n = 2; name in securitySchemes; n++) name = `${hook.name}${n}`;
-        schemeNames.set(scheme, name);
+        named.set(scheme, name);
         securitySchemes[name] = scheme;
       }
       return name;

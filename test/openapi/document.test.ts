@@ -201,6 +201,30 @@ describe('openapi()', () => {
     expect((await app.request('/r/thing?tenant=t', asked)).statusCode).toBe(200);
   });
 
+  it("names each route's security scheme after the hook that guards it", () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const admin = new Router(app).authorized('admin', ({ headers }) =>
+      headers.get('authorization'),
+    );
+    admin.get('/x', () => 1);
+    const users = new Router(app).authorized('user', ({ headers }) => headers.get('authorization'));
+    users.get('/me', () => 1);
+    const keys = new Router(app).authorized('user', ({ headers }) => headers.get('x-api-key'), {
+      openapi: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    });
+    keys.get('/key', () => 1);
+    app.mount('/admin', admin).mount('/users', users).mount('/keys', keys);
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    expect(doc.paths['/admin/x']?.get?.security).toEqual([{ admin: [] }]);
+    expect(doc.paths['/users/me']?.get?.security).toEqual([{ user: [] }]);
+    expect(doc.paths['/keys/key']?.get?.security).toEqual([{ user2: [] }]);
+    expect(doc.components?.securitySchemes).toEqual({
+      admin: { type: 'http', scheme: 'bearer' },
+      user: { type: 'http', scheme: 'bearer' },
+      user2: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+    });
+  });
+
   it('adds 406 where the route or the application registers renderers of its own', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/report', () => ({ a: 1 })).provides('text/csv', () => 'a\n1');
