@@ -16,7 +16,7 @@ import {
 import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
 import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
 import { type JsonValue, lineAndColumn } from './json.js';
-import { strictJsonProblem } from './json-places.js';
+import { jsoncAsJson, strictJsonProblem } from './json-places.js';
 import {
   checkedLimit,
   checkOptionNames,
@@ -175,7 +175,10 @@ export class Config {
     const { filename } = options;
     const baseDir =
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
-    const json = filename !== undefined && extname(filename).toLowerCase() === '.json';
+    const extension = filename === undefined ? '' : extname(filename).toLowerCase();
+    // JSONC (`.jsonc`): its comments and trailing commas become spaces, then it is strict JSON.
+    if (extension === '.jsonc') text = jsoncAsJson(text);
+    const json = extension === '.json' || extension === '.jsonc';
     if (json) {
       // Strict JSON, as `Schema.fromFile` reads a `.json` schema: read as YAML, `// comments`,
       // single quotes and trailing commas would pass, a comment becoming part of a value. The

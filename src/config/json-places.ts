@@ -42,6 +42,58 @@ export function strictJsonProblem(
   return { value };
 }
 
+/**
+ * JSON with comments and trailing commas (JSONC, as VS Code's settings and `tsconfig.json` are
+ * written) as JSON of the same length and lines: every comment and trailing comma becomes
+ * spaces, its line breaks kept, so a place in one is the same place in the other. Anything else
+ * is left as it is, for the strict checks to find.
+ */
+export function jsoncAsJson(text: string): string {
+  const blanks: Array<readonly [number, number]> = [];
+  // The last `,` with no value after it yet: a trailing one if its object or array ends next.
+  let comma: number | undefined;
+  const valueStarts = () => {
+    comma = undefined;
+  };
+  const collectionEnds = () => {
+    if (comma !== undefined) blanks.push([comma, 1]);
+    comma = undefined;
+  };
+  try {
+    visit(
+      text,
+      {
+        onComment: (offset, length) => blanks.push([offset, length]),
+        onSeparator: (separator, offset) => {
+          if (separator === ',') comma = offset;
+        },
+        onObjectProperty: valueStarts,
+        onLiteralValue: valueStarts,
+        onObjectBegin: valueStarts,
+        onArrayBegin: valueStarts,
+        onObjectEnd: collectionEnds,
+        onArrayEnd: collectionEnds,
+      },
+      { allowTrailingComma: true, disallowComments: false },
+    );
+  } catch (error) {
+    // jsonc-parser recurses once per level of nesting: the strict checks say it is too deep.
+    if (!(error instanceof RangeError)) throw error;
+    return text;
+  }
+  if (blanks.length === 0) return text;
+  // A trailing comma is known only at the end of its object or array, after the comments that
+  // follow it.
+  blanks.sort((a, b) => a[0] - b[0]);
+  let json = '';
+  let from = 0;
+  for (const [offset, length] of blanks) {
+    json += text.slice(from, offset) + text.slice(offset, offset + length).replace(/[^\r\n]/g, ' ');
+    from = offset + length;
+  }
+  return json + text.slice(from);
+}
+
 /** A key written twice in one object: the second one, and where it starts. */
 export interface DuplicateKey {
   readonly key: string;

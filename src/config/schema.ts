@@ -15,7 +15,7 @@ import {
   type SourcePosition,
 } from './errors.js';
 import { lineAndColumn } from './json.js';
-import { jsonOffset, strictJsonProblem } from './json-places.js';
+import { jsoncAsJson, jsonOffset, strictJsonProblem } from './json-places.js';
 import { checkOptionNames, MAX_FILE_BYTES } from './limits.js';
 import { pointerToSegments } from './path.js';
 import { NotTextError, readTextUpTo } from './read-text.js';
@@ -94,20 +94,21 @@ export class Schema {
   }
 
   /**
-   * A schema from a `.json`, `.yaml` or `.yml` file. A file longer than {@link MAX_FILE_BYTES}
-   * (4 MiB) is a `TOO_LARGE` error, found without reading it whole.
+   * A schema from a `.json`, `.jsonc` (JSON with comments and trailing commas), `.yaml` or `.yml`
+   * file. A file longer than {@link MAX_FILE_BYTES} (4 MiB) is a `TOO_LARGE` error, found
+   * without reading it whole.
    */
   static fromFile(path: string, options?: SchemaOptions): Schema {
     const extension = extname(path).toLowerCase();
     const format =
-      extension === '.json'
+      extension === '.json' || extension === '.jsonc'
         ? 'json'
         : extension === '.yaml' || extension === '.yml'
           ? 'yaml'
           : undefined;
     if (!format) {
       throw new SchemaError(
-        `cannot tell the format of schema file ${JSON.stringify(path)}: use a .json, .yaml or .yml extension`,
+        `cannot tell the format of schema file ${JSON.stringify(path)}: use a .json, .jsonc, .yaml or .yml extension`,
       );
     }
     let text: string | undefined;
@@ -126,6 +127,8 @@ export class Schema {
       );
     }
     if (text === undefined) throw new ConfigTooLargeError(MAX_FILE_BYTES, { file: path }, 'file');
+    // JSONC: its comments and trailing commas become spaces, then it is strict JSON.
+    if (extension === '.jsonc') text = jsoncAsJson(text);
     return Schema.fromText(text, format, path, options);
   }
 

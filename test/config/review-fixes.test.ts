@@ -5,6 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Config, ConfigMalformedError, Schema, SchemaError } from '../../src/config/index.js';
 import { thrown } from './helpers.js';
@@ -155,6 +156,76 @@ describe('a .json configuration', () => {
     );
     const duplicate = thrown(() => Config.fromYaml('{"a": 1, "a": 2}', { filename: 'c.json' }));
     expect(duplicate.message).toBe('c.json:1:10: invalid JSON: duplicate key "a"');
+  });
+
+  it('is JSON with comments and trailing commas when it is a .jsonc file, positions kept', () => {
+    const file = join(folder, 'c.jsonc');
+    const text = [
+      '{',
+      '  // The port the server listens on.',
+      '  "port": 8080, // default port',
+      '  /* Several lines',
+      '     of comment, with "quotes", { braces } and a trailing, */',
+      '  "hosts": ["a", "b",],',
+      '  "url": "http://x//y", "note": "/* kept */",',
+      '  "database": { "port": "${env:PORT}", },',
+      '}',
+      '',
+    ].join('\n');
+    writeFileSync(file, text);
+    expect(Config.fromYamlFile(file, { env: { PORT: '5432' } }).resolve()).toEqual({
+      port: 8080,
+      hosts: ['a', 'b'],
+      url: 'http://x//y',
+      note: '/* kept */',
+      database: { port: '5432' },
+    });
+    const schema = Schema.fromObject({
+      properties: { database: { properties: { port: { type: 'integer' } } } },
+    });
+    expect(
+      thrown(() => Config.fromYamlFile(file, { env: { PORT: 'abc' } }).validate(schema)).message,
+    ).toBe(`${file}:8:25: database.port: <from env:PORT> is not of type "integer"`);
+    // What JSONC does not allow either is still refused, where it is.
+    const quoted = thrown(() => Config.fromYaml("{\n  // c\n  'a': 1\n}", { filename: 'c.jsonc' }));
+    expect(quoted.message).toBe(
+      'c.jsonc:3:3: invalid JSON: unexpected "\'", expected a property name',
+    );
+    const duplicate = thrown(() =>
+      Config.fromYaml('{"a": 1, /* again */ "a": 2,}', { filename: 'c.jsonc' }),
+    );
+    expect(duplicate.message).toBe('c.jsonc:1:22: invalid JSON: duplicate key "a"');
+    const doubled = thrown(() => Config.fromYaml('[1,,]', { filename: 'c.jsonc' }));
+    expect(doubled).toBeInstanceOf(ConfigMalformedError);
+    // A schema file reads the same way.
+    const schemaFile = join(folder, 'schema.jsonc');
+    writeFileSync(schemaFile, '{\n  // Ports are numbers.\n  "type": "integer", /* c */\n}\n');
+    expect(Schema.fromFile(schemaFile).validate('x')).toHaveLength(1);
+    writeFileSync(schemaFile, '{\n  // c\n  "type": "integer",\n  "type": "string"\n}\n');
+    expect(thrown(() => Schema.fromFile(schemaFile)).message).toMatch(
+      /:4:3: .*duplicate key "type"/,
+    );
+  });
+
+  it('reads any JSON document with comments and trailing commas added as the document (property)', () => {
+    // Strings without `$`, which would be interpolations; comments after every line, a block
+    // comment before every line, a trailing comma after every last member.
+    const value = fc.jsonValue().filter((v) => !JSON.stringify(v).includes('$'));
+    fc.assert(
+      fc.property(value, (document) => {
+        const lines = JSON.stringify(document, null, 2).split('\n');
+        const jsonc = lines
+          .map((line, i) => {
+            const next = lines[i + 1]?.trim() ?? '';
+            const closes = /^[}\]]/.test(next) && !/[[{]$/.test(line);
+            return `/* ${i} */ ${line}${closes ? ',' : ''} // "${i}", {`;
+          })
+          .join('\n');
+        expect(Config.fromYaml(jsonc, { filename: 'c.jsonc' }).resolve()).toEqual(
+          JSON.parse(JSON.stringify(document)),
+        );
+      }),
+    );
   });
 
   it('keeps positions for validation messages, interpolations and a byte order mark', () => {

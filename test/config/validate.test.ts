@@ -435,7 +435,7 @@ describe('schemas', () => {
   it('rejects a file extension it cannot read, naming those it can', () => {
     const error = thrown(() => Schema.fromFile('schema.txt'));
     expect(error).toBeInstanceOf(SchemaError);
-    expect(error.message).toContain('use a .json, .yaml or .yml extension');
+    expect(error.message).toContain('use a .json, .jsonc, .yaml or .yml extension');
   });
 
   it('reports invalid JSON with its line and column', () => {
