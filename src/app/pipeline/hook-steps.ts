@@ -24,9 +24,11 @@ export function afterOnRequest(
 ): Response | Promise<Response> {
   if (outcome === undefined) return next();
   if (isThenable(outcome)) {
-    return Promise.resolve(outcome).then((answer) =>
-      answer === undefined ? next() : hookAnswer(exchange, answer),
-    );
+    return Promise.resolve(outcome).then((answer) => {
+      // The hooks took their time: no step starts once the request's signal fired.
+      exchange.state?.abort?.signal.throwIfAborted();
+      return answer === undefined ? next() : hookAnswer(exchange, answer);
+    });
   }
   return hookAnswer(exchange, outcome);
 }

@@ -78,10 +78,24 @@ function answer(exchange: Exchange): Response | Promise<Response> {
   if (isPending(response)) {
     return response.then(
       (resolved) => finish(exchange, resolved),
-      (error: unknown) => answerError(exchange, error),
+      (error: unknown) => answerFailure(exchange, error),
     );
   }
   return finish(exchange, response);
+}
+
+/**
+ * A failure once the request's signal fired (its timeout answered 503, or the client went away)
+ * is what stopping it caused: a handler's aborted `fetch`, a step the pipeline did not start. No
+ * client reads this answer, so it is the built-in 503 with the signal's reason, without an error
+ * line or the error handlers, which are for failures someone is told about.
+ */
+function answerFailure(exchange: Exchange, error: unknown): Response | Promise<Response> {
+  const signal = exchange.state?.abort?.signal;
+  if (signal === undefined || !signal.aborted) return answerError(exchange, error);
+  const reason: unknown = signal.reason;
+  const message = reason instanceof Error ? reason.message : 'The request was stopped';
+  return builtinAnswer(exchange, libraryAnswer(new HttpError(503, message)));
 }
 
 /**
@@ -129,7 +143,7 @@ function finish(exchange: Exchange, response: Response): Response | Promise<Resp
     if (!isPending(done)) return bindSignal(exchange, done, events);
     return done.then(
       (final) => bindSignal(exchange, final, events),
-      (error: unknown) => answerError(exchange, error),
+      (error: unknown) => answerFailure(exchange, error),
     );
   } catch (error) {
     return answerError(exchange, error);

@@ -24,14 +24,21 @@ export interface RoutedExchange extends Exchange {
 
 type Step = (exchange: RoutedExchange) => Response | Promise<Response>;
 
-/** Goes on with `next` now, or once `pending` settles when a step had to wait. */
+/**
+ * Goes on with `next` now, or once `pending` settles when a step had to wait: unless the
+ * request's signal fired meanwhile (its timeout answered, or the client went away), when no
+ * further step starts (docs/streams.md).
+ */
 function continueWith(
   exchange: RoutedExchange,
   pending: PromiseLike<unknown> | undefined,
   next: Step,
 ): Response | Promise<Response> {
   if (pending === undefined) return next(exchange);
-  return Promise.resolve(pending).then(() => next(exchange));
+  return Promise.resolve(pending).then(() => {
+    exchange.state.abort?.signal.throwIfAborted();
+    return next(exchange);
+  });
 }
 
 /** Step 2: the route's authorization hooks (401 / 403), before anything else is revealed. */
@@ -90,6 +97,9 @@ function readBodyFirst(exchange: RoutedExchange): Promise<Response> {
 }
 
 function runHandler(exchange: RoutedExchange, context: object): Response | Promise<Response> {
+  // A handler never starts for a request already answered by its timeout or left by its client
+  // (the signal it asked for is made with its inputs, so a client gone before is seen here).
+  exchange.state.abort?.signal.throwIfAborted();
   const result: unknown = (exchange.route.route.handler.fn as (c: object) => unknown)(context);
   if (isThenable(result)) {
     return Promise.resolve(result).then((resolved) => respondToHandler(exchange, resolved));

@@ -197,4 +197,107 @@ describe('the request signal over HTTP', () => {
     expect(seen?.aborted).toBe(true);
     expect((await send(handle.port, { path: '/fast' })).body.toString()).toBe('fast');
   });
+
+  it('starts no handler after the timeout answered: a slow authorization hook leaves no order behind', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger, requestTimeout: 50 }).authorized('user', async () => {
+      await sleep(150);
+      return { id: 'u1' };
+    });
+    const orders: string[] = [];
+    let onRequestDone = false;
+    app.post('/orders', ({ user }) => {
+      orders.push(user.id);
+      return [{ created: true }, 201];
+    });
+    app
+      .post('/hooked', () => {
+        orders.push('hooked');
+        return 'ok';
+      })
+      .onRequest(async () => {
+        await sleep(150);
+        onRequestDone = true;
+      });
+    handle = await start(app);
+    for (const path of ['/orders', '/hooked']) {
+      const response = await send(handle.port, { method: 'POST', path });
+      expect(response.status).toBe(503);
+    }
+    await until(() => onRequestDone);
+    await sleep(150);
+    expect(orders).toEqual([]);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    expect(lines.filter((line) => line.level === 'warn')).toHaveLength(2);
+  });
+
+  it('logs no error and runs no error handler for what the fired signal stopped', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger, requestTimeout: 50 });
+    const handled: number[] = [];
+    app.errorHandler(({ error }) => {
+      handled.push(error.statusCode);
+      return [{ failed: error.message }, error.statusCode];
+    });
+    // As a `fetch(url, { signal })` to a slow upstream does: it rejects with the signal's reason.
+    const upstream = (signal: AbortSignal) =>
+      new Promise<string>((_resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+    app.get('/search', ({ signal }) => upstream(signal));
+    handle = await start(app);
+    const response = await send(handle.port, { path: '/search' });
+    expect(response.status).toBe(503);
+    expect(JSON.parse(response.body.toString())).toEqual({
+      failed: 'The request took longer than 50 ms',
+    });
+    await sleep(50);
+    // The timeout's own 503 went through the error handler; the handler's rejection did not.
+    expect(handled).toEqual([503]);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    expect(lines.map((line) => line.message)).toEqual([
+      'Request timed out: no response within 50 ms; answering 503',
+    ]);
+  });
+
+  it('starts no handler for a client gone while its inputs were read, and logs no error', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger });
+    let checking: (() => void) | undefined;
+    const checked = new Promise<void>((resolve) => {
+      checking = resolve;
+    });
+    const orders: boolean[] = [];
+    const seen: number[] = [];
+    app
+      .authorized('user', async () => {
+        checking?.();
+        await sleep(150);
+        return { id: 'u1' };
+      })
+      .onResponse(({ response }) => {
+        seen.push(response.statusCode);
+      });
+    app.post('/orders', ({ user, signal }) => {
+      orders.push(signal.aborted);
+      return [{ by: user.id }, 201];
+    });
+    handle = await start(app);
+    const client = httpRequest({
+      host: '127.0.0.1',
+      port: handle.port,
+      path: '/orders',
+      method: 'POST',
+      agent: false,
+    });
+    client.on('error', () => undefined);
+    client.end();
+    await checked;
+    client.destroy();
+    await until(() => seen.length === 1, 2_000);
+    expect(orders).toEqual([]);
+    // What the hooks and the access log see of a request nobody was there to answer.
+    expect(seen).toEqual([503]);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+  });
 });
