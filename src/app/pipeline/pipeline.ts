@@ -73,7 +73,7 @@ function answer(exchange: Exchange): Response | Promise<Response> {
   try {
     response = routeRequest(exchange);
   } catch (error) {
-    return answerError(exchange, error);
+    return answerFailure(exchange, error);
   }
   if (isPending(response)) {
     return response.then(
@@ -88,11 +88,14 @@ function answer(exchange: Exchange): Response | Promise<Response> {
  * A failure once the request's signal fired (its timeout answered 503, or the client went away)
  * is what stopping it caused: a handler's aborted `fetch`, a step the pipeline did not start. No
  * client reads this answer, so it is the built-in 503 with the signal's reason, without an error
- * line or the error handlers, which are for failures someone is told about.
+ * line or the error handlers, which are for failures someone is told about. An HttpError is
+ * still the answer it names (a body cut short by the client leaving is its 400).
  */
 function answerFailure(exchange: Exchange, error: unknown): Response | Promise<Response> {
   const signal = exchange.state?.abort?.signal;
-  if (signal === undefined || !signal.aborted) return answerError(exchange, error);
+  if (signal === undefined || !signal.aborted || error instanceof HttpError) {
+    return answerError(exchange, error);
+  }
   const reason: unknown = signal.reason;
   const message = reason instanceof Error ? reason.message : 'The request was stopped';
   return builtinAnswer(exchange, libraryAnswer(new HttpError(503, message)));
