@@ -262,14 +262,13 @@ describe('the request signal over HTTP', () => {
 
   it('starts no handler for a client gone while its inputs were read, and logs no error', async () => {
     const { lines, logger } = memoryLogger();
-    const app = new RestApplication({ logger });
     let checking: (() => void) | undefined;
     const checked = new Promise<void>((resolve) => {
       checking = resolve;
     });
     const orders: boolean[] = [];
     const seen: number[] = [];
-    app
+    const app = new RestApplication({ logger })
       .authorized('user', async () => {
         checking?.();
         await sleep(150);
