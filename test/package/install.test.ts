@@ -228,7 +228,7 @@ beforeAll(async () => {
     cpSync(join(root, entry), join(stage, entry));
   }
   symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
-  await run(process.execPath, ['scripts/build.mjs'], { cwd: stage });
+  // `npm pack` builds first (the `prepack` script), so a tarball always holds dist/.
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage });
   const [info] = JSON.parse(packed.stdout) as Array<{
     filename: string;
