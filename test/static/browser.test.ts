@@ -83,4 +83,28 @@ describe('the example front-end in headless Chromium', () => {
       await page.close();
     }
   });
+
+  it('says so when adding fails before any answer, and keeps what was typed', async (context) => {
+    const { server, browser } = need(context);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('#bookmarks li');
+      // The connection fails for the POST only, as when the network drops.
+      await page.route('**/api/v1/bookmarks', (route) =>
+        route.request().method() === 'POST' ? route.abort('failed') : route.continue(),
+      );
+      await page.fill('input[name=url]', 'https://example.org/');
+      await page.fill('input[name=title]', 'Kept');
+      await page.click('button[type=submit]');
+      await page.waitForSelector('#status.error');
+      expect(await page.locator('#status').textContent()).toMatch(/^Not added: /);
+      expect(await page.inputValue('input[name=title]')).toBe('Kept');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });

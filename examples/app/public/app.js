@@ -37,9 +37,7 @@ async function load() {
   render(await response.json());
 }
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const data = new FormData(form);
+async function add(data) {
   const tags = String(data.get('tags') ?? '')
     .split(',')
     .map((tag) => tag.trim())
@@ -57,6 +55,13 @@ form.addEventListener('submit', async (event) => {
   const problem = await response.json().catch(() => ({}));
   const details = (problem.details ?? []).map((issue) => `${issue.path}: ${issue.message}`);
   show(`Not added: ${[problem.error, ...details].filter(Boolean).join('; ')}`, true);
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  // The network or the server may fail before any answer: the page says so, the form keeps
+  // what was typed.
+  add(new FormData(form)).catch((error) => show(`Not added: ${error.message}`, true));
 });
 
 load().catch((error) => show(`Could not load the bookmarks: ${error.message}`, true));
