@@ -14,6 +14,16 @@ function storable(text: string): boolean {
 }
 const NOT_STORABLE = 'must not contain NUL (U+0000) or a lone surrogate';
 
+/**
+ * Whether a title is one line of text: a line break or tab in it would let one bookmark pose as
+ * several in the `text/plain` list (one line per bookmark, fields apart by tabs).
+ */
+function oneLine(text: string): boolean {
+  // NUL is `storable`'s to refuse, so that it is named once.
+  return !/(?!\0)\p{Cc}/u.test(text);
+}
+const NOT_ONE_LINE = 'must be one line, without control characters (line breaks, tabs...)';
+
 // Letters, digits and dashes only: nothing PostgreSQL cannot store.
 const Tag = z
   .string()
@@ -23,7 +33,13 @@ const Tag = z
 
 const Fields = z.object({
   url: z.url({ protocol: /^https?$/ }).refine(storable, NOT_STORABLE),
-  title: z.string().trim().min(1).max(200).refine(storable, NOT_STORABLE),
+  title: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine(storable, NOT_STORABLE)
+    .refine(oneLine, NOT_ONE_LINE),
   tags: z.array(Tag).max(10),
 });
 

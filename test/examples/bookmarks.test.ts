@@ -196,6 +196,28 @@ describe.each(backends)('in-process on $name', (backend) => {
     expect(found.statusCode).toBe(200);
   });
 
+  it('refuses a title of several lines, which would pose as several bookmarks in the text list', async () => {
+    for (const title of [
+      'Line one\n3\tFake entry\thttps://phish.example/',
+      'a\tb',
+      'a\rb',
+      'a\u0085b',
+    ]) {
+      const response = await app.request('/api/v1/bookmarks', {
+        method: 'POST',
+        json: { url: 'https://a.example/', title },
+      });
+      expect(response.statusCode, JSON.stringify(title)).toBe(422);
+      const issues = (await json(response)).details;
+      expect(issues).toEqual([expect.objectContaining({ path: 'title' })]);
+      expect(issues[0].message).toMatch(/one line/);
+    }
+    const text = await app.request('/api/v1/bookmarks', { headers: { Accept: 'text/plain' } });
+    const lines = String(text.body).trimEnd().split('\n');
+    const list = (await json(await app.request('/api/v1/bookmarks'))) as unknown[];
+    expect(lines).toHaveLength(list.length);
+  });
+
   it('answers 404 for an unknown bookmark, whatever the method and the id', async () => {
     for (const id of ['999', '0', 'abc', '99999999999', '1.5']) {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
