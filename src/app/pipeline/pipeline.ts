@@ -203,7 +203,8 @@ function routeRequest(exchange: Exchange): Response | Promise<Response> {
   // None until a route matches, whatever the request was constructed with.
   recordPathParams(request, NO_PARAM_VALUES, NO_PARAM_VALUES);
   assignRequestId(request);
-  const matched = table.matcher.match(request.path);
+  // The target `*` names the server, never a resource: no route takes it, a catch-all included.
+  const matched = request.path === '*' ? undefined : table.matcher.match(request.path);
   if (matched === MALFORMED) throw new HttpError(400, 'Malformed percent-encoding in request path');
   if (table.onRequest === undefined) return dispatchRoute(exchange, matched);
   return runApplicationHooks(exchange, matched, table.onRequest);

@@ -197,3 +197,23 @@ describe('mounting', () => {
     expect((await app.request('/a/b/c/x')).body).toBe('x');
   });
 });
+
+describe('the request target *', () => {
+  it('reaches no route, a catch-all at the root included (RFC 9112 §3.2.4)', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    let ran = false;
+    app.get('/{path*}', () => {
+      ran = true;
+      return 'a file';
+    });
+    app.delete('/{path*}', () => null);
+    expect((await app.request('*', { method: 'OPTIONS' })).statusCode).toBe(204);
+    for (const method of ['GET', 'DELETE'] as const) {
+      const refused = await app.request('*', { method });
+      expect(refused.statusCode).toBe(400);
+      expect(String(refused.body)).toContain('The request target * is only for OPTIONS');
+    }
+    expect(ran).toBe(false);
+    expect((await app.request('/x')).statusCode).toBe(200);
+  });
+});
