@@ -153,7 +153,8 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   readonly multipart: MultipartLimits;
 
   readonly #lifecycle: Lifecycle;
-  #startupErrorLogged = false;
+  // The failed startup attempt already logged: every request it fails shares one line.
+  #loggedStartup: Promise<void> | undefined;
   #table: RoutingTable | undefined;
   readonly #loggedProblems = new Set<string>();
 
@@ -387,12 +388,14 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   }
 
   async #executeAfterStartup(request: Request, refusal?: HttpError): Promise<Response> {
+    // A failed startup is tried again by the next request, from the handler that failed.
+    const attempt = this.startup();
     try {
-      await this.startup();
+      await attempt;
     } catch (error) {
       assignRequestId(request);
-      if (!this.#startupErrorLogged) {
-        this.#startupErrorLogged = true;
+      if (this.#loggedStartup !== attempt) {
+        this.#loggedStartup = attempt;
         this.logger.error('Application startup failed', { requestId: request.requestId, error });
       }
       return failedApplicationResponse(request, this.jsonOnly);

@@ -49,6 +49,11 @@ export class Lifecycle {
   #startupNames: ReadonlySet<string> | undefined;
   #startup: Promise<void> | undefined;
   #started = false;
+  // The startup handlers startup runs (checked when it began), how many of them finished (their
+  // results kept), and whether the last attempt failed: the next one resumes after them.
+  #startupEntries: readonly LifecycleEntry[] | undefined;
+  #finished = 0;
+  #failed = false;
   // The first startup handler that returned a promise, named in startupSync()'s error.
   #asyncHandler: string | undefined;
   #startupError: unknown;
@@ -96,13 +101,24 @@ export class Lifecycle {
     this.#shutdownHandlers.push(entry);
   }
 
-  /** Runs the startup handlers once, then `ready` (which checks the routes); shared promise. */
+  /**
+   * Runs the startup handlers once, then `ready` (which checks the routes); shared promise. A
+   * startup that failed is tried again by the next call, from the handler that failed: the ones
+   * that finished are not run twice, and an application started while its database was
+   * unreachable starts once it is back.
+   */
   startup(ready: () => void): Promise<void> {
+    if (this.#startup !== undefined && !this.#failed) return this.#startup;
+    this.#failed = false;
     // The first handler starts now, in the caller's turn: on Lambda that is the cold start.
-    this.#startup ??= settle(() => this.#run('Startup', this.#checkNames()))
+    this.#startup = settle(() => {
+      this.#startupEntries ??= this.#checkNames();
+      return this.#run('Startup', this.#startupEntries, this.#finished);
+    })
       .then(() => this.#finishStartup(ready))
       .catch((error: unknown) => {
         this.#startupError = error;
+        this.#failed = true;
         throw error;
       });
     return this.#startup;
@@ -114,13 +130,15 @@ export class Lifecycle {
    * `startup()` resolves when it is done, and this throws to say so.
    */
   startupSync(ready: () => void): void {
-    if (this.#startup !== undefined) {
+    if (this.#startup !== undefined && !this.#failed) {
       if (this.#started) return;
       throw new SetupError('SYNC_STARTUP_PROMISE', 'startup() is already running asynchronously');
     }
+    this.#failed = false;
     let pending: void | Promise<void>;
     try {
-      pending = this.#run('Startup', this.#checkNames());
+      this.#startupEntries ??= this.#checkNames();
+      pending = this.#run('Startup', this.#startupEntries, this.#finished);
       if (pending === undefined) {
         this.#finishStartup(ready);
         this.#startup = Promise.resolve();
@@ -128,6 +146,7 @@ export class Lifecycle {
       }
     } catch (error) {
       this.#startupError = error;
+      this.#failed = true;
       this.#startup = Promise.reject(error);
       this.#startup.catch(() => undefined);
       throw error;
@@ -136,6 +155,7 @@ export class Lifecycle {
       .then(() => this.#finishStartup(ready))
       .catch((error: unknown) => {
         this.#startupError = error;
+        this.#failed = true;
         throw error;
       });
     // Whoever awaits startup() sees a failure; nobody else is told of it twice.
@@ -217,6 +237,7 @@ export class Lifecycle {
   #finishStartup(ready: () => void): void {
     ready();
     this.#started = true;
+    this.#startupError = undefined;
   }
 
   /**
@@ -231,10 +252,12 @@ export class Lifecycle {
         this.#asyncHandler ??= entry.name ?? '(anonymous)';
         return Promise.resolve(value).then((settled) => {
           this.#keep(phase, entry, settled);
+          this.#finished = i + 1;
           return this.#run(phase, entries, i + 1);
         });
       }
       this.#keep(phase, entry, value);
+      this.#finished = i + 1;
     }
   }
 

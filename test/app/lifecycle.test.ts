@@ -44,6 +44,37 @@ describe('lifecycle', () => {
     expect(runs).toBe(1);
   });
 
+  it('tries a failed startup again from the handler that failed, never running one twice', async () => {
+    const calls: string[] = [];
+    let reachable = false;
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('config', () => {
+        calls.push('config');
+        return { url: 'postgres://db' };
+      })
+      .onStartup('db', async ({ config }) => {
+        calls.push('db');
+        if (!reachable) throw new Error(`cannot connect to ${config.url}`);
+        return { connected: config.url };
+      })
+      .onStartup('cache', ({ db }) => {
+        calls.push('cache');
+        return db.connected;
+      });
+    app.get('/', ({ cache }) => cache);
+    await expect(app.startup()).rejects.toThrow('cannot connect to postgres://db');
+    expect(app.startupError).toBeInstanceOf(Error);
+    expect((await app.request('/')).statusCode).toBe(500);
+    reachable = true;
+    const response = await app.request('/');
+    expect([response.statusCode, response.body]).toEqual([200, 'postgres://db']);
+    expect(calls).toEqual(['config', 'db', 'db', 'db', 'cache']);
+    expect(app.startupError).toBeUndefined();
+    // Started: later calls share the one startup.
+    await app.startup();
+    expect(calls).toHaveLength(5);
+  });
+
   it('a failing startup rejects startup() and makes execute() answer 500, logged once', async () => {
     const logged: string[] = [];
     const app = new RestApplication({

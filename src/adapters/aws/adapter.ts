@@ -74,7 +74,7 @@ export class CloudGatewayAdapter {
   readonly #settings: ProcessorSettings;
   readonly #publisher: MetricsPublisher | undefined;
   readonly #metricsLine: MetricsLine;
-  readonly #ready: Promise<void>;
+  #ready: Promise<void>;
   #started = false;
   #warnedCookies = false;
   #streamHandler: StreamingHandler | undefined;
@@ -110,7 +110,14 @@ export class CloudGatewayAdapter {
 
   async #awaitStartup(context: Context | undefined): Promise<void> {
     try {
-      await this.#ready;
+      await this.#ready.catch(() => {
+        // The last attempt failed (a database not reachable yet): this event tries again, from
+        // the handler that failed, so an instance started during an outage recovers after it.
+        this.#ready = this.app.startup().then(() => {
+          this.#started = true;
+        });
+        return this.#ready;
+      });
     } catch (error) {
       this.#logger.error('Application startup failed; the invocation is rejected', {
         awsRequestId: context?.awsRequestId,

@@ -37,6 +37,34 @@ describe('startup', () => {
     }
   });
 
+  it('tries startup again on the next event, so an instance started during an outage recovers', async () => {
+    const { logger, lines } = captureLogger();
+    let reachable = false;
+    let configs = 0;
+    const app = new RestApplication({ logger })
+      .onStartup('config', () => {
+        configs += 1;
+        return { url: 'postgres://db' };
+      })
+      .onStartup('db', ({ config }) => {
+        if (!reachable) throw new Error(`connect ECONNREFUSED ${config.url}`);
+        return config.url;
+      });
+    app.get('/', ({ db }) => ({ db }));
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    await expect(
+      adapter.handleEvent(restEvent({ method: 'GET', path: '/' }), lambdaContext()),
+    ).rejects.toThrow('ECONNREFUSED');
+    reachable = true;
+    const result = (await adapter.handleEvent(
+      restEvent({ method: 'GET', path: '/' }),
+      lambdaContext(),
+    )) as { statusCode: number; body: string };
+    expect([result.statusCode, JSON.parse(result.body)]).toEqual([200, { db: 'postgres://db' }]);
+    expect(configs).toBe(1);
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(1);
+  });
+
   it('rejects every invocation with the startup error and logs it each time', async () => {
     const { logger, lines } = captureLogger();
     const failure = new Error('database unreachable: connect ECONNREFUSED 10.0.0.5:5432');

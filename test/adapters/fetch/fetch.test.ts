@@ -321,10 +321,12 @@ describe('startup', () => {
     expect(failed?.fields?.requestId).toBe('trace-7');
   });
 
-  it('answers 500 when startup fails and logs it once', async () => {
+  it('answers 500 while startup fails, one error line per attempt, and serves once it starts', async () => {
     lines.length = 0;
+    let reachable = false;
     const app = new RestApplication({ logger }).onStartup('db', () => {
-      throw new Error('database unreachable');
+      if (!reachable) throw new Error('database unreachable');
+      return 'connected';
     });
     app.get('/', ({ db }) => db);
     const broken = new FetchAdapter(app);
@@ -332,7 +334,10 @@ describe('startup', () => {
     const second = await broken.fetch(new Request('http://x/'));
     expect([first.status, second.status]).toEqual([500, 500]);
     expect(await first.text()).not.toContain('database unreachable');
-    expect(lines.filter((line) => line.level === 'error')).toHaveLength(1);
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(2);
+    reachable = true;
+    const third = await broken.fetch(new Request('http://x/'));
+    expect([third.status, await third.text()]).toEqual([200, 'connected']);
   });
 });
 
