@@ -7,7 +7,7 @@ import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
 import { readJsonBody, refuseContentCoding } from './body-parsers.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
-import { requestSignal } from './signal.js';
+import { injectedSignal } from './signal.js';
 
 const NOOP_METRICS: MetricsRecorder = {
   addMetric: () => undefined,
@@ -66,7 +66,7 @@ export function builtinGetter(name: string, host: BuiltinHost): Getter | undefin
     case 'fetchContext':
       return (s) => s.request.context.fetchContext;
     case 'signal':
-      return requestSignal;
+      return injectedSignal;
     case 'lastEventId':
       return (s) => s.request.headers.get('last-event-id');
     default:

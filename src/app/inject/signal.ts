@@ -21,6 +21,18 @@ export function requestSignal(state: RequestState): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * The `signal` a handler, provider or hook injects. Asked for first once the client is gone (the
+ * adapter says so at once), it throws its reason instead: nothing that asks for the signal
+ * starts for a request nobody waits for (docs/streams.md).
+ */
+export function injectedSignal(state: RequestState): AbortSignal {
+  const made = state.abort === undefined;
+  const signal = requestSignal(state);
+  if (made) signal.throwIfAborted();
+  return signal;
+}
+
 /** Fires the request's signal with `reason`, making it first if nothing asked for it yet. */
 export function abortRequest(state: RequestState, reason: unknown): void {
   state.abort ??= new AbortController();

@@ -3,6 +3,8 @@
  * authorization, negotiation, resource existence, preconditions, the handler's inputs and the
  * handler. Each step hands over to the next at once when it finished synchronously, and after
  * the promise it returned otherwise; `respond` turns the handler's result into the response.
+ * After a wait, nothing starts once the request's signal fired (its timeout answered, or the
+ * client went away): the signal's reason is thrown instead (docs/streams.md).
  */
 import { recordBody } from '../../request.js';
 import type { Response } from '../../response.js';
@@ -69,7 +71,10 @@ function checkPreconditions(exchange: RoutedExchange): Response | Promise<Respon
   if (conditional === undefined) return callHandler(exchange);
   const notModified = checkRoutePreconditions(conditional, exchange.state);
   if (isPending(notModified)) {
-    return notModified.then((response) => response ?? callHandler(exchange));
+    return notModified.then((response) => {
+      exchange.state.abort?.signal.throwIfAborted();
+      return response ?? callHandler(exchange);
+    });
   }
   return notModified ?? callHandler(exchange);
 }
@@ -83,7 +88,12 @@ function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
   // 2,271 instructions fewer per notes POST (median of four paired counts, bench/RESULTS.md).
   if (route.readsJson && jsonBodyUnread(exchange.request)) return readBodyFirst(exchange);
   const context = buildContext(route.names, route.getters, state);
-  if (isPending(context)) return context.then((resolved) => runHandler(exchange, resolved));
+  if (isPending(context)) {
+    return context.then((resolved) => {
+      state.abort?.signal.throwIfAborted();
+      return runHandler(exchange, resolved);
+    });
+  }
   return runHandler(exchange, context);
 }
 
@@ -91,15 +101,13 @@ function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
 function readBodyFirst(exchange: RoutedExchange): Promise<Response> {
   const request = exchange.request;
   return request.bytes().then((bytes) => {
+    exchange.state.abort?.signal.throwIfAborted();
     recordBody(request, bytes);
     return callHandler(exchange);
   });
 }
 
 function runHandler(exchange: RoutedExchange, context: object): Response | Promise<Response> {
-  // A handler never starts for a request already answered by its timeout or left by its client
-  // (the signal it asked for is made with its inputs, so a client gone before is seen here).
-  exchange.state.abort?.signal.throwIfAborted();
   const result: unknown = (exchange.route.route.handler.fn as (c: object) => unknown)(context);
   if (isThenable(result)) {
     return Promise.resolve(result).then((resolved) => respondToHandler(exchange, resolved));
