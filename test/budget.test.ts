@@ -7,8 +7,12 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 122 KiB: a
- * Fetch runtime's arguments injectable as `fetchEnv` and `fetchContext` (0.3 KiB), and a request
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 123 KiB: a
+ * review stop's fixes took the core from 124,173 to 125,028 bytes (0.8 KiB): a failed startup
+ * tried again from the handler that failed, no pipeline step started once the request's signal
+ * fired and what it stopped answered quietly, header values held to RFC 9110 field content, the
+ * request target `*` kept from every route, a range of a file span counted from the span.
+ * Before that, 122 KiB: a Fetch runtime's arguments injectable as `fetchEnv` and `fetchContext` (0.3 KiB), and a request
  * or response logged as its summary, whatever the logger (`toJSON()`, 0.3 KiB), took the core
  * from 123,525 to 124,173 bytes. Before that, 121 KiB: a sixth review's fixes took the core from 121,941 to 123,525 bytes (1.5 KiB): an unknown
  * option name refused in every options object, with the names there are (about 0.7 KiB, most
@@ -67,7 +71,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 122 * 1024;
+const CORE_BUDGET = 123 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
