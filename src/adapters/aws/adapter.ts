@@ -92,11 +92,7 @@ export class CloudGatewayAdapter {
       droppedCookies: (count) => this.#warnDroppedCookies(count),
     };
     // Cold start: startup begins now, while Lambda initialises, not on the first event.
-    this.#ready = app.startup().then(() => {
-      this.#started = true;
-    });
-    // The failure is reported by each invocation; this only keeps it from being unhandled.
-    this.#ready.catch(() => undefined);
+    this.#ready = this.#start();
     this.handler = (event, context) => this.handleEvent(event, context);
   }
 
@@ -108,14 +104,22 @@ export class CloudGatewayAdapter {
     );
   }
 
+  /** Starts the application's startup, or resumes one that failed from the handler that failed. */
+  #start(): Promise<void> {
+    const ready = this.app.startup().then(() => {
+      this.#started = true;
+    });
+    // The failure is reported by each invocation; this only keeps it from being unhandled.
+    ready.catch(() => undefined);
+    return ready;
+  }
+
   async #awaitStartup(context: Context | undefined): Promise<void> {
     try {
+      // The last attempt failed (a database not reachable yet): this event tries again, so an
+      // instance started during an outage recovers after it.
       await this.#ready.catch(() => {
-        // The last attempt failed (a database not reachable yet): this event tries again, from
-        // the handler that failed, so an instance started during an outage recovers after it.
-        this.#ready = this.app.startup().then(() => {
-          this.#started = true;
-        });
+        this.#ready = this.#start();
         return this.#ready;
       });
     } catch (error) {

@@ -33,6 +33,14 @@ export function injectedSignal(state: RequestState): AbortSignal {
   return signal;
 }
 
+/**
+ * Throws the reason of the request's signal once it fired (its timeout answered, or the client
+ * went away): the pipeline calls it after each wait, so no step starts for a stopped request.
+ */
+export function stopIfAborted(state: RequestState | undefined): void {
+  state?.abort?.signal.throwIfAborted();
+}
+
 /** Fires the request's signal with `reason`, making it first if nothing asked for it yet. */
 export function abortRequest(state: RequestState, reason: unknown): void {
   state.abort ??= new AbortController();

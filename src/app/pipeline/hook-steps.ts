@@ -9,6 +9,7 @@ import type { Response } from '../../response.js';
 import { now, runOnResponse } from '../features/hooks.js';
 import type { CompiledRenderer } from '../features/renderers.js';
 import { newRequestState } from '../inject/request-state.js';
+import { stopIfAborted } from '../inject/signal.js';
 import { isPending, isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
 import { type Representations, respond } from './respond.js';
@@ -26,7 +27,7 @@ export function afterOnRequest(
   if (isThenable(outcome)) {
     return Promise.resolve(outcome).then((answer) => {
       // The hooks took their time: no step starts once the request's signal fired.
-      exchange.state?.abort?.signal.throwIfAborted();
+      stopIfAborted(exchange.state);
       return answer === undefined ? next() : hookAnswer(exchange, answer);
     });
   }

@@ -13,6 +13,7 @@ import type { CompiledRenderer } from '../features/renderers.js';
 import { jsonBodyUnread } from '../inject/body-parsers.js';
 import { buildContext, runGetters } from '../inject/getters.js';
 import type { RequestState } from '../inject/request-state.js';
+import { stopIfAborted } from '../inject/signal.js';
 import type { CompiledRoute } from '../routing/routing-table.js';
 import { isPending, isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
@@ -38,7 +39,7 @@ function continueWith(
 ): Response | Promise<Response> {
   if (pending === undefined) return next(exchange);
   return Promise.resolve(pending).then(() => {
-    exchange.state.abort?.signal.throwIfAborted();
+    stopIfAborted(exchange.state);
     return next(exchange);
   });
 }
@@ -72,7 +73,7 @@ function checkPreconditions(exchange: RoutedExchange): Response | Promise<Respon
   const notModified = checkRoutePreconditions(conditional, exchange.state);
   if (isPending(notModified)) {
     return notModified.then((response) => {
-      exchange.state.abort?.signal.throwIfAborted();
+      stopIfAborted(exchange.state);
       return response ?? callHandler(exchange);
     });
   }
@@ -90,7 +91,7 @@ function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
   const context = buildContext(route.names, route.getters, state);
   if (isPending(context)) {
     return context.then((resolved) => {
-      state.abort?.signal.throwIfAborted();
+      stopIfAborted(state);
       return runHandler(exchange, resolved);
     });
   }
@@ -101,7 +102,7 @@ function callHandler(exchange: RoutedExchange): Response | Promise<Response> {
 function readBodyFirst(exchange: RoutedExchange): Promise<Response> {
   const request = exchange.request;
   return request.bytes().then((bytes) => {
-    exchange.state.abort?.signal.throwIfAborted();
+    stopIfAborted(exchange.state);
     recordBody(request, bytes);
     return callHandler(exchange);
   });
