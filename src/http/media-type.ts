@@ -114,8 +114,12 @@ function specificity(range: MediaRange, candidate: MediaType): number {
   if (range.subtype !== candidate.subtype) return -1;
   const keys = Object.keys(range.params);
   for (const key of keys) {
-    const value =
-      candidate.params[key] ?? (key === 'charset' ? impliedCharset(candidate) : undefined);
+    // The key is the client's: a candidate's own parameters only, whatever object holds them.
+    const value = Object.hasOwn(candidate.params, key)
+      ? candidate.params[key]
+      : key === 'charset'
+        ? impliedCharset(candidate)
+        : undefined;
     if (value?.toLowerCase() !== range.params[key]?.toLowerCase()) return -1;
   }
   return 2 + keys.length;

@@ -68,6 +68,47 @@ describe('maps built from a request', () => {
   });
 });
 
+describe('media type parameters chosen by the client', () => {
+  const TYPES = ['application/json', 'text/plain', 'text/html', '*/*', 'text/*'];
+  const accept = fc
+    .array(
+      fc.tuple(
+        fc.constantFrom(...TYPES),
+        fc.array(fc.tuple(untrustedName, fc.stringMatching(/^[a-z0-9]{0,4}$/)), { maxLength: 3 }),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((ranges) =>
+      ranges
+        .map(([type, params]) => [type, ...params.map(([k, v]) => `${k}=${v}`)].join(';'))
+        .join(', '),
+    );
+
+  it('are matched against the parameters a type has: 200 or 406, never an error (property)', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/doc', () => ({ hello: 'world' }));
+    app.post('/doc', () => ({ hello: 'world' }));
+    await fc.assert(
+      fc.asyncProperty(accept, fc.constantFrom('GET', 'POST', 'HEAD'), async (value, method) => {
+        const response = await app.request('/doc', { method, headers: { accept: value } });
+        expect([200, 406]).toContain(response.statusCode);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a parameter named like a prototype member does not match a type without it', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/doc', () => ({ hello: 'world' }));
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const response = await app.request('/doc', {
+        headers: { accept: `application/json; ${name}=x` },
+      });
+      expect(response.statusCode, name).toBe(406);
+    }
+  });
+});
+
 describe('names an injection object cannot hold', () => {
   it('refuses __proto__ as a dependency, startup result or path parameter', () => {
     const app = new RestApplication({ logger: silentLogger });
