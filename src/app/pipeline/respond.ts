@@ -209,9 +209,7 @@ function fromFetchApi(
     const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     return makeResponse(status, bytes, undefined, headers);
   }
-  if (typeof globalThis.Response === 'function' && body instanceof globalThis.Response) {
-    return relayFetchResponse(body);
-  }
+  if (isFetchResponse(body)) return relayFetchResponse(body);
   if (typeof Blob === 'function' && body instanceof Blob) {
     // Read whole, so it is sent as bytes are: with its Content-Length, ranges, conditional
     // requests and `etag: 'auto'`. A Blob is in memory already (what `response.blob()` gives);
@@ -222,6 +220,19 @@ function fromFetchApi(
       .then((buffer) => makeResponse(status, new Uint8Array(buffer), type, headers));
   }
   return undefined;
+}
+
+/**
+ * Whether `value` is a WHATWG Response, told by its brand rather than by class: a server library
+ * may replace the global `Response` with a class of its own (`@hono/node-server` does), and then
+ * what `fetch()` returns is an instance of the runtime's original class, not of the global.
+ */
+function isFetchResponse(value: unknown): value is globalThis.Response {
+  return (
+    typeof globalThis.Response === 'function' &&
+    (value instanceof globalThis.Response ||
+      Object.prototype.toString.call(value) === '[object Response]')
+  );
 }
 
 // Hop-by-hop fields (RFC 9110 §7.6.1): they describe the connection the upstream answered on, not
