@@ -11,9 +11,10 @@ import type {
   S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { HttpError } from '../errors.js';
-import { utf8Length } from '../http/bytes.js';
-import { ifRangeAllows } from '../http/conditional.js';
+import { discardBody, utf8Length } from '../http/bytes.js';
+import { evaluatePreconditions, ifRangeAllows } from '../http/conditional.js';
 import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
+import { isEntityTag } from '../http/etag.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import { type ByteRange, parseRange, type RangeSpec, readRangeSpecs } from '../http/range.js';
 import type { Request } from '../request.js';
@@ -189,17 +190,20 @@ export class S3Store {
     const { sdk, client } = await this.#connect();
     const headers = request.headers;
     const input: GetObjectCommandInput = { Bucket: this.bucket, Key: key };
-    // RFC 9110 §13.2.2: If-Unmodified-Since only counts without If-Match, If-Modified-Since
-    // only without If-None-Match. Passing only what counts keeps that order whatever the store.
-    if (headers.has('if-match')) {
-      const ifMatch = headers.getAll('if-match').join(', ');
-      // `*` holds for any current object (§13.1.1), which the read itself finds or not; the
-      // store need not understand it.
-      if (ifMatch.trim() !== '*') input.IfMatch = ifMatch;
-    } else input.IfUnmodifiedSince = request.getIfUnmodifiedSince();
-    if (headers.has('if-none-match'))
-      input.IfNoneMatch = headers.getAll('if-none-match').join(', ');
-    else input.IfModifiedSince = request.getIfModifiedSince();
+    // Lists, weak tags and `If-None-Match: *` are judged here against the object's validators:
+    // stores compare a tag as text (moto answers a list that holds the current tag with 412).
+    const judgedHere = !storeCanJudge(headers);
+    if (!judgedHere) {
+      // RFC 9110 §13.2.2: If-Unmodified-Since only counts without If-Match, If-Modified-Since
+      // only without If-None-Match. Passing only what counts keeps that order whatever the store.
+      // `If-Match: *` holds for any current object (§13.1.1), which the read itself finds or not.
+      const ifMatch = headers.get('if-match');
+      if (ifMatch === undefined) input.IfUnmodifiedSince = request.getIfUnmodifiedSince();
+      else if (ifMatch.trim() !== '*') input.IfMatch = ifMatch.trim();
+      const ifNoneMatch = headers.get('if-none-match');
+      if (ifNoneMatch === undefined) input.IfModifiedSince = request.getIfModifiedSince();
+      else input.IfNoneMatch = ifNoneMatch.trim();
+    }
     // Range is for GET only (§14.2).
     const head = request.method === 'HEAD';
     const plan = head ? WHOLE : planRange(headers);
@@ -207,12 +211,25 @@ export class S3Store {
     const ifRange = plan.kind === 'whole' ? undefined : headers.get('if-range');
     let guarded = false;
     try {
+      let current: HeadObjectCommandOutput | undefined;
+      if (judgedHere) {
+        current = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+        const outcome = evaluatePreconditions(request, {
+          etag: current.ETag,
+          lastModified: current.LastModified,
+        });
+        if (outcome === 'failed') throw new HttpError(412);
+        if (outcome === 'not-modified') {
+          const representation = this.#representation(relative, current, 0, variant);
+          return { kind: 'response', response: notModifiedResponse(representation) };
+        }
+      }
       if (ifRange !== undefined || plan.kind === 'sized') {
         // S3 has no If-Range, and several ranges are merged by the object's size: ask for the
         // validators and the size first (under the request's own conditions, so a 304 or 412
         // comes from here as it would from the read), decide, and make the ranged read
         // conditional on the tag just seen so a replaced object is never spliced into the copy.
-        const current = await client.send(new sdk.HeadObjectCommand({ ...input }));
+        current ??= await client.send(new sdk.HeadObjectCommand({ ...input }));
         const validators = { etag: current.ETag, lastModified: current.LastModified };
         if (ifRange !== undefined && !ifRangeAllows(ifRange, validators)) range = undefined;
         else {
@@ -225,7 +242,7 @@ export class S3Store {
         }
       }
       if (head) {
-        const output = await client.send(new sdk.HeadObjectCommand(input));
+        const output = current ?? (await client.send(new sdk.HeadObjectCommand(input)));
         return this.#success(relative, output, undefined, variant);
       }
       if (range !== undefined) input.Range = range;
@@ -313,23 +330,35 @@ export class S3Store {
     error: unknown,
   ): Promise<Outcome> {
     const status = s3ErrorStatus(error);
+    if (status === 404 && isBodilessNotFound(error)) {
+      // A HeadObject's 404 has no body to tell a missing key from a missing bucket, which is a
+      // deployment mistake (a logged 500, as a GET finds it): a read of one byte tells.
+      const answer = await this.#readFirstByte(key);
+      if (answer !== undefined) return this.#failure(request, relative, key, variant, answer);
+    }
     if (status === 404 || status === 403) return { kind: 'missing', status };
     if (status === 304) {
       const options = this.#options;
-      const lastModified = responseHeader(error, 'last-modified');
+      const ownCacheControl = cacheControlFor(options, relative);
+      let lastModified: Date | undefined = new Date(responseHeader(error, 'last-modified') ?? '');
+      if (Number.isNaN(lastModified.getTime())) lastModified = undefined;
+      let cacheControl = ownCacheControl ?? responseHeader(error, 'cache-control');
+      // A 304 carries the validators and Cache-Control a 200 would (RFC 9110 §15.4.5); a store
+      // that leaves some out (moto keeps only the ETag) is asked for the object's metadata.
+      if (lastModified === undefined || cacheControl === undefined) {
+        const stored = await this.#head(key);
+        lastModified ??= stored?.LastModified;
+        if (ownCacheControl === undefined) cacheControl ??= stored?.CacheControl;
+      }
       const representation: Representation = {
         size: 0,
         etag: responseHeader(error, 'etag') ?? matchedTag(request),
-        lastModified: lastModified === undefined ? undefined : new Date(lastModified),
+        lastModified,
         contentType: OCTET_STREAM,
         contentEncoding: variant?.coding,
-        cacheControl:
-          cacheControlFor(options, relative) ?? (await this.#storedCacheControl(key, error)),
+        cacheControl,
         varyEncoding: options.precompressed,
       };
-      if (Number.isNaN(representation.lastModified?.getTime())) {
-        representation.lastModified = undefined;
-      }
       return { kind: 'response', response: notModifiedResponse(representation) };
     }
     if (status === 412) throw new HttpError(412);
@@ -341,12 +370,21 @@ export class S3Store {
   }
 
   /**
-   * The object's own `Cache-Control` for a 304, which must carry the one a 200 would (RFC 9110
-   * §15.4.5): from the store's 304 when it repeats it, otherwise from a HeadObject (moto's 304
-   * leaves it out). Only asked when the router sets no `cacheControl` of its own.
+   * The error a read of the object's first byte ends in, with the body that names it, or
+   * `undefined` when the read finds the object (it appeared since) or fails without a body too.
    */
-  async #storedCacheControl(key: string, error: unknown): Promise<string | undefined> {
-    return responseHeader(error, 'cache-control') ?? (await this.#head(key))?.CacheControl;
+  async #readFirstByte(key: string): Promise<unknown> {
+    try {
+      const { sdk, client } = await this.#connect();
+      const output = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, Range: 'bytes=0-0' }),
+      );
+      discardBody(output.Body);
+      return undefined;
+    } catch (error) {
+      // An empty object has no first byte (416): it exists.
+      return isBodilessNotFound(error) || s3ErrorStatus(error) === 416 ? undefined : error;
+    }
   }
 
   /** The object's size for a 416, from S3's answer or, failing that, a HeadObject. */
@@ -362,7 +400,7 @@ export class S3Store {
    * HeadObject fails too (the object may be gone since, or the call denied): the answer then
    * goes out without it.
    */
-  async #head(key: string): Promise<{ CacheControl?: string; ContentLength?: number } | undefined> {
+  async #head(key: string): Promise<HeadObjectCommandOutput | undefined> {
     try {
       const { sdk, client } = await this.#connect();
       return await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -370,6 +408,30 @@ export class S3Store {
       return undefined;
     }
   }
+}
+
+/** A 404 without an error body (a HeadObject's): the code is only the status's name. */
+function isBodilessNotFound(error: unknown): boolean {
+  const shape = error as { name?: unknown; Code?: unknown } | null;
+  return typeof shape === 'object' && shape !== null && (shape.Code ?? shape.name) === 'NotFound';
+}
+
+/**
+ * Whether the store can be handed the request's entity-tag conditions as they are: none, or one
+ * field line holding one strong tag (or `If-Match: *`, which the read answers by itself).
+ */
+function storeCanJudge(headers: MultiValueHeaders): boolean {
+  return (
+    singleStrongTag(headers, 'if-match', true) && singleStrongTag(headers, 'if-none-match', false)
+  );
+}
+
+function singleStrongTag(headers: MultiValueHeaders, name: string, starHolds: boolean): boolean {
+  const lines = headers.getAll(name);
+  if (lines.length === 0) return true;
+  if (lines.length > 1) return false;
+  const value = (lines[0] as string).trim();
+  return (starHolds && value === '*') || (isEntityTag(value) && !value.startsWith('W/'));
 }
 
 /**

@@ -27,6 +27,7 @@ const OBJECTS: Record<
   ...Object.fromEntries(Object.entries(STORE_FILES).map(([key, body]) => [`www/${key}`, { body }])),
   'www/custom': { body: 'typed by upload', contentType: 'text/x-custom' },
   'www/cached.txt': { body: 'cached for a minute', cacheControl: 'public, max-age=60' },
+  'www/empty.txt': { body: '' },
   'secret.txt': { body: SECRET },
   'root.txt': { body: 'at the bucket root' },
   'index.html': { body: '<h1>bucket root</h1>' },
@@ -223,6 +224,27 @@ describe('S3 only: index retry, errors and limits', () => {
     expect(response.text).not.toMatch(/NoSuchBucket|no-such-bucket/);
     expect(lines.join('\n')).toMatch(/no-such-bucket-here/);
     expect(lines.join('\n')).toMatch(/NoSuchBucket/);
+  });
+
+  it('HEAD finds a missing bucket as GET does: 500, logged', async (context) => {
+    need(context);
+    const lines: string[] = [];
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: (message: string) => lines.push(message),
+    };
+    const app = siteApp({ logger }, 's3://no-such-bucket-here/');
+    const response = await send(app, '/hello.txt', { method: 'HEAD' });
+    expect(response.status).toBe(500);
+    expect(lines.join('\n')).toMatch(/NoSuchBucket/);
+    // A missing key is still 404 for HEAD, and an empty object is found.
+    const site = siteApp();
+    expect((await send(site, '/no-such-file.txt', { method: 'HEAD' })).status).toBe(404);
+    const empty = await send(site, '/empty.txt', { method: 'HEAD' });
+    expect(empty.status).toBe(200);
+    expect(empty.headers.get('content-length')).toBe('0');
   });
 
   it("without a logger option the detail reaches the application's logger", async (context) => {

@@ -172,6 +172,8 @@ export function storeSuite(store: StoreUnderTest): void {
           expect(byTag.body.length).toBe(0);
           expect(byTag.headers.get('etag')).toBe(etag);
           expect(byTag.headers.get('cache-control')).toBe('public, max-age=60');
+          // The validators a 200 carries (RFC 9110 §15.4.5), Last-Modified too.
+          expect(byTag.headers.get('last-modified')).toBe(first.headers.get('last-modified'));
           expect(byTag.headers.has('content-length')).toBe(false);
           // At or after Last-Modified, at one-second precision (RFC 9110 §13.1.3).
           const later = new Date(Date.now() + 3_600_000).toUTCString();
@@ -180,6 +182,9 @@ export function storeSuite(store: StoreUnderTest): void {
               headers: { 'If-Modified-Since': since },
             });
             expect(byDate.status, since).toBe(304);
+            expect(byDate.headers.get('last-modified'), since).toBe(
+              first.headers.get('last-modified'),
+            );
           }
           for (const value of [`W/${etag}`, `"nope", ${etag}`, '*']) {
             const matched = await send(app, '/hello.txt', { headers: { 'If-None-Match': value } });
@@ -202,6 +207,56 @@ export function storeSuite(store: StoreUnderTest): void {
           expect(old.status).toBe(200);
         },
       );
+
+      storeTest(
+        'a matching If-None-Match is 304 before a Range is looked at, whatever its form',
+        async (open) => {
+          const app = open();
+          const first = await send(app, '/hello.txt');
+          const etag = first.headers.get('etag') as string;
+          for (const value of [etag, `W/${etag}`, `"nope", ${etag}`, '*']) {
+            const response = await send(app, '/hello.txt', {
+              headers: { 'If-None-Match': value, Range: 'bytes=0-1' },
+            });
+            expect(response.status, value).toBe(304);
+            expect(response.headers.get('etag'), value).toBe(etag);
+            expect(response.headers.get('last-modified'), value).toBe(
+              first.headers.get('last-modified'),
+            );
+          }
+          const stale = await send(app, '/hello.txt', {
+            headers: { 'If-None-Match': '"nope", W/"other"', Range: 'bytes=0-1' },
+          });
+          expect(stale.status).toBe(206);
+          expect(stale.text).toBe('he');
+        },
+      );
+
+      storeTest('an If-Match list holding the current tag passes', async (open) => {
+        const app = open();
+        const etag = (await send(app, '/hello.txt')).headers.get('etag') as string;
+        for (const headers of [
+          { 'If-Match': `"other", ${etag}` },
+          { 'If-Match': `${etag}, "other"`, Range: 'bytes=0-1' },
+          {
+            'If-Match': `W/"other", ${etag}`,
+            'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT',
+          },
+        ]) {
+          const response = await send(app, '/hello.txt', { headers });
+          expect(response.status, headers['If-Match']).toBe('Range' in headers ? 206 : 200);
+        }
+        const none = await send(app, '/hello.txt', {
+          headers: { 'If-Match': `"other", W/${etag}` },
+        });
+        expect(none.status).toBe(412);
+        const head = await send(app, '/hello.txt', {
+          method: 'HEAD',
+          headers: { 'If-Match': `"other", ${etag}` },
+        });
+        expect(head.status).toBe(200);
+        expect(head.headers.get('content-length')).toBe('12');
+      });
 
       storeTest('a failing If-Match or If-Unmodified-Since is 412', async (open) => {
         const app = open();
