@@ -96,7 +96,9 @@ function compressWith(
     accept,
     settings.encodings.filter((offered) => encoders.codings.has(offered)),
   );
-  if (coding !== undefined) weakenEtag(response);
+  // A 206 is never encoded: its strong tag is the unencoded representation's, the one If-Range
+  // compares (RFC 9110 §13.1.5), so a download resumes.
+  if (coding !== undefined && response.statusCode !== 206) weakenEtag(response);
   if (response.statusCode === 304) return response;
   const body = response.body;
   const file = body instanceof FileBody ? encoders.file : undefined;

@@ -139,6 +139,19 @@ describe('compress() on buffered bodies', () => {
     }
   });
 
+  it('keeps a 206 strong ETag, so a download resumes with If-Range', async () => {
+    const headers = { 'Accept-Encoding': 'gzip, br', Range: 'bytes=0-99' };
+    const first = await app.request('/tagged', { headers });
+    expect(first.statusCode).toBe(206);
+    expect(first.headers.get('etag')).toBe('"v1"');
+    // RFC 9110 §13.1.5: If-Range compares strongly; a weak tag would send everything again.
+    const resumed = await app.request('/tagged', {
+      headers: { ...headers, Range: 'bytes=100-199', 'If-Range': '"v1"' },
+    });
+    expect(resumed.statusCode).toBe(206);
+    expect(bytesOf(resumed.body).toString()).toBe(BIG_JSON.slice(100, 200));
+  });
+
   it('makes a strong ETag weak, and a matching If-None-Match still answers 304', async () => {
     const first = await app.request('/tagged', { headers: { 'Accept-Encoding': 'gzip' } });
     expect(first.headers.get('etag')).toBe('W/"v1"');
