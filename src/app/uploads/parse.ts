@@ -88,6 +88,8 @@ export interface RawPart {
   readonly stream: BusboyFileStream;
   /** Set once something started reading the content. */
   taken: boolean;
+  /** The reader {@link PartSource.read} gave out for the content, if any. */
+  reader?: AsyncGenerator<Uint8Array> | undefined;
 }
 
 const SLICE = 64 * 1024;
@@ -292,10 +294,17 @@ export class PartSource {
     }
   }
 
-  /** The next part (`undefined` after the last); the previous one is skipped if unread. */
-  next(): Promise<RawPart | undefined> {
+  /**
+   * The next part (`undefined` after the last). The rest of the previous one is skipped: all of
+   * it when unread, and what is left when a reader stopped half-way (a file's first bytes
+   * checked, say), whose reader is ended.
+   */
+  async next(): Promise<RawPart | undefined> {
     const previous = this.#current;
-    if (previous !== undefined && !previous.taken) this.#skip(previous, 0);
+    if (previous !== undefined) {
+      await previous.reader?.return(undefined);
+      if (!previous.taken) this.#skip(previous, 0);
+    }
     this.#current = undefined;
     if (this.#waiter !== undefined)
       return Promise.reject(new Error('Parts are read one at a time'));
@@ -303,6 +312,13 @@ export class PartSource {
       this.#waiter = { resolve, reject };
       this.#settle();
     });
+  }
+
+  /** A reader of `part`'s content ({@link content}), ended if still open when `next()` is asked. */
+  read(part: RawPart): AsyncGenerator<Uint8Array> {
+    const reader = this.content(part);
+    part.reader = reader;
+    return reader;
   }
 
   /**

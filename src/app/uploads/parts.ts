@@ -27,7 +27,7 @@ class StreamedPart implements MultipartPart {
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
     if (this.#raw.taken) throw new Error(`The content of part "${this.field}" was already read`);
-    return this.#source.content(this.#raw);
+    return this.#source.read(this.#raw);
   }
 
   async bytes(): Promise<Uint8Array> {

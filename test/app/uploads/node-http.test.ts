@@ -177,6 +177,17 @@ beforeAll(async () => {
     }
     return seen;
   });
+  app.post('/magic', async ({ parts }) => {
+    const seen: unknown[] = [];
+    for await (const part of parts) {
+      // The first bytes only, as a type check by magic number does; the rest is left.
+      const reader = part.stream().getReader();
+      const first = await reader.read();
+      reader.releaseLock();
+      seen.push({ field: part.field, magic: Buffer.from(first.value ?? []).toString('hex', 0, 4) });
+    }
+    return seen;
+  });
   app.post('/form', async ({ formBody, files }) => ({
     formBody,
     files: await Promise.all(
@@ -269,6 +280,25 @@ describe('uploads over HTTP', () => {
     ]);
     expect(leftOnDisk()).toEqual([]);
   }, 30_000);
+
+  it('goes on to the next part when a handler read only the first bytes of one', async () => {
+    const form = new FormData();
+    const png = new Uint8Array(300 * 1024).fill(7);
+    png.set([0x89, 0x50, 0x4e, 0x47]);
+    form.append('a', new Blob([png]), 'a.png');
+    form.append('b', new Blob(['%PDF-1.7 rest']), 'b.pdf');
+    const response = await fetch(`${server.url}/magic`, {
+      method: 'POST',
+      body: form,
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      { field: 'a', magic: '89504e47' },
+      { field: 'b', magic: '25504446' },
+    ]);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
 
   it('answers 413 mid-upload, closes the connection without reading the rest, and stays healthy', async () => {
     const size = 20 * MiB;
