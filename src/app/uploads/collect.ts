@@ -26,7 +26,7 @@ export interface UploadCollection {
    * Stops reading (with `reason` when it was not asked for) and drops what was kept; a file's
    * stream that was never read is closed unless `keepStreams`.
    */
-  release(reason?: unknown, keepStreams?: boolean): Promise<void>;
+  release(reason?: unknown, answering?: object): Promise<void>;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -116,12 +116,12 @@ export function collectUpload(
   // The first reason the upload stopped for is the answer: a release mid-way also breaks what
   // was under way (a temporary file being made), which is not a failure of its own.
   let stopped: { reason: unknown } | undefined;
-  const release = (reason?: unknown, keepStreams = false): Promise<void> => {
+  const release = (reason?: unknown, answering?: object): Promise<void> => {
     if (reason !== undefined) {
       stopped ??= { reason };
       source?.fail(reason);
     } else source?.close();
-    for (const file of files) file.release(keepStreams);
+    for (const file of files) file.release(answering);
     return store.release();
   };
   const result = read().catch(async (error: unknown) => {

@@ -22,7 +22,7 @@ const UPLOAD_KEY = ' upload';
 interface Upload {
   value: Promise<unknown>;
   mode: 'collected' | 'streamed';
-  release(reason?: unknown, keepStreams?: boolean): Promise<void>;
+  release(reason?: unknown, answering?: object): Promise<void>;
 }
 
 type Opened = Pick<Upload, 'release'> & { value: Promise<unknown> | unknown };
@@ -45,18 +45,20 @@ function openUpload(
   }
   const contentType = state.request.headers.get('content-type') as string;
   let opened: Opened | undefined;
-  let releasedWith: { reason: unknown; keep: boolean | undefined } | undefined;
+  let releasedWith: { reason: unknown; answering: object | undefined } | undefined;
   const upload: Upload = {
     mode,
     value: open(contentType).then((result) => {
       opened = result;
-      if (releasedWith !== undefined) void result.release(releasedWith.reason, releasedWith.keep);
+      if (releasedWith !== undefined) {
+        void result.release(releasedWith.reason, releasedWith.answering);
+      }
       return result.value;
     }),
-    release(reason, keep) {
+    release(reason, answering) {
       if (releasedWith !== undefined) return Promise.resolve();
-      releasedWith = { reason, keep };
-      return opened?.release(reason, keep) ?? Promise.resolve();
+      releasedWith = { reason, answering };
+      return opened?.release(reason, answering) ?? Promise.resolve();
     },
   };
   state.cache.set(UPLOAD_KEY, upload);
@@ -124,15 +126,16 @@ export function readParts(
 
 /**
  * Drops the request's upload, if it has one: temporary files removed, the body left unread, a
- * file's stream never read closed, unless the route `answered` with a stream, which may be one
- * (docs/uploads.md: such a stream keeps its file until it is read).
+ * file's stream never read closed, unless it is the stream the route `answered` with, or one
+ * being read into it (docs/uploads.md: such a stream keeps its file until it is read).
  */
 export function releaseUploads(
   state: RequestState,
   answered?: Response,
 ): Promise<void> | undefined {
   const upload = state.cache?.get(UPLOAD_KEY) as Upload | undefined;
-  return upload?.release(undefined, answered !== undefined && isStream(answered.body));
+  const body = answered?.body;
+  return upload?.release(undefined, isStream(body) ? body : undefined);
 }
 
 /**

@@ -73,12 +73,16 @@ export class StoredFile implements UploadedFile {
   }
 
   /**
-   * Drops the content (the temporary file goes with its store). A stream never read is closed
-   * unless `keepStreams` (the response is a stream, which may be this file's: docs/uploads.md).
+   * Drops the content (the temporary file goes with its store). A stream never read is closed,
+   * unless it is `answering` (the stream the response sends: docs/uploads.md) or locked to a
+   * reader that feeds it (`file.stream().pipeThrough(...)`).
    */
-  release(keepStreams = false): void {
+  release(answering?: object): void {
     this.#content = undefined;
-    if (!keepStreams) for (const reader of this.#readers) reader.dropUnread();
+    for (const reader of this.#readers) {
+      const kept = answering !== undefined && (reader.stream === answering || reader.stream.locked);
+      if (!kept) reader.dropUnread();
+    }
     this.#readers.length = 0;
   }
 }

@@ -411,6 +411,22 @@ describe('uploads over HTTP', () => {
         return failingStore(stream).catch(() => ({ stored: false }));
       });
       app.post('/echo', ({ files }) => new Response(200, (files[0] as UploadedFile).stream()));
+      // Another stream answers: the file's, opened and never read, is not kept for it.
+      app.post('/other-stream', ({ files }) => {
+        kept.push((files[0] as UploadedFile).stream());
+        return new Response(
+          200,
+          (async function* () {
+            yield 'made elsewhere';
+          })(),
+        );
+      });
+      // A stream fed from the file's is kept with it.
+      app.post(
+        '/piped',
+        ({ files }) =>
+          new Response(200, (files[0] as UploadedFile).stream().pipeThrough(new TransformStream())),
+      );
       const local = await start(app);
       try {
         const form = new FormData();
@@ -432,6 +448,14 @@ describe('uploads over HTTP', () => {
           true,
         );
         await until(() => held().length === 0 && leftOnDisk().length === 0);
+        const piped = await fetch(`${local.url}/piped`, { method: 'POST', body: form });
+        expect(Buffer.from(await piped.arrayBuffer()).equals(Buffer.alloc(64 * 1024, 7))).toBe(
+          true,
+        );
+        const other = await fetch(`${local.url}/other-stream`, { method: 'POST', body: form });
+        expect(await other.text()).toBe('made elsewhere');
+        expect(kept.length).toBe(3);
+        await until(() => held().length === 0 && leftOnDisk().length === 0, 2_000);
       } finally {
         await local.close();
       }
