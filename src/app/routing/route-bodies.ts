@@ -56,7 +56,8 @@ export function compileRouteBodies(
   const types: string[] = [];
   const readsJson = reads('jsonBody');
   if (readsJson) types.push(JSON_MEDIA_TYPE);
-  if (reads('formBody')) types.push(FORM_MEDIA_TYPE);
+  // `files` takes an urlencoded form too (it has no files), as `formBody` does.
+  if (reads('formBody') || reads('files')) types.push(FORM_MEDIA_TYPE);
   const streamed = reads('parts');
   if (streamed && (reads('files') || reads('formBody'))) {
     throw new SetupError(

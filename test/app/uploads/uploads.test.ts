@@ -125,7 +125,7 @@ describe('formBody and files', () => {
     await expect((seen as UploadedFile).bytes()).rejects.toThrow(/released/);
   });
 
-  it('an urlencoded form has no files; another body is 415 listing multipart/form-data', async () => {
+  it('an urlencoded form has no files; another body is 415 listing both form types', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.post('/up', ({ files }) => ({ count: files.length }));
     const form = await app.request('/up', {
@@ -136,7 +136,10 @@ describe('formBody and files', () => {
     expect(json(form)).toEqual({ count: 0 });
     const other = await app.request('/up', { method: 'POST', json: { a: 1 } });
     expect(other.statusCode).toBe(415);
-    expect(other.headers.get('accept')).toBe('multipart/form-data');
+    // RFC 9110 §15.5.16: Accept lists what the route takes, the urlencoded form it answered.
+    expect(other.headers.get('accept')).toBe(
+      'application/x-www-form-urlencoded, multipart/form-data',
+    );
   });
 
   it('validates() with source formBody covers multipart text fields', async () => {
