@@ -20,18 +20,26 @@ function essenceOf(contentType: string): string {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
+// RFC 9111 §5.2.2.6: `Cache-Control: no-transform` asks that the content not be transformed.
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
+
+function forbidsTransform(headers: MultiValueHeaders): boolean {
+  const cacheControl = MultiValueHeaders.getList(headers, 'cache-control');
+  return cacheControl !== undefined && NO_TRANSFORM.test(cacheControl);
+}
+
 /**
  * Whether the response would be compressed for a client that accepts it: content of a
  * compressible type, at least `threshold` bytes (a stream of unknown length always), not a
- * range (a 206's bytes are of the unencoded representation, RFC 9110 §14.1) and not encoded
- * already.
+ * range (a 206's bytes are of the unencoded representation, RFC 9110 §14.1), not encoded
+ * already, and not marked `no-transform`.
  */
 function isCompressible(settings: CompiledCompression, response: Response, head: boolean): boolean {
   const body = response.body;
   // A HEAD answered without its body (a static file's) is judged by the GET's Content-Length.
   if (((body === undefined || body === null) && !head) || response.statusCode === 206) return false;
   const headers = response.headers;
-  if (headers.has('content-encoding')) return false;
+  if (headers.has('content-encoding') || forbidsTransform(headers)) return false;
   const type = MultiValueHeaders.getLower(headers, 'content-type');
   if (type === undefined || !settings.compressible(essenceOf(type))) return false;
   // finalizeResponse gave every body of known length (text, bytes, files) its Content-Length.

@@ -152,6 +152,31 @@ describe('compress() on buffered bodies', () => {
     expect(bytesOf(resumed.body).toString()).toBe(BIG_JSON.slice(100, 200));
   });
 
+  it('leaves a response marked Cache-Control: no-transform as it is (RFC 9111 §5.2.2.6)', async () => {
+    const marked = appWith((app) => {
+      app.compress();
+      app.get(
+        '/marked/{value}',
+        ({ value }) =>
+          new Response(200, BIG_JSON, {
+            contentType: 'application/json',
+            headers: { 'Cache-Control': value },
+          }),
+      );
+    });
+    for (const value of ['no-transform', 'public, No-Transform', 'max-age=60,no-transform']) {
+      const response = await marked.request(`/marked/${encodeURIComponent(value)}`, {
+        headers: { 'Accept-Encoding': 'gzip' },
+      });
+      expect(response.headers.get('content-encoding'), value).toBeUndefined();
+      expect(response.body, value).toBe(BIG_JSON);
+    }
+    const other = await marked.request('/marked/no-transformer', {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(other.headers.get('content-encoding')).toBe('gzip');
+  });
+
   it('makes a strong ETag weak, and a matching If-None-Match still answers 304', async () => {
     const first = await app.request('/tagged', { headers: { 'Accept-Encoding': 'gzip' } });
     expect(first.headers.get('etag')).toBe('W/"v1"');
