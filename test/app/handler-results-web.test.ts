@@ -10,7 +10,12 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../src/adapters/fetch/index.js';
 import type { ServeHandle } from '../../src/adapters/node/index.js';
-import { Request, type Response, RestApplication } from '../../src/index.js';
+import {
+  Request,
+  type Response,
+  RestApplication,
+  Response as RestResponse,
+} from '../../src/index.js';
 import { bodyBytes } from '../../src/response.js';
 import { memoryLogger, send, start } from '../adapters/node/helpers.js';
 
@@ -163,6 +168,28 @@ describe('a Blob or an ArrayBuffer view returned by a handler, in process', () =
     const expected = new Uint8Array(new Int16Array([1, 258]).buffer);
     expect([...int16.bytes]).toEqual([...expected]);
     expect(int16.response.headers.get('content-length')).toBe('4');
+  });
+
+  it('sends a Blob or a view given to new Response() as its bytes, not as JSON', async () => {
+    const app = new RestApplication({ logger: log.logger });
+    app.get('/csv', () => new RestResponse(200, new Blob(['a,b\n'], { type: 'text/csv' })));
+    app.get('/typed', () => new RestResponse(200, new Blob(['x']), { contentType: 'text/x' }));
+    app.get(
+      '/view',
+      () => new RestResponse(200, new DataView(new TextEncoder().encode('AB').buffer)),
+    );
+    const csv = await app.request('/csv');
+    expect(csv.headers.get('content-type')).toBe('text/csv');
+    expect(csv.headers.get('content-length')).toBe('4');
+    expect(new TextDecoder().decode(await bodyBytes(csv))).toBe('a,b\n');
+    const ranged = await app.request('/csv', { headers: { Range: 'bytes=2-' } });
+    expect(ranged.statusCode).toBe(206);
+    expect(new TextDecoder().decode(await bodyBytes(ranged))).toBe('b\n');
+    const typed = await app.request('/typed');
+    expect(typed.headers.get('content-type')).toBe('text/x');
+    const view = await app.request('/view');
+    expect(view.headers.get('content-type')).toBe('application/octet-stream');
+    expect(new TextDecoder().decode(await bodyBytes(view))).toBe('AB');
   });
 
   it('still refuses a Map', async () => {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type LogFields, Response, RestApplication, Router, SetupError } from '../../src/index.js';
+import { bodyBytes } from '../../src/response.js';
 
 function recordingLogger() {
   const lines: Array<{ message: string; fields?: LogFields }> = [];
@@ -167,5 +168,44 @@ describe('one Response object returned for every request', () => {
       const response = await app.request('/new', { headers: { 'X-Request-ID': id } });
       expect([response.statusCode, response.headers.get('x-request-id')]).toEqual([410, id]);
     }
+  });
+});
+
+describe('renderers', () => {
+  it('refuses a media range as the type a renderer provides', () => {
+    const app = new RestApplication();
+    for (const range of ['text/*', '*/*']) {
+      expect(() => app.provides(range, () => ''), range).toThrow(/is a media range/);
+    }
+  });
+
+  it('sends bytes, a view or a stream a renderer returns as they are, with its type', async () => {
+    const app = new RestApplication();
+    app
+      .get('/bytes', () => [1])
+      .provides('text/csv', () => new DataView(new TextEncoder().encode('a,b').buffer));
+    app
+      .get('/stream', () => [1])
+      .provides('text/csv', async function* () {
+        yield 'a,';
+        yield 'b';
+      });
+    for (const path of ['/bytes', '/stream']) {
+      const response = await app.request(path, { headers: { accept: 'text/csv' } });
+      expect(response.headers.get('content-type'), path).toBe('text/csv');
+      expect(new TextDecoder().decode(await bodyBytes(response)), path).toBe('a,b');
+    }
+  });
+
+  it('answers a renderer that returns an object with a logged 500, not "[object Object]"', async () => {
+    const { lines, logger } = recordingLogger();
+    const app = new RestApplication({ logger });
+    app.get('/rows', () => [1]).provides('text/csv', ({ result }) => ({ rows: result }));
+    const response = await app.request('/rows', { headers: { accept: 'text/csv' } });
+    expect(response.statusCode).toBe(500);
+    expect(String(response.body)).not.toContain('[object');
+    expect(lines.map((line) => String(line.fields?.error ?? line.message)).join('\n')).toMatch(
+      /The renderer for text\/csv returned an object/,
+    );
   });
 });

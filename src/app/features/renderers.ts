@@ -61,5 +61,11 @@ export const BUILTIN_RENDERERS: ReadonlyArray<{
 export function rendererMediaType(mediaType: string): MediaType {
   const parsed = parseMediaType(mediaType);
   if (parsed === undefined) throw new TypeError(`Invalid media type ${JSON.stringify(mediaType)}`);
+  // It is sent as Content-Type, which names one type, never a range (RFC 9110 §8.3).
+  if (parsed.type === '*' || parsed.subtype === '*') {
+    throw new TypeError(
+      `${JSON.stringify(mediaType)} is a media range: a renderer provides one type, such as text/csv`,
+    );
+  }
   return parsed;
 }

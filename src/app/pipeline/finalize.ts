@@ -99,6 +99,17 @@ function completeBody(
       return completeHeaders(response, request, head, info.size);
     });
   }
+  if (typeof Blob === 'function' && body instanceof Blob) {
+    // Read whole, to be sent as bytes are (its length, ranges, conditional requests), as a
+    // handler's Blob result is (docs/application.md, "Handler results").
+    return body.arrayBuffer().then((buffer) => {
+      response.body = new Uint8Array(buffer);
+      if (response.contentType === undefined && !response.headers.has('content-type')) {
+        response.contentType = body.type === '' ? 'application/octet-stream' : body.type;
+      }
+      return completeHeaders(response, request, head, undefined);
+    });
+  }
   return completeHeaders(response, request, head, undefined);
 }
 
@@ -138,8 +149,12 @@ function completeHeaders(
     if (response.contentType === undefined && !headers.has('content-type')) {
       response.contentType = 'application/octet-stream';
     }
-  } else if (body instanceof ArrayBuffer) {
-    const bytes = new Uint8Array(body);
+  } else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    // Any other view (a DataView, an Int16Array...) is the bytes it spans, not JSON of its indexes.
+    const bytes =
+      body instanceof ArrayBuffer
+        ? new Uint8Array(body)
+        : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     body = bytes;
     length = bytes.length;
     response.contentType ??= 'application/octet-stream';

@@ -160,9 +160,36 @@ async function renderWith(
   if (isThenable(output)) output = await output;
   state.extra = outer;
   if (output instanceof Response) return output;
-  const body =
-    typeof output === 'string' || output instanceof Uint8Array ? output : String(output ?? '');
-  return makeResponse(status, body, renderer.contentType, headers);
+  return makeResponse(status, renderedBody(output, renderer), renderer.contentType, headers);
+}
+
+/**
+ * What a renderer returned, as the body: text, bytes (any view, a Blob) or a stream as they are,
+ * a number or boolean as its text. Anything else (an object, an array) has no text of its own:
+ * `[object Object]` would be sent for it, so it is a programming mistake, a logged 500.
+ */
+function renderedBody(output: unknown, renderer: CompiledRenderer): ResponseBody {
+  if (output === undefined || output === null) return '';
+  if (typeof output === 'string') return output;
+  if (typeof output === 'number' || typeof output === 'boolean' || typeof output === 'bigint') {
+    return String(output);
+  }
+  if (
+    typeof output === 'object' &&
+    (isRawBody(output) ||
+      ArrayBuffer.isView(output) ||
+      (typeof Blob === 'function' && output instanceof Blob))
+  ) {
+    return output;
+  }
+  const kind = Array.isArray(output)
+    ? 'an array'
+    : typeof output === 'object'
+      ? 'an object'
+      : typeof output;
+  throw new Error(
+    `The renderer for ${renderer.contentType} returned ${kind}: a renderer returns the body (a string, bytes or a stream)`,
+  );
 }
 
 /** A body that is sent as it is, without a renderer. */
