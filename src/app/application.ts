@@ -70,13 +70,17 @@ let dispatchOwn: (
   app: RestApplication,
   request: Request,
   refusal: HttpError | undefined,
+  hooksRan: boolean,
 ) => Response | Promise<Response>;
 
 /**
  * Executes `request` on `app` like `app.execute()`, but hands back the response itself when a
  * RestApplication's pipeline finished synchronously. With `refusal`, the request is answered
  * with that error through the application's error path, unrouted: for a request an adapter
- * could not read. Adapters reach this through `kernel.ts`.
+ * could not read. With `hooksRan`, the request was answered once already and its `onResponse`
+ * hooks (the access log among them) saw that answer: the refusal replaces it (a body that
+ * failed before anything was sent) without running them again. Adapters reach this through
+ * `kernel.ts`.
  *
  * @internal
  */
@@ -84,8 +88,9 @@ export function dispatchRequest(
   app: { execute(request: Request): Promise<Response> },
   request: Request,
   refusal?: HttpError,
+  hooksRan = false,
 ): Response | Promise<Response> {
-  if (app instanceof RestApplication) return dispatchOwn(app, request, refusal);
+  if (app instanceof RestApplication) return dispatchOwn(app, request, refusal, hooksRan);
   if (refusal === undefined) return app.execute(request);
   assignRequestId(request);
   return finalizeResponse(
@@ -366,7 +371,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   // What adapters call: the response itself when the pipeline finished synchronously, so a
   // server can write it in the same tick, without a promise.
-  #dispatch(request: Request, refusal?: HttpError): Response | Promise<Response> {
+  #dispatch(request: Request, refusal?: HttpError, hooksRan = false): Response | Promise<Response> {
     // Once shutdown began, what startup opened is being released: new requests are refused with
     // a 503, and startup never runs again for them.
     const stopping = this.#lifecycle.stopping;
@@ -383,7 +388,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
       return failedApplicationResponse(request, this.jsonOnly);
     }
     if (stopping) refusal ??= shuttingDown();
-    if (refusal !== undefined) return refuseRequest(this, table, request, refusal);
+    if (refusal !== undefined) return refuseRequest(this, table, request, refusal, hooksRan);
     return runPipeline(this, table, request);
   }
 
@@ -404,7 +409,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   }
 
   static {
-    dispatchOwn = (app, request, refusal) => app.#dispatch(request, refusal);
+    dispatchOwn = (app, request, refusal, hooksRan) => app.#dispatch(request, refusal, hooksRan);
   }
 
   /**

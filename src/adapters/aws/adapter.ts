@@ -266,7 +266,7 @@ export class CloudGatewayAdapter {
   #answerBodyFailure(request: Request, error: unknown): Promise<Response> {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      return Promise.resolve(dispatch(this.app, request, new HttpError(404)));
+      return Promise.resolve(dispatch(this.app, request, new HttpError(404), true));
     }
     // `requestTimeout` ran out while the body was still being produced: as for an answer not
     // ready in time, the client gets the 503, since nothing was sent yet.
@@ -280,7 +280,7 @@ export class CloudGatewayAdapter {
         },
       );
       return Promise.resolve(
-        dispatch(this.app, request, libraryAnswer(new HttpError(503, error.message))),
+        dispatch(this.app, request, libraryAnswer(new HttpError(503, error.message)), true),
       );
     }
     this.#logger.error('Response body failed while it was read; answering 500', {
@@ -291,7 +291,7 @@ export class CloudGatewayAdapter {
     });
     const refusal = libraryAnswer(new HttpError(500));
     refusal.cause = error;
-    return Promise.resolve(dispatch(this.app, request, refusal));
+    return Promise.resolve(dispatch(this.app, request, refusal, true));
   }
 
   #newRequest(

@@ -93,18 +93,22 @@ function answerFailure(exchange: Exchange, error: unknown): Response | Promise<R
 
 /**
  * Answers `request` with `error` through the error path (error handlers, the application's
- * CORS and default headers), without routing it: for a request an adapter could not read.
+ * CORS and default headers), without routing it: for a request an adapter could not read, or
+ * (`hooksRan`) one whose answer failed before anything of it was sent.
  */
 export function refuseRequest(
   host: PipelineHost,
   table: RoutingTable,
   request: Request,
   error: HttpError,
+  hooksRan = false,
 ): Response | Promise<Response> {
   assignRequestId(request);
   const exchange = newExchange(host, table, request);
   const response = answerError(exchange, error);
-  return exchange.onResponse === undefined ? response : afterResponse(exchange, response);
+  // `onResponse` runs once per request: not again for an answer that replaces one it saw.
+  if (exchange.onResponse === undefined || hooksRan) return response;
+  return afterResponse(exchange, response);
 }
 
 function newExchange(host: PipelineHost, table: RoutingTable, request: Request): Exchange {

@@ -126,6 +126,47 @@ describe('a stream body that fails while the buffered handler reads it', () => {
   });
 });
 
+describe('the onResponse hooks of a body that fails while it is read', () => {
+  it('run once, with the status the handler gave, as does the access log', async () => {
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger, accessLog: true, requestTimeout: 50 });
+    const seen: string[] = [];
+    app.onResponse(
+      ({ request, response }) => void seen.push(`${request.path} ${response.statusCode}`),
+    );
+    app.get(
+      '/generator',
+      () => new Response(200, failingGenerator(), { contentType: 'text/plain' }),
+    );
+    app.get(
+      '/endless',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            for (;;) {
+              yield 'row\n';
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          })(),
+          { contentType: 'text/plain' },
+        ),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    const statuses: number[] = [];
+    for (const path of ['/generator', '/endless']) {
+      const result = readV2Result(
+        await adapter.handleEvent(v2Event({ method: 'GET', path }), lambdaContext()),
+      );
+      statuses.push(result.status);
+    }
+    expect(statuses).toEqual([500, 503]);
+    expect(seen).toEqual(['/generator 200', '/endless 200']);
+    const access = lines.filter((line) => line.level === 'info').map((line) => line.message);
+    expect(access).toEqual(['GET /generator 200', 'GET /endless 200']);
+  });
+});
+
 describe('requestTimeout on the buffered handler', () => {
   it('answers the timeout 503 for a stream still being read when it expires, with a warning', async () => {
     const { logger, lines } = captureLogger();
