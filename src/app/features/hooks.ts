@@ -215,7 +215,9 @@ export function runOnResponse(
   response: Response,
   elapsedMs: number,
   logger: Logger,
+  timeout: number | undefined,
   from = 0,
+  deadline = timeout === undefined ? undefined : now() + timeout,
 ): Response | Promise<Response> {
   state.extra = { response, elapsedMs };
   const id = state.request.requestId;
@@ -236,18 +238,50 @@ export function runOnResponse(
       failed(error);
     }
     if (isThenable(result)) {
-      return Promise.resolve(result)
+      return settleBefore(result, deadline, timeout)
         .then(undefined, failed)
         .then(() => {
           restore(response, statusCode, body, logger, id);
           restoreFraming(response.headers, headers, logger, id);
-          return runOnResponse(hooks, state, response, elapsedMs, logger, i + 1);
+          return runOnResponse(hooks, state, response, elapsedMs, logger, timeout, i + 1, deadline);
         });
     }
     restore(response, statusCode, body, logger, id);
     restoreFraming(response.headers, headers, logger, id);
   }
   return response;
+}
+
+/**
+ * `pending`, or a rejection once `deadline` passed: `requestTimeout` bounds the `onResponse`
+ * hooks too (counted from their start), so a hook that never settles cannot keep the answer
+ * from the client. It is then a failed hook; what it does later changes nothing that is sent.
+ */
+function settleBefore(
+  pending: PromiseLike<unknown>,
+  deadline: number | undefined,
+  timeout: number | undefined,
+): Promise<unknown> {
+  if (deadline === undefined) return Promise.resolve(pending);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`The onResponse hook did not finish within requestTimeout (${timeout} ms)`),
+        ),
+      Math.max(0, deadline - now()),
+    );
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The request's start, for `elapsedMs`: taken only where some hook will read it. */

@@ -51,7 +51,8 @@ export function afterResponse(
   const run = (final: Response) => {
     exchange.state ??= newRequestState(exchange.request);
     const elapsedMs = now() - exchange.started;
-    return runOnResponse(hooks, exchange.state, final, elapsedMs, exchange.host.logger);
+    const { logger, requestTimeout } = exchange.host;
+    return runOnResponse(hooks, exchange.state, final, elapsedMs, logger, requestTimeout);
   };
   return isPending(response) ? response.then(run) : run(response);
 }

@@ -347,6 +347,36 @@ describe('onResponse', () => {
     ]);
   });
 
+  it('is bounded by requestTimeout: a hook that never settles fails, the response goes out', async () => {
+    const logger = recordingLogger();
+    const app = new RestApplication({ logger, requestTimeout: 50 });
+    const after: string[] = [];
+    app.onResponse(async ({ response }) => {
+      response.headers.set('X-Stuck', 'yes');
+      await new Promise(() => undefined);
+    });
+    app.onResponse(({ response }) => {
+      after.push(String(response.statusCode));
+      response.headers.set('X-After', 'ran');
+    });
+    app.get('/x', () => 'ok');
+    const started = performance.now();
+    const response = await app.request('/x');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('ok');
+    // The stuck hook's change is undone, as a failed hook's; the next hook still runs.
+    expect(response.headers.get('x-stuck')).toBeUndefined();
+    expect(response.headers.get('x-after')).toBe('ran');
+    expect(after).toEqual(['200']);
+    const failure = logger.lines.find(([, message]) =>
+      message.startsWith('onResponse hook failed'),
+    );
+    expect(String((failure?.[2]?.error as Error | undefined)?.message)).toMatch(
+      /did not finish within requestTimeout \(50 ms\)/,
+    );
+  });
+
   it('may change headers, not the status', async () => {
     const logger = recordingLogger();
     const app = new RestApplication({ logger });
