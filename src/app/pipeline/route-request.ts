@@ -55,6 +55,8 @@ function runApplicationHooks(
   const method = parseMethod(request.method);
   let values: readonly string[] | undefined;
   if (matched !== undefined && method !== undefined) {
+    // The hooks, the access log and the metrics of an answer they give see the route's template.
+    recordRouting(request, matched.leaf.template);
     const byMethod = matched.leaf.byMethod;
     const preflight =
       method === HTTPMethod.OPTIONS && answerPreflight(byMethod, request) !== undefined;

@@ -299,6 +299,22 @@ describe("an application hook's answer to a routed request", () => {
     expect(maintenance.body).toBe('Back soon');
   });
 
+  it("is logged and seen under the route's template, by the hooks as by the access log", async () => {
+    const logger = recordingLogger();
+    const app = new RestApplication({ logger, accessLog: true });
+    const templates: Array<string | undefined> = [];
+    app.onRequest(({ request }) => {
+      templates.push(request.routeTemplate);
+      return ['Back soon', 503];
+    });
+    app.get('/users/{id}', () => 'never');
+    expect((await app.request('/users/7')).statusCode).toBe(503);
+    expect((await app.request('/nowhere')).statusCode).toBe(503);
+    expect(templates).toEqual(['/users/{id}', undefined]);
+    const access = logger.lines.filter(([level]) => level === 'info').map(([, , fields]) => fields);
+    expect(access.map((fields) => fields?.route)).toEqual(['/users/{id}', null]);
+  });
+
   it('requests no route took keep the application’s answer', async () => {
     const app = api();
     const unrouted = await app.request('/elsewhere', { headers: origin });
