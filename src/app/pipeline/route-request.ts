@@ -15,7 +15,7 @@ import { assignRequestId } from '../features/request-id.js';
 import { answerPreflight, pathFeatures, preflightEntry } from '../features/route-features.js';
 import { NO_PARAM_VALUES, newRequestState } from '../inject/request-state.js';
 import { MALFORMED, type PathMatch } from '../routing/path-matcher.js';
-import type { CompiledRoute } from '../routing/routing-table.js';
+import { type CompiledRoute, failedClosed } from '../routing/routing-table.js';
 import { isPending } from '../thenable.js';
 import { releaseUploadsAfter } from '../uploads/inject.js';
 import { isMultipart, multipartTotal } from '../uploads/limits.js';
@@ -163,7 +163,7 @@ function dispatchRoute(
   exchange.features = route.features;
   const hooks = route.hooks;
   adoptHooks(exchange, hooks);
-  if (route.problem !== undefined) throw route.problem;
+  if (route.problem !== undefined) throw failedClosed(route.problem);
   const routed = exchange as RoutedExchange;
   routed.route = route;
   routed.state = state;

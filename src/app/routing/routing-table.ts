@@ -4,7 +4,7 @@
  * request does no registration-time thinking.
  */
 
-import { SetupError } from '../../errors.js';
+import { HttpError, libraryAnswer, SetupError } from '../../errors.js';
 import { accessLogHook } from '../features/access-log.js';
 import type { AuthorizationHook } from '../features/authorization.js';
 import { type CompiledHook, compileHooks, orNothing, type RouteHooks } from '../features/hooks.js';
@@ -418,11 +418,21 @@ function compileApplicationHooks(
   return { onRequest: orNothing(onRequest), onResponse: orNothing(onResponse) };
 }
 
+/**
+ * The 500 a request gets from a route or hook that fails closed: the problem is its cause, and
+ * it is not logged again (it was when it was registered, once).
+ */
+export function failedClosed(problem: SetupError): HttpError {
+  const error = libraryAnswer(new HttpError(500));
+  error.cause = problem;
+  return error;
+}
+
 /** A hook that fails every request it sees with `error`. */
 function failingHook(error: SetupError): CompiledHook {
   return {
     fn: () => {
-      throw error;
+      throw failedClosed(error);
     },
     names: [],
     getters: [],

@@ -266,6 +266,8 @@ describe('registrations after startup', () => {
     expect(
       errors.filter((message) => message.startsWith('Registration after startup')),
     ).toHaveLength(1);
+    // Nor again for each request the routes it concerns fail.
+    expect(errors).toHaveLength(1);
   });
 
   it("a router mounted after startup whose authorization name the application already has answers 500, not the application's check", async () => {
