@@ -7,6 +7,7 @@ import type { HttpError } from '../errors.js';
 import type { Request } from '../request.js';
 import type { Response } from '../response.js';
 import { APPLICATION_OPTIONS } from './application-options.js';
+import { writeAccessLine } from './features/access-log.js';
 import { type AuthorizationOptions, checkChallenge } from './features/authorization.js';
 import {
   type DefaultHeadersInit,
@@ -385,7 +386,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         requestId: request.requestId,
         error,
       });
-      return failedApplicationResponse(request, this.jsonOnly);
+      return this.#failedApplication(request, performance.now());
     }
     if (stopping) refusal ??= shuttingDown();
     if (refusal !== undefined) return refuseRequest(this, table, request, refusal, hooksRan);
@@ -394,6 +395,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   async #executeAfterStartup(request: Request, refusal?: HttpError): Promise<Response> {
     // A failed startup is tried again by the next request, from the handler that failed.
+    const started = performance.now();
     const attempt = this.startup();
     try {
       await attempt;
@@ -403,9 +405,21 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
         this.#loggedStartup = attempt;
         this.logger.error('Application startup failed', { requestId: request.requestId, error });
       }
-      return failedApplicationResponse(request, this.jsonOnly);
+      return this.#failedApplication(request, started);
     }
     return this.#dispatch(request, refusal);
+  }
+
+  /**
+   * The 500 of an application that cannot run (its startup failed, or its routes cannot be
+   * compiled), with the access log's line: no hook runs, since what hooks inject may be what
+   * failed, but the operator still sees the request.
+   */
+  #failedApplication(request: Request, started: number): Response {
+    const response = failedApplicationResponse(request, this.jsonOnly);
+    if (this.accessLog)
+      writeAccessLine(this.logger, request, response, performance.now() - started);
+    return response;
   }
 
   static {

@@ -91,6 +91,29 @@ describe('lifecycle', () => {
     expect(logged).toEqual(['Application startup failed']);
   });
 
+  it('writes the access log line of a request a failed startup answered, without the hooks', async () => {
+    const access: Array<[string, unknown]> = [];
+    const hooked: number[] = [];
+    const app = new RestApplication({
+      logger: {
+        ...silentLogger,
+        info: (message, fields) => access.push([message, fields?.requestId]),
+      },
+      accessLog: true,
+    }).onStartup('db', () => {
+      throw new Error('cannot connect');
+    });
+    app.onResponse(({ db, response }) => {
+      hooked.push(response.statusCode);
+      return void db;
+    });
+    app.get('/', ({ db }) => db);
+    const response = await app.request('/');
+    expect(response.statusCode).toBe(500);
+    expect(access).toEqual([['GET / 500', response.headers.get('x-request-id')]]);
+    expect(hooked).toEqual([]);
+  });
+
   it('shutdown handlers run once, last registered first, and may inject startup results', async () => {
     const order: string[] = [];
     const app = new RestApplication({ logger: silentLogger })

@@ -16,20 +16,28 @@ function contentBytes(response: Response): number | null {
   return declared === undefined ? null : Number(declared);
 }
 
+/** Writes the access log's line for `response`, the answer to `request`. */
+export function writeAccessLine(
+  logger: Logger,
+  request: Request,
+  response: Response,
+  elapsedMs: number,
+): void {
+  logger.info(`${request.method} ${request.path} ${response.statusCode}`, {
+    method: request.method,
+    path: request.path,
+    route: request.routeTemplate ?? null,
+    status: response.statusCode,
+    bytes: contentBytes(response),
+    durationMs: Math.round(elapsedMs * 1000) / 1000,
+    requestId: request.requestId,
+  });
+}
+
 /** The access log as an `onResponse` hook writing to `logger`. */
 export function accessLogHook(logger: Logger): CompiledHook {
-  const log = (context: { request: Request; response: Response; elapsedMs: number }) => {
-    const { request, response, elapsedMs } = context;
-    logger.info(`${request.method} ${request.path} ${response.statusCode}`, {
-      method: request.method,
-      path: request.path,
-      route: request.routeTemplate ?? null,
-      status: response.statusCode,
-      bytes: contentBytes(response),
-      durationMs: Math.round(elapsedMs * 1000) / 1000,
-      requestId: request.requestId,
-    });
-  };
+  const log = (context: { request: Request; response: Response; elapsedMs: number }) =>
+    writeAccessLine(logger, context.request, context.response, context.elapsedMs);
   return {
     fn: log,
     names: ['request', 'response', 'elapsedMs'],
