@@ -100,6 +100,7 @@ export type {
   HookDependencies,
   LifecycleHandler,
   OnRequestHook,
+  OnRequestResult,
   OnResponseHook,
   PathParamNames,
   PathParams,

@@ -150,12 +150,23 @@ export interface ResponseHookExtras {
 }
 
 /**
+ * What an `onRequest` hook returns: nothing to let the request go on, or the answer that ends it,
+ * a `Response` or a `[body, status, headers?]` tuple (rendered like a handler's result).
+ */
+export type OnRequestResult =
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only looks (`() => { log... }`) returns void
+  | void
+  | Response
+  | readonly [body: unknown, status: number, headers?: HeadersInit];
+
+/**
  * An `onRequest` hook: returns nothing to go on, or ends the request by returning a `Response`
  * or a `[body, status, headers?]` tuple, or by throwing `HttpError`.
  */
 export type OnRequestHook<Deps extends Registry, Path extends string = never> = (
   context: RequestHookContext<Deps, Path>,
-) => unknown;
+) => OnRequestResult | Promise<OnRequestResult>;
 
 /** An `onResponse` hook: sees the final response; may change its headers. */
 export type OnResponseHook<Deps extends Registry, Path extends string = never> = (

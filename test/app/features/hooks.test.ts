@@ -62,6 +62,7 @@ describe('onRequest', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.onRequest(async ({ headers }) => (headers.has('x-stop') ? ['stopped', 403] : undefined));
     app.get('/x', () => 'ok');
+    // @ts-expect-error: a hook returns nothing, a Response or a tuple; plain JavaScript gets a 500.
     app.get('/odd', () => 'ok').onRequest(() => 42);
     expect((await app.request('/x', { headers: { 'X-Stop': '1' } })).statusCode).toBe(403);
     expect((await app.request('/x')).statusCode).toBe(200);
