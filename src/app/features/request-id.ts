@@ -40,9 +40,13 @@ export function requestIdFor(sent: string | undefined): string {
   return sent !== undefined && REQUEST_ID.test(sent) ? sent : freshRequestId();
 }
 
-/** Gives `request` its id, once: the client's `X-Request-ID` when well-formed, else a fresh one. */
+/**
+ * Gives `request` its id, once: the client's `X-Request-ID` when well-formed, else a fresh one.
+ * Sent on two lines, the field is their list (RFC 9110 §5.3), which is not one id, on every
+ * adapter alike (a Fetch runtime joins them before the library sees them).
+ */
 export function assignRequestId(request: Request): void {
   if (request.requestId !== undefined) return;
-  const sent = MultiValueHeaders.getLower(request.headers, 'x-request-id');
+  const sent = MultiValueHeaders.getList(request.headers, 'x-request-id');
   recordRequestId(request, requestIdFor(sent));
 }
