@@ -201,46 +201,15 @@ export interface ClientResponse<Status extends number, Data> {
   data: Data;
 }
 
-/** Statuses the pipeline, `HttpError` or an error handler may answer (RFC 9110 §15). */
-export type ErrorStatus =
-  | 304
-  | 400
-  | 401
-  | 402
-  | 403
-  | 404
-  | 405
-  | 406
-  | 407
-  | 408
-  | 409
-  | 410
-  | 411
-  | 412
-  | 413
-  | 414
-  | 415
-  | 416
-  | 417
-  | 421
-  | 422
-  | 423
-  | 424
-  | 425
-  | 426
-  | 428
-  | 429
-  | 431
-  | 451
-  | 500
-  | 501
-  | 502
-  | 503
-  | 504
-  | 505
-  | 507
-  | 508
-  | 511;
+type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+/** The number a numeric string literal spells: `'418'` gives `418`. */
+type Numeric<Text> = Text extends `${infer N extends number}` ? N : never;
+
+/**
+ * Statuses the pipeline, `HttpError` or an error handler may answer: `304` and every status from
+ * 400 to 599, not only those RFC 9110 §15 names (`new HttpError(418)`, a proxy's 499).
+ */
+export type ErrorStatus = 304 | Numeric<`${4 | 5}${Digit}${Digit}`>;
 
 /** Statuses below 400: a route declaring none of them leaves its handler's answer undeclared. */
 export type SuccessStatus =

@@ -14,7 +14,7 @@ import {
   createClient,
   type NoTypedRoutes,
 } from '../../src/client/index.js';
-import { Response, RestApplication, silentLogger } from '../../src/index.js';
+import { HttpError, Response, RestApplication, silentLogger } from '../../src/index.js';
 
 const NAMES = new Map([['1', 'ada']]);
 
@@ -222,5 +222,29 @@ describe('the 206 of a Range header', () => {
     expectTypeOf<DataOf<Ranged, 206>>().toEqualTypeOf<{ id: string }>();
     type Created = Awaited<ReturnType<typeof client.post<'/notes'>>>;
     expectTypeOf<Extract<Created, { status: 206 }>>().toBeNever();
+  });
+});
+
+describe('error statuses', () => {
+  it('include any status from 400 to 599 an HttpError may answer, with unknown data', async () => {
+    const api = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+      r.get('/teapot', () => {
+        throw new HttpError(418, 'No coffee here');
+      }),
+      r.get('/gone', () => ({ id: 'a' })),
+    ]);
+    const client = createClient({ app: api });
+    const teapot = await client.get('/teapot');
+    expect(teapot.status).toBe(418);
+    if (teapot.status === 418) {
+      expectTypeOf(teapot.data).toBeUnknown();
+      expect(teapot.data).toMatchObject({ error: 'No coffee here' });
+    }
+    type Gone = Awaited<ReturnType<typeof client.get<'/gone'>>>;
+    expectTypeOf<DataOf<Gone, 499>>().toBeUnknown();
+    expectTypeOf<DataOf<Gone, 200>>().toEqualTypeOf<{ id: string }>();
+    // Not a status: beyond 599, or a success the route never gives.
+    expectTypeOf<Extract<Gone, { status: 600 }>>().toBeNever();
+    expectTypeOf<Extract<Gone, { status: 201 }>>().toBeNever();
   });
 });
