@@ -307,10 +307,20 @@ export type LifecycleHandler<Deps extends Registry, T = unknown> = (
 export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
 
 /** The `init` of `app.request()`: like fetch's, plus `json`. */
+/** A body `app.request()` sends: one the library reads, or any `fetch()` takes. */
+export type TestRequestBody =
+  | RequestBody
+  | ArrayBuffer
+  | ArrayBufferView
+  | Blob
+  | FormData
+  | URLSearchParams;
+
 export interface TestRequestInit {
   method?: string;
   headers?: HeadersInit;
-  body?: RequestBody;
+  /** Sent as `fetch()` would send it, with its Content-Type when the headers name none. */
+  body?: TestRequestBody | null;
   /** Sent as JSON with `Content-Type: application/json`. */
   json?: unknown;
 }

@@ -296,3 +296,43 @@ describe('declared charsets', () => {
     );
   });
 });
+
+describe('app.request() bodies', () => {
+  it('sends what fetch() takes as fetch() would, with its Content-Type', async () => {
+    const app = newApp();
+    app.post('/raw', ({ request }) => request.text());
+    app.post('/type', ({ headers }) => headers.get('content-type') ?? 'none');
+    app.post('/form', async ({ formBody, files }) => ({
+      formBody,
+      files: await Promise.all(files.map(async (file) => [file.filename, await file.text()])),
+    }));
+    const bytes = new TextEncoder().encode('abc');
+    for (const body of [bytes.buffer, new DataView(bytes.buffer), new Blob(['abc'])]) {
+      const response = await app.request('/raw', { method: 'POST', body });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe('abc');
+    }
+    const params = await app.request('/form', {
+      method: 'POST',
+      body: new URLSearchParams({ a: '1', b: 'two words' }),
+    });
+    expect(json(params)).toEqual({ formBody: { a: '1', b: 'two words' }, files: [] });
+    const form = new FormData();
+    form.append('note', 'hi');
+    form.append('file', new Blob(['content']), 'f.txt');
+    const multipart = await app.request('/form', { method: 'POST', body: form });
+    expect(json(multipart)).toEqual({ formBody: { note: 'hi' }, files: [['f.txt', 'content']] });
+    // A Content-Type the caller gives wins, as with fetch().
+    const typed = await app.request('/type', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: new Blob(['a,b'], { type: 'text/plain' }),
+    });
+    expect(typed.body).toBe('text/csv');
+    const blobType = await app.request('/type', {
+      method: 'POST',
+      body: new Blob(['a,b'], { type: 'text/plain' }),
+    });
+    expect(blobType.body).toBe('text/plain');
+  });
+});
