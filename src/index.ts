@@ -111,6 +111,7 @@ export type {
   RequestHookContext,
   ResponseHookExtras,
   TakesText,
+  TestRequestBody,
   TestRequestInit,
   TextInputCheck,
   TextInputMismatch,
