@@ -6,6 +6,7 @@
  */
 import { FetchAdapter, type FetchApplication } from '../adapters/fetch/index.js';
 import { knownOptions } from '../app/options.js';
+import { charsetDecoder } from '../http/charset.js';
 import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
 import type { Client, ClientResponse } from './types.js';
 
@@ -271,8 +272,22 @@ async function readData(response: globalThis.Response): Promise<unknown> {
       return text();
     }
   }
-  if (type.startsWith('text/')) return text();
+  if (type.startsWith('text/')) return declaredText(bytes, response.headers.get('content-type'));
   return bytes;
+}
+
+/**
+ * Text in the charset its Content-Type declares (`text/plain; charset=iso-8859-1`), UTF-8 when
+ * it declares none or one this runtime does not know; bytes invalid in it become U+FFFD.
+ */
+function declaredText(bytes: Uint8Array, contentType: string | null): string {
+  const decoder = charsetDecoder(contentType ?? undefined);
+  if (decoder === undefined || decoder === null) return new TextDecoder().decode(bytes);
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return new TextDecoder(decoder.encoding).decode(bytes);
+  }
 }
 
 /**

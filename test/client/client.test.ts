@@ -8,7 +8,14 @@ import * as z from 'zod';
 import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
 import { fillTemplate } from '../../src/client/client.js';
 import { createClient } from '../../src/client/index.js';
-import { HttpError, RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
+import {
+  HttpError,
+  Response,
+  RestApplication,
+  Router,
+  SetupError,
+  silentLogger,
+} from '../../src/index.js';
 
 const Note = z.object({ id: z.string(), text: z.string(), pinned: z.boolean() });
 type NoteValue = z.output<typeof Note>;
@@ -57,6 +64,13 @@ function notesApi() {
       r.get('/empty-text', () => ''),
       r.get('/empty-bytes', () => new Uint8Array(0)),
       r.post('/accepted', () => [undefined, 202] as const),
+      r.get(
+        '/latin1',
+        () =>
+          new Response(200, Uint8Array.of(0x63, 0x61, 0x66, 0xe9), {
+            contentType: 'text/plain; charset=iso-8859-1',
+          }),
+      ),
       // Answers when the request is aborted, saying whether the handler saw it.
       r.get(
         '/slow',
@@ -177,6 +191,11 @@ describe.each(ways)('createClient %s', (_way, make) => {
     expect(bytes.data).toEqual(new Uint8Array(0));
     const accepted = await client.post('/accepted');
     expect(accepted).toMatchObject({ status: 202, data: undefined });
+  });
+
+  it('text in the charset its Content-Type declares', async () => {
+    const client = make();
+    expect((await client.get('/latin1')).data).toBe('café');
   });
 
   it('a mounted router’s routes, prefixed; a catch-all keeps its slashes', async () => {
