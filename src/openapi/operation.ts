@@ -182,8 +182,17 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   const returned = route.settings[DOCS_SETTING.returns] as
     | ReadonlyMap<number, DocumentedResponse>
     | undefined;
+  // What `provides()` renders (the route's, its routers' and the application's) is sent for a
+  // declared success too, to a client that asks for it: its types join the declared one.
+  const provided = compiled.renderers
+    .filter((renderer) => renderer.fn !== undefined)
+    .map((renderer) => renderer.contentType);
   for (const declaration of returned?.values() ?? []) {
-    operation.responses[String(declaration.status)] = declaredResponse(declaration, context, where);
+    const response = declaredResponse(declaration, context, where);
+    if (response.content !== undefined && declaration.status < 300) {
+      for (const type of provided) response.content[type] ??= {};
+    }
+    operation.responses[String(declaration.status)] = response;
   }
   if (returned === undefined || ![...returned.keys()].some((status) => status < 400)) {
     // OpenAPI 3.1 §4.8.16: at least one response; the handler's own is undeclared.
@@ -354,7 +363,7 @@ function declaredResponse(
   declaration: DocumentedResponse,
   context: OperationContext,
   where: string,
-): OpenApiResponse {
+): Exclude<OpenApiResponse, { $ref: string }> {
   // OpenAPI 3.1 §4.8.14: the keys of `content` are media types or media ranges.
   if (parseMediaType(declaration.mediaType) === undefined) {
     throw new SetupError(

@@ -71,7 +71,8 @@ import createClient from 'openapi-fetch';
 import type { paths } from './schema.js';
 
 export async function run(baseUrl: string) {
-  const client = createClient<paths>({ baseUrl });
+  // The document lists text/plain beside JSON (the example provides it): pick JSON.
+  const client = createClient<paths, 'application/json'>({ baseUrl });
   const created = await client.POST('/api/v1/bookmarks', {
     body: { url: 'https://openapi-ts.dev/', title: 'openapi-typescript', tags: ['openapi'] },
   });

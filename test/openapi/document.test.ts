@@ -234,6 +234,24 @@ describe('openapi()', () => {
     expect(Object.keys(doc.paths['/plain']?.get?.responses ?? {})).toEqual(['200']);
   });
 
+  it('lists the types provides() renders beside a declared success body', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.provides('text/csv', () => 'a');
+    app
+      .get('/page', () => ({ title: 'x' }))
+      .returns(200, z.object({ title: z.string() }))
+      .returns(404)
+      .provides('text/html; charset=utf-8', ({ result }) => `<h1>${String(result)}</h1>`);
+    const responses = openapi(app, { info: { title: 't', version: '1' } }).paths['/page']?.get
+      ?.responses as Record<string, { content?: Record<string, unknown> }>;
+    expect(Object.keys(responses['200']?.content ?? {})).toEqual([
+      'application/json',
+      'text/html; charset=utf-8',
+      'text/csv',
+    ]);
+    expect(responses['404']?.content).toBeUndefined();
+  });
+
   it("documents no 406 for routes that do not negotiate (a static router's files)", async () => {
     const { StaticRouter } = await import('../../src/static/index.js');
     const app = new RestApplication({ logger: silentLogger });

@@ -80,7 +80,11 @@ describe('the generated document', () => {
     expect((await new Validator().validate(JSON.parse(JSON.stringify(broken)))).valid).toBe(false);
     expect(document.paths['/category']?.get?.responses['200']).toEqual({
       description: 'OK',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Schema' } } },
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/Schema' } },
+        // The application's provides() renders the same success for a client asking for it.
+        'text/csv': {},
+      },
     });
     expect(JSON.stringify(document)).not.toMatch(/"#\/\$defs|"\$ref":"#"/);
     // Accept, Content-Type and Authorization headers are not parameters (the OpenAPI 3.1 Parameter Object).
