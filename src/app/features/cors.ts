@@ -5,7 +5,13 @@
 
 import { SetupError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { formatAllow, HTTPMethod, type MethodInput, normalizeMethod } from '../../http/methods.js';
+import {
+  formatAllow,
+  HTTPMethod,
+  type MethodInput,
+  normalizeMethod,
+  parseMethod,
+} from '../../http/methods.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
@@ -260,17 +266,20 @@ export function preflightResponse(
   addVary(headers, 'Access-Control-Request-Headers');
   if (cors === undefined) return response;
   const origin = allowedOrigin(cors, request.headers.get('origin'));
-  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
+  const sent = (request.headers.get('access-control-request-method') ?? '').trim();
+  // Read as the request's own method is (`patch` is served as PATCH).
+  const asked = parseMethod(sent) ?? sent;
   const allowed = cors.methods ?? pathMethods;
   // The method is checked against the route's methods (and the configured list): a preflight
   // for a method the path does not serve is refused here rather than by a 405 later.
   if (origin === undefined || !pathMethods.has(asked) || !allowed.has(asked)) return response;
   headers.set('Access-Control-Allow-Origin', origin);
   if (cors.credentials) headers.set('Access-Control-Allow-Credentials', 'true');
-  headers.set(
-    'Access-Control-Allow-Methods',
-    [...allowed].filter((method) => pathMethods.has(method)).join(', '),
-  );
+  const methods = [...allowed].filter((method) => pathMethods.has(method));
+  // A browser compares the method as it will send it, case and all (fetch upper-cases only
+  // DELETE, GET, HEAD, OPTIONS, POST and PUT): a lower-case `patch` is granted as written.
+  if (sent !== asked) methods.push(sent);
+  headers.set('Access-Control-Allow-Methods', methods.join(', '));
   const allowHeaders = cors.allowHeaders ?? requestedHeaders(request.headers);
   if (allowHeaders !== undefined) headers.set('Access-Control-Allow-Headers', allowHeaders);
   if (cors.maxAge !== undefined) headers.set('Access-Control-Max-Age', cors.maxAge);

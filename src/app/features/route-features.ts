@@ -3,7 +3,7 @@
  * default headers, compression), compiled once per routing table. A route that uses none of them compiles to
  * `undefined` and the pipeline skips every step below with one comparison.
  */
-import { ALLOW_ORDER, HTTPMethod } from '../../http/methods.js';
+import { ALLOW_ORDER, HTTPMethod, parseMethod } from '../../http/methods.js';
 import { VaryMembers } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
@@ -288,7 +288,8 @@ export function preflightEntry<Entry>(
   byMethod: ReadonlyMap<string, Entry>,
   request: Request,
 ): Entry | undefined {
-  const asked = (request.headers.get('access-control-request-method') ?? '').trim();
+  const sent = (request.headers.get('access-control-request-method') ?? '').trim();
+  const asked = parseMethod(sent) ?? sent;
   return (
     byMethod.get(asked) ?? (asked === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined)
   );

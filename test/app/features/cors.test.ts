@@ -126,6 +126,22 @@ describe('CORS', () => {
     expect(refused.headers.has('access-control-allow-origin')).toBe(false);
   });
 
+  it('grants a preflight for a method written in lower case as the request itself is served', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.patch('/notes/{id}', ({ id }) => ({ id })).cors({ origin: 'https://a.example' });
+    // fetch(url, { method: 'patch' }) sends `patch` as written, preflight and request alike.
+    const granted = await preflight(app, '/notes/1', 'patch');
+    expect(granted.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(granted.headers.get('access-control-allow-methods')?.split(', ')).toContain('patch');
+    const actual = await app.request('/notes/1', {
+      method: 'patch',
+      headers: { Origin: 'https://a.example' },
+    });
+    expect(actual.statusCode).toBe(200);
+    const unknown = await preflight(app, '/notes/1', 'purge');
+    expect(unknown.headers.has('access-control-allow-origin')).toBe(false);
+  });
+
   it('answers a preflight for HEAD from the GET route, before an OPTIONS handler', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.cors({ origin: 'https://a.example' });
