@@ -56,16 +56,32 @@ export function compileCsp(options: CspOptions): CompiledCsp {
     throw new SetupError('INVALID_OPTION', 'csp() takes { directives, reportOnly? } or false');
   }
   const directives: string[] = [];
+  const named = new Map<string, string>();
   for (const key of Object.keys(options.directives)) {
     const name = kebab(key);
     if (!DIRECTIVE.test(name)) {
       throw new SetupError('INVALID_OPTION', `csp: ${JSON.stringify(key)} is not a directive name`);
     }
+    // A browser keeps the first of a directive given twice and ignores the rest.
+    const earlier = named.get(name);
+    if (earlier !== undefined) {
+      throw new SetupError(
+        'INVALID_OPTION',
+        `csp: ${JSON.stringify(key)} and ${JSON.stringify(earlier)} are both ${name}; give it once`,
+      );
+    }
+    named.set(name, key);
     const value = options.directives[key];
     if (value === false || value === undefined) continue;
     if (value === true) {
       directives.push(name);
       continue;
+    }
+    if (typeof value !== 'string' && !Array.isArray(value)) {
+      throw new SetupError(
+        'INVALID_OPTION',
+        `csp ${name}: give its sources as an array or a string, true for a directive without any, or false`,
+      );
     }
     const sources = typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : [...value];
     for (const source of sources) {

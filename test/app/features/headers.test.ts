@@ -61,6 +61,18 @@ describe('Content-Security-Policy', () => {
     expect(() => app.csp({ directives: {} })).toThrow(SetupError);
     expect(() => app.csp({ directives: { defaultSrc: ["'self'\r\n"] } })).toThrow(SetupError);
   });
+
+  it('refuses a directive given twice, and sources of the wrong type, with a SetupError', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    expect(() => app.csp({ directives: { scriptSrc: ["'self'"], 'script-src': ['*'] } })).toThrow(
+      /"script-src" and "scriptSrc" are both script-src/,
+    );
+    for (const value of [42, { self: true }, null]) {
+      expect(() => app.csp({ directives: { scriptSrc: value as unknown as string[] } })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION' }),
+      );
+    }
+  });
 });
 
 describe('default headers', () => {
