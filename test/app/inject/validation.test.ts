@@ -378,3 +378,28 @@ describe('query validators and repeated keys', () => {
     );
   });
 });
+
+describe('input nested deeper than a validator can follow', () => {
+  it('is a 422, not a 500 and an error line', async () => {
+    type Tree = Tree[];
+    const tree: z.ZodType<Tree> = z.lazy(() => z.array(tree));
+    const errors: string[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (message) => void errors.push(message) },
+    }).validates('tree', tree);
+    app.post('/trees', ({ tree }) => ({ depth: tree.length }));
+    const depth = 200_000;
+    const response = await app.request('/trees', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(JSON.parse(response.body as string).details).toEqual([
+      { path: '', message: 'The input is nested too deeply to validate' },
+    ]);
+    expect(errors).toEqual([]);
+    const shallow = await app.request('/trees', { method: 'POST', json: [[], [[]]] });
+    expect(shallow.body).toBe('{"depth":2}');
+  });
+});
