@@ -7,7 +7,15 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 123 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 125 KiB: the
+ * next review stop's fixes took the core from 125,028 to 127,723 bytes (2.6 KiB): `app.request()`
+ * taking every body `fetch()` takes (0.5 KiB), the `onResponse` hooks bounded by `requestTimeout`
+ * (0.4 KiB), a renderer's bytes and streams sent and its objects refused, a Blob or view given to
+ * `new Response()` sent as bytes (0.5 KiB), CSP directives given twice refused, a lower-case
+ * preflight method, the access log of a failed startup, late problems not logged per request, a
+ * validator out of stack answered 422, a buffered Lambda body failure not running the hooks
+ * twice, and a WHATWG Response known by its brand (together about 1.2 KiB).
+ * Before that, 123 KiB: a
  * review stop's fixes took the core from 124,173 to 125,028 bytes (0.8 KiB): a failed startup
  * tried again from the handler that failed, no pipeline step started once the request's signal
  * fired and what it stopped answered quietly, header values held to RFC 9110 field content, the
@@ -71,7 +79,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 123 * 1024;
+const CORE_BUDGET = 125 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

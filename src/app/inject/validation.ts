@@ -95,7 +95,9 @@ function toValidationError(issues: ReadonlyArray<StandardSchemaV1.Issue>): Valid
  */
 function tooDeep(error: unknown): never {
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
-    throw new ValidationError([{ path: '', message: 'The input is nested too deeply to validate' }]);
+    throw new ValidationError([
+      { path: '', message: 'The input is nested too deeply to validate' },
+    ]);
   }
   throw error;
 }
