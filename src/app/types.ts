@@ -250,23 +250,36 @@ export type ValidatorOutput<V> = V extends StandardSchemaV1
     ? Awaited<R>
     : never;
 
-/** Whether some text (or, for a query parameter, a list of texts) can be a `T`. */
-export type TakesText<T, Source> = unknown extends T
+/**
+ * Whether some text (or, for a query parameter of a validator whose lists are known, a list of
+ * texts) can be a `T`.
+ */
+export type TakesText<T, Source, Lists = true> = unknown extends T
   ? true
   : [Extract<T, string>] extends [never]
     ? Source extends 'queryParams'
-      ? [Extract<T, readonly unknown[]>] extends [never]
-        ? false
-        : true
+      ? Lists extends true
+        ? [Extract<T, readonly unknown[]>] extends [never]
+          ? false
+          : true
+        : false
       : false
     : true;
 
+/**
+ * Whether a validator says which of its properties take lists: only one with a Standard JSON
+ * Schema (zod 4, arktype) does; any other gets each query key's first value.
+ */
+export type KnowsLists<V> = V extends { readonly '~standard': { readonly jsonSchema: unknown } }
+  ? true
+  : false;
+
 /** The literal keys of `Input` (each member of a union apart) whose values text cannot be. */
-export type TextMismatchIn<Input, Source> = Input extends unknown
+export type TextMismatchIn<Input, Source, Lists = true> = Input extends unknown
   ? {
       [K in keyof Input]-?: string extends K
         ? never
-        : TakesText<Input[K], Source> extends false
+        : TakesText<Input[K], Source, Lists> extends false
           ? K
           : Source extends 'headers'
             ? K extends Lowercase<K & string>
@@ -283,7 +296,7 @@ export type TextMismatchIn<Input, Source> = Input extends unknown
  */
 export type TextInputMismatch<V, Source> = V extends StandardSchemaV1
   ? Source extends 'queryParams' | 'headers' | 'pathParams' | 'formBody'
-    ? TextMismatchIn<StandardSchemaV1.InferInput<V>, Source>
+    ? TextMismatchIn<StandardSchemaV1.InferInput<V>, Source, KnowsLists<V>>
     : never
   : never;
 
@@ -306,7 +319,6 @@ export type LifecycleHandler<Deps extends Registry, T = unknown> = (
 /** What a truthy value can be: the type without its falsy members. */
 export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
 
-/** The `init` of `app.request()`: like fetch's, plus `json`. */
 /** A body `app.request()` sends: one the library reads, or any `fetch()` takes. */
 export type TestRequestBody =
   | RequestBody
@@ -316,6 +328,7 @@ export type TestRequestBody =
   | FormData
   | URLSearchParams;
 
+/** The `init` of `app.request()`: like fetch's, plus `json`. */
 export interface TestRequestInit {
   method?: string;
   headers?: HeadersInit;
