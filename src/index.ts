@@ -98,6 +98,7 @@ export type {
   HandlerResult,
   HookBodyNames,
   HookDependencies,
+  KnowsLists,
   LifecycleHandler,
   OnRequestHook,
   OnRequestResult,

@@ -201,15 +201,16 @@ export interface ClientResponse<Status extends number, Data> {
   data: Data;
 }
 
-type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
-/** The number a numeric string literal spells: `'418'` gives `418`. */
-type Numeric<Text> = Text extends `${infer N extends number}` ? N : never;
-
 /**
  * Statuses the pipeline, `HttpError` or an error handler may answer: `304` and every status from
- * 400 to 599, not only those RFC 9110 §15 names (`new HttpError(418)`, a proxy's 499).
+ * 400 to 599, not only those RFC 9110 §15 names (`new HttpError(418)`, a proxy's 499): the
+ * numbers the texts `'400'` to `'599'` spell.
  */
-export type ErrorStatus = 304 | Numeric<`${4 | 5}${Digit}${Digit}`>;
+export type ErrorStatus =
+  | 304
+  | (`${4 | 5}${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}${0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9}` extends `${infer Status extends number}`
+      ? Status
+      : never);
 
 /** Statuses below 400: a route declaring none of them leaves its handler's answer undeclared. */
 export type SuccessStatus =
