@@ -32,6 +32,7 @@ import {
 } from './options.js';
 import { normalizeBasePath } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
+import { optionalObject } from './request-parts.js';
 import { forbidsContent } from './result-headers.js';
 import {
   type LambdaResponseStream,
@@ -114,7 +115,7 @@ export class CloudGatewayAdapter {
     return ready;
   }
 
-  async #awaitStartup(context: Context | undefined): Promise<void> {
+  async #awaitStartup(event: GatewayEvent, context: Context | undefined): Promise<void> {
     try {
       // The last attempt failed (a database not reachable yet): this event tries again, so an
       // instance started during an outage recovers after it.
@@ -123,7 +124,13 @@ export class CloudGatewayAdapter {
         return this.#ready;
       });
     } catch (error) {
+      // The id the request would have had (the gateway's, else the invocation's), as on every
+      // line written for a request.
+      const gatewayId = optionalObject(
+        (event as { requestContext?: unknown }).requestContext,
+      )?.requestId;
       this.#logger.error('Application startup failed; the invocation is rejected', {
+        requestId: typeof gatewayId === 'string' ? gatewayId : context?.awsRequestId,
         awsRequestId: context?.awsRequestId,
         error,
       });
@@ -144,7 +151,7 @@ export class CloudGatewayAdapter {
   handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult>;
   async handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult> {
     const start = this.#publisher === undefined ? 0 : performance.now();
-    if (!this.#started) await this.#awaitStartup(context);
+    if (!this.#started) await this.#awaitStartup(event, context);
     const { processor, request, metrics, response: settled } = this.#dispatch(event, context);
     let response = isPending(settled) ? await settled : settled;
     const head = request.method === 'HEAD';
@@ -191,7 +198,7 @@ export class CloudGatewayAdapter {
     context: Context | undefined,
   ): Promise<void> {
     const start = this.#publisher === undefined ? 0 : performance.now();
-    if (!this.#started) await this.#awaitStartup(context);
+    if (!this.#started) await this.#awaitStartup(event, context);
     const { request, metrics, response: settled } = this.#dispatch(event, context, stream);
     let response = isPending(settled) ? await settled : settled;
     const head = request.method === 'HEAD';

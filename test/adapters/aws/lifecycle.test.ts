@@ -79,14 +79,15 @@ describe('startup', () => {
     const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
     for (let i = 0; i < 3; i++) {
       const context = lambdaContext();
-      await expect(
-        adapter.handleEvent(restEvent({ method: 'GET', path: '/' }), context),
-      ).rejects.toBe(failure);
+      const event = restEvent({ method: 'GET', path: '/' });
+      await expect(adapter.handleEvent(event, context)).rejects.toBe(failure);
       const last = lines.at(-1);
       expect(last?.level).toBe('error');
       expect(last?.message).toMatch(/startup failed/);
       expect(last?.fields?.error).toBe(failure);
       expect(last?.fields?.awsRequestId).toBe(context.awsRequestId);
+      // The id the request would have had, under the name every request's line uses.
+      expect(last?.fields?.requestId).toBe(event.requestContext.requestId);
     }
     expect(lines.filter((line) => line.level === 'error')).toHaveLength(3);
     expect(handled).toBe(0);
