@@ -76,6 +76,8 @@ export class CloudGatewayAdapter {
   readonly #publisher: MetricsPublisher | undefined;
   readonly #metricsLine: MetricsLine;
   #ready: Promise<void>;
+  /** The startup attempt whose failure an event has reported. */
+  #reported: Promise<void> | undefined;
   #started = false;
   #warnedCookies = false;
   #streamHandler: StreamingHandler | undefined;
@@ -90,18 +92,19 @@ export class CloudGatewayAdapter {
     const basePath = normalizeBasePath(options.basePath);
     this.#settings = {
       basePath,
-      droppedCookies: (count) => this.#warnDroppedCookies(count),
+      droppedCookies: (count, requestId) => this.#warnDroppedCookies(count, requestId),
     };
     // Cold start: startup begins now, while Lambda initialises, not on the first event.
     this.#ready = this.#start();
     this.handler = (event, context) => this.handleEvent(event, context);
   }
 
-  #warnDroppedCookies(count: number): void {
+  #warnDroppedCookies(count: number, requestId: string | undefined): void {
     if (this.#warnedCookies) return;
     this.#warnedCookies = true;
     this.#logger.warn(
       `An ALB target group in single-value mode can carry one Set-Cookie header; ${count} were set and only the first was sent. Enable multi-value headers on the target group to send them all.`,
+      { requestId },
     );
   }
 
@@ -116,14 +119,15 @@ export class CloudGatewayAdapter {
   }
 
   async #awaitStartup(event: GatewayEvent, context: Context | undefined): Promise<void> {
+    // An attempt whose failure an event already reported (a database not reachable yet) is
+    // tried again by the next event, so an instance started during an outage recovers after
+    // it. The first event to see a failure reports that one, the cold start's included.
+    if (this.#ready === this.#reported) this.#ready = this.#start();
+    const attempt = this.#ready;
     try {
-      // The last attempt failed (a database not reachable yet): this event tries again, so an
-      // instance started during an outage recovers after it.
-      await this.#ready.catch(() => {
-        this.#ready = this.#start();
-        return this.#ready;
-      });
+      await attempt;
     } catch (error) {
+      this.#reported = attempt;
       // The id the request would have had (the gateway's, else the invocation's), as on every
       // line written for a request.
       const gatewayId = optionalObject(

@@ -161,7 +161,8 @@ function albProcessor(multiValue: boolean): EventProcessor<ALBEvent, ALBResult> 
             // Single-value mode has room for one Set-Cookie; cookies cannot be
             // joined with commas (RFC 6265 §3), so the first is sent and the loss reported.
             headers[name] = values[0] as string;
-            if (values.length > 1) settings.droppedCookies(values.length);
+            if (values.length > 1)
+              settings.droppedCookies(values.length, response.request?.requestId);
           } else {
             headers[name] = values.length === 1 ? (values[0] as string) : values.join(', ');
           }

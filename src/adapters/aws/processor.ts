@@ -12,7 +12,7 @@ export interface ProcessorSettings {
   /** A custom-domain mapping prefix removed from the path (`''` for none). */
   readonly basePath: string;
   /** Reports that an ALB single-value result could carry only the first of `count` cookies. */
-  droppedCookies(count: number): void;
+  droppedCookies(count: number, requestId: string | undefined): void;
 }
 
 /** The parts of a request an event carries; the adapter adds the body and the context. */

@@ -65,6 +65,26 @@ describe('startup', () => {
     expect(lines.filter((line) => line.level === 'error')).toHaveLength(1);
   });
 
+  it("reports the cold start's own failure to the first event, without trying again first", async () => {
+    const { logger, lines } = captureLogger();
+    let attempts = 0;
+    const app = new RestApplication({ logger }).onStartup('db', async () => {
+      attempts += 1;
+      throw new Error(`connect timeout (attempt ${attempts})`);
+    });
+    app.get('/', ({ db }) => db);
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    await expect(
+      adapter.handleEvent(restEvent({ method: 'GET', path: '/' }), lambdaContext()),
+    ).rejects.toThrow('connect timeout (attempt 1)');
+    expect(attempts).toBe(1);
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(1);
+    // The next event tries again.
+    await expect(
+      adapter.handleEvent(restEvent({ method: 'GET', path: '/' }), lambdaContext()),
+    ).rejects.toThrow('connect timeout (attempt 2)');
+  });
+
   it('rejects every invocation with the startup error and logs it each time', async () => {
     const { logger, lines } = captureLogger();
     const failure = new Error('database unreachable: connect ECONNREFUSED 10.0.0.5:5432');

@@ -256,8 +256,10 @@ describe('ALB results', () => {
   it('send one Set-Cookie in single-value mode and warn once that the rest were dropped', async () => {
     const { logger, lines } = captureLogger();
     const adapter = new CloudGatewayAdapter(buildApp(), { metricsPublisher: null, logger });
+    const ids: Array<string | undefined> = [];
     for (let i = 0; i < 3; i++) {
       const result = await adapter.handleEvent(albEvent({ method: 'GET', path: '/cookies' }));
+      ids.push(result.headers?.['X-Request-ID'] as string | undefined);
       expect(result.multiValueHeaders).toBeUndefined();
       expect(result.headers?.['Set-Cookie']).toBe(COOKIE_A);
       expect(readAlbResult(result, false).headers.getAll('set-cookie')).toEqual([COOKIE_A]);
@@ -265,6 +267,9 @@ describe('ALB results', () => {
     const warnings = lines.filter((line) => line.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.message).toMatch(/multi-value headers/);
+    // Written for a request, it carries its id, as every such line does.
+    expect(warnings[0]?.fields?.requestId).toBe(ids[0]);
+    expect(ids[0]).toBeTruthy();
     const vary = await adapter.handleEvent(albEvent({ method: 'GET', path: '/vary' }));
     expect(vary.headers?.Vary).toBe('Accept, Accept-Encoding');
   });
