@@ -45,7 +45,7 @@ import {
   plainValue,
   type ScalarNode,
 } from './source.js';
-import { nodesFromYaml } from './yaml-source.js';
+import { nodesFromYaml, refuseDeepNesting } from './yaml-source.js';
 
 /** Where interpolations look things up. */
 export interface ConfigOptions {
@@ -179,6 +179,8 @@ export class Config {
     // JSONC (`.jsonc`): its comments and trailing commas become spaces, then it is strict JSON.
     if (extension === '.jsonc') text = jsoncAsJson(text);
     const json = extension === '.json' || extension === '.jsonc';
+    // Before any parser recurses into it (the JSON check below does too).
+    refuseDeepNesting(text, filename, json ? 'JSON' : 'YAML');
     if (json) {
       // Strict JSON, as `Schema.fromFile` reads a `.json` schema: read as YAML, `// comments`,
       // single quotes and trailing commas would pass, a comment becoming part of a value. The

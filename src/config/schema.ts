@@ -32,7 +32,7 @@ import { normalizeSchema } from './schema/draft07.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
 import { nearestNode, plainValue } from './source.js';
-import { nodesFromYaml } from './yaml-source.js';
+import { nodesFromYaml, refuseDeepNesting } from './yaml-source.js';
 
 /** Options shared by every way of making a {@link Schema}. */
 export interface SchemaOptions {
@@ -144,6 +144,13 @@ export class Schema {
     options: SchemaOptions | undefined,
   ): Schema {
     let definition: unknown;
+    try {
+      // Before any parser recurses into the text (nesting.ts).
+      refuseDeepNesting(text, file, format === 'json' ? 'JSON' : 'YAML');
+    } catch (error) {
+      if (!(error instanceof ConfigMalformedError)) throw error;
+      throw new SchemaError(error.reason, { file, line: error.line, column: error.column });
+    }
     if (format === 'json') {
       // Duplicate keys are an error, as in a configuration (see json-places.ts).
       const parsed = strictJsonProblem(text);

@@ -33,7 +33,9 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import { ConfigMalformedError } from './errors.js';
+import { lineAndColumn } from './json.js';
 import { MAX_DOCUMENT_VALUES } from './limits.js';
+import { MAX_TEXT_NESTING, tooDeepAt } from './nesting.js';
 import { formatPath, type PathSegment } from './path.js';
 import {
   type ConfigNode,
@@ -59,6 +61,7 @@ export function nodesFromYaml(
   file?: string,
   language: 'YAML' | 'JSON' = 'YAML',
 ): ConfigNode {
+  refuseDeepNesting(text, file, language);
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
     lineCounter,
@@ -87,6 +90,19 @@ export function nodesFromYaml(
     });
   }
   return new TreeBuilder(document, lineCounter, file, language).build();
+}
+
+/**
+ * Refuses text nested deeper than the parser can follow ({@link MAX_TEXT_NESTING} levels),
+ * before the parser recurses into it: as malformed text, placed where the limit is crossed.
+ */
+export function refuseDeepNesting(text: string, file: string | undefined, language: string): void {
+  const at = tooDeepAt(text);
+  if (at === -1) return;
+  throw new ConfigMalformedError(
+    `invalid ${language}: the text nests more than ${MAX_TEXT_NESTING} levels deep`,
+    { file, ...lineAndColumn(text, at) },
+  );
 }
 
 /**

@@ -2,12 +2,15 @@
 // biome-ignore-all lint/suspicious/noThenProperty: "then" is the JSON Schema keyword in these schemas.
 /** Defects found in review: endless `$ref`s, deep nesting, encodings, `.json` configurations, draft-06, patterns, references. */
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { stringify as stringifyYaml } from 'yaml';
 import { Config, ConfigMalformedError, Schema, SchemaError } from '../../src/config/index.js';
+import { tooDeepAt } from '../../src/config/nesting.js';
 import { thrown } from './helpers.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'restmachine-review-'));
@@ -91,6 +94,89 @@ describe('deep nesting', () => {
     expect(error.message).toMatch(/nested too deeply/);
     expect(thrown(() => Config.fromObject(value).validateRaw(schema)).code).toBe('MALFORMED');
     expect(thrown(() => schema.validate(value)).code).toBe('MALFORMED');
+  });
+});
+
+describe('text nested deeper than a parser can follow', () => {
+  const flow = (levels: number) => `a: ${'['.repeat(levels)}${']'.repeat(levels)}\n`;
+  const block = (levels: number) =>
+    `${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} 1\n`;
+
+  it('is MALFORMED, placed where the limit is crossed, for YAML, JSON and schemas', () => {
+    expect(Config.fromYaml(flow(199)).get('a')).toBeDefined();
+    for (const text of [flow(201), block(260), `${'- '.repeat(300)}x`]) {
+      const error = thrown(() => Config.fromYaml(text, { filename: 'deep.yaml' }));
+      expect(error).toBeInstanceOf(ConfigMalformedError);
+      expect(error.message).toMatch(
+        /deep\.yaml:\d+:\d+: invalid YAML: the text nests more than 200 levels deep/,
+      );
+    }
+    const json = `${'['.repeat(1000)}${']'.repeat(1000)}`;
+    const fromJson = thrown(() => Config.fromYaml(json, { filename: 'deep.json' }));
+    expect(fromJson.message).toMatch(
+      /^deep\.json:1:200: invalid JSON: the text nests more than 200 levels/,
+    );
+    expect(thrown(() => Schema.fromJson(`{"items":${json}}`)).code).toBe('INVALID_SCHEMA');
+    expect(thrown(() => Schema.fromYaml(flow(300))).code).toBe('INVALID_SCHEMA');
+  });
+
+  it('is refused load after load, never aborting the process', () => {
+    // Near the stack's end V8 may abort the process rather than throw, which no test in this
+    // process could survive: the loads run in a child, whose exit and output are checked.
+    const config = new URL('../../src/config/index.ts', import.meta.url).href;
+    const script = `
+      const { Config } = await import(${JSON.stringify(config)});
+      const flow = 'a: ' + '['.repeat(1000) + ']'.repeat(1000);
+      const lines = Array.from({ length: 3000 }, (_, i) => ' '.repeat(i) + 'k' + i + ':');
+      const block = lines.join(String.fromCharCode(10)) + ' 1';
+      const codes = [];
+      for (let i = 0; i < 10; i++) {
+        for (const text of [flow, block]) {
+          try { Config.fromYaml(text); codes.push('accepted'); } catch (error) { codes.push(error.code); }
+        }
+      }
+      console.log(JSON.stringify(codes));
+    `;
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(Array(20).fill('MALFORMED'));
+  });
+
+  it('is counted never under its depth (property)', () => {
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(1, 'x', 'a [b', '#c', null),
+        fc.array(tie('tree'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('k', 'l', '[m'), tie('tree'), { maxKeys: 3 }),
+      ),
+    }));
+    const depthOf = (value: unknown): number =>
+      typeof value === 'object' && value !== null
+        ? 1 + Math.max(0, ...Object.values(value).map(depthOf))
+        : 0;
+    fc.assert(
+      fc.property(tree, fc.integer({ min: 1, max: 6 }), (value, limit) => {
+        const depth = depthOf(value);
+        for (const text of [
+          JSON.stringify(value),
+          JSON.stringify(value, null, 2),
+          stringifyYaml(value),
+          stringifyYaml(value, { collectionStyle: 'flow' }),
+          // A sequence may sit at its key's indentation.
+          stringifyYaml(value, { indentSeq: false }),
+          stringifyYaml(value, { indentSeq: false, indent: 1 }),
+        ]) {
+          if (depth > limit) expect(tooDeepAt(text, limit), text).not.toBe(-1);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
