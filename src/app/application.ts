@@ -352,6 +352,14 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     return this.#lifecycle.started;
   }
 
+  /**
+   * Whether shutdown has begun (`shutdown()`, a server's `close()`, or a `serve()` that could
+   * not listen): requests are then answered 503, and startup never runs again.
+   */
+  get stopping(): boolean {
+    return this.#lifecycle.stopping;
+  }
+
   /** Startup results, by the name they were registered under. */
   get startupValues(): ReadonlyMap<string, unknown> {
     return this.#lifecycle.startupValues;

@@ -163,6 +163,12 @@ export async function serve(
   options: ServeOptions = {},
 ): Promise<ServeHandle> {
   knownOptions('serve()', options, SERVE_OPTIONS);
+  if (app.stopping === true) {
+    // Its shutdown handlers ran: served again, it could only answer 503 to every request.
+    throw new Error(
+      "serve(): this application was shut down (by shutdown(), a server's close(), or a serve() that could not listen); serve a new application",
+    );
+  }
   const port = resolvePort(options.port);
   const host = resolveHost(options.host);
   const shutdownTimeout = checkDuration('shutdownTimeout', options.shutdownTimeout, 10_000);

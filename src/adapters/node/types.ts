@@ -14,6 +14,8 @@ export interface ServedApplication {
   startup(): Promise<void>;
   shutdown(): Promise<void>;
   readonly logger: Logger;
+  /** Whether shutdown has begun: such an application is not served again. */
+  readonly stopping?: boolean;
 }
 
 /**

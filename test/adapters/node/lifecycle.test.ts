@@ -152,10 +152,16 @@ describe('startup', () => {
     const first = await start(slowApp([]));
     opened.push(first);
     const events: string[] = [];
+    const app = slowApp(events);
     await expect(
-      serve(slowApp(events), { port: first.port, host: '127.0.0.1', handleSignals: false }),
+      serve(app, { port: first.port, host: '127.0.0.1', handleSignals: false }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
     expect(events).toEqual(['shutdown']);
+    // Shut down, it is not served again on another port (it could only answer 503).
+    await expect(serve(app, { port: 0, host: '127.0.0.1', handleSignals: false })).rejects.toThrow(
+      /this application was shut down/,
+    );
+    expect(app.stopping).toBe(true);
   });
 
   it('refuses TLS options Node cannot use before any startup handler runs', async () => {
