@@ -35,13 +35,30 @@ export function setOwn(target: JsonObject, key: string, value: JsonValue): void 
   }
 }
 
-/** Deep copy of a JSON value (so two places in a result never share one object). */
+/**
+ * Deep copy of a JSON value (so two places in a result never share one object). A loop over the
+ * containers left to copy, not recursion: references can build a value nested thousands deep.
+ */
 export function cloneJson<T extends JsonValue>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
-  const copy: JsonObject = {};
-  for (const key of Object.keys(value)) setOwn(copy, key, cloneJson(value[key] as JsonValue));
-  return copy as T;
+  const copyOf = (item: JsonValue): JsonValue => {
+    if (typeof item !== 'object' || item === null) return item;
+    const copy = Array.isArray(item) ? [] : {};
+    pending.push([item, copy]);
+    return copy;
+  };
+  const pending: Array<[JsonValue[] | JsonObject, JsonValue[] | JsonObject]> = [];
+  const root = copyOf(value);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [source, copy] = next;
+    if (Array.isArray(source)) {
+      for (const item of source) (copy as JsonValue[]).push(copyOf(item));
+    } else {
+      for (const key of Object.keys(source)) {
+        setOwn(copy as JsonObject, key, copyOf(source[key] as JsonValue));
+      }
+    }
+  }
+  return root as T;
 }
 
 /** Position of the first syntax error in JSON text, and why. */

@@ -14,21 +14,31 @@ import { Redacted } from '../redaction.js';
  * like the reference wording (`["a", "b"]`). Non-JSON numbers print as JavaScript does; a
  * {@link Redacted} secret prints as `<from env:NAME>`, unquoted, so it cannot pass for text.
  */
-export function formatValue(value: unknown): string {
+export function formatValue(value: unknown, depth = 0): string {
   if (value === undefined) return 'undefined';
   if (value instanceof Redacted) return value.toString();
   if (typeof value === 'number')
     return Number.isFinite(value) ? JSON.stringify(value) : String(value);
   if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
+  // Deeper containers are elided: a message is read by a person, and a value nested thousands
+  // deep would overflow the stack printed whole.
+  if (Array.isArray(value)) {
+    if (depth >= MAX_SHOWN_DEPTH) return '[...]';
+    return `[${value.map((item) => formatValue(item, depth + 1)).join(', ')}]`;
+  }
   if (typeof value === 'object' && value !== null) {
+    if (depth >= MAX_SHOWN_DEPTH) return '{...}';
     const entries = Object.keys(value).map(
-      (key) => `${JSON.stringify(key)}: ${formatValue((value as Record<string, unknown>)[key])}`,
+      (key) =>
+        `${JSON.stringify(key)}: ${formatValue((value as Record<string, unknown>)[key], depth + 1)}`,
     );
     return `{${entries.join(', ')}}`;
   }
   return JSON.stringify(value) ?? String(value);
 }
+
+/** How many levels of a value a message prints. */
+const MAX_SHOWN_DEPTH = 16;
 
 /** A violation before it is given a source position. */
 export interface LocatedViolation {
@@ -167,7 +177,7 @@ function describe(
     case 'unevaluatedItems': {
       const kind = error.keyword === 'unevaluatedItems' ? 'Unevaluated' : 'Additional';
       const extra = Array.isArray(value) ? value.slice(Number(params.limit)) : [];
-      const listed = extra.map(formatValue).join(', ');
+      const listed = extra.map((item) => formatValue(item)).join(', ');
       return `${kind} items are not allowed (${listed} ${extra.length === 1 ? 'was' : 'were'} unexpected)`;
     }
     case 'uniqueItems':
