@@ -155,7 +155,7 @@ describe('text nested deeper than a parser can follow', () => {
       text += `k${i}: ${'['.repeat(150)}${inner}${']'.repeat(150)}\n`;
     }
     const config = Config.fromYaml(text);
-    let value = config.get('k0');
+    let value: unknown = config.get('k0');
     let depth = 0;
     while (Array.isArray(value)) {
       value = value[0];
