@@ -96,7 +96,8 @@ export class CloudGatewayAdapter {
     };
     // Cold start: startup begins now, while Lambda initialises, not on the first event.
     this.#ready = this.#start();
-    this.handler = (event, context) => this.handleEvent(event, context);
+    // handleEvent with its overloads, so `handler` is typed as each event kind's handler.
+    this.handler = this.handleEvent.bind(this);
   }
 
   #warnDroppedCookies(count: number, requestId: string | undefined): void {

@@ -61,7 +61,9 @@ export interface APIGatewayEventIdentity {
 export type APIGatewayEventDefaultAuthorizerContext =
   | undefined
   | null
-  | { [name: string]: unknown };
+  // Any object: an authorizer's own interface (a Cognito user pool's `{ claims }`) has no index
+  // signature, so a record type would refuse the events typed with it.
+  | object;
 
 /** `requestContext` of a payload 1.0 event (REST APIs, HTTP APIs in 1.0 mode). */
 export interface APIGatewayEventRequestContext {

@@ -6,7 +6,17 @@
 import type { AnyLogger } from '../../app/logger.js';
 import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
-import type { LambdaContext as Context, GatewayEvent, GatewayResult } from './events.js';
+import type {
+  ALBEvent,
+  ALBResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResult,
+  APIGatewayProxyStructuredResultV2,
+  LambdaContext as Context,
+  GatewayEvent,
+  GatewayResult,
+} from './events.js';
 import { EmfMetricsPublisher } from './metrics/emf.js';
 import type { MetricsPublisher } from './metrics/entry.js';
 import { checkMetricsLine, type MetricsLine } from './metrics/invocation.js';
@@ -58,8 +68,17 @@ const CLOUD_GATEWAY_ADAPTER_OPTIONS = Object.keys({
   logger: true,
 } satisfies Record<keyof CloudGatewayAdapterOptions, true>);
 
-/** A Lambda handler for every event kind the adapter accepts. */
-export type GatewayHandler = (event: GatewayEvent, context?: Context) => Promise<GatewayResult>;
+/**
+ * A Lambda handler for every event kind the adapter accepts, with the result of each: so it is
+ * an `APIGatewayProxyHandler`, an `APIGatewayProxyHandlerV2`, an `ALBHandler` or a
+ * `LambdaFunctionURLHandler` of `@types/aws-lambda` where one is declared.
+ */
+export interface GatewayHandler {
+  (event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult>;
+  (event: APIGatewayProxyEventV2, context?: Context): Promise<APIGatewayProxyStructuredResultV2>;
+  (event: ALBEvent, context?: Context): Promise<ALBResult>;
+  (event: GatewayEvent, context?: Context): Promise<GatewayResult>;
+}
 
 function envValue(name: string): string | undefined {
   const value = process.env[name];

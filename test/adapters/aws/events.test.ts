@@ -6,7 +6,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ALBEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
+import type {
+  ALBEvent,
+  ALBHandler,
+  APIGatewayProxyEventV2,
+  APIGatewayProxyHandler,
+  APIGatewayProxyHandlerV2,
+  APIGatewayProxyWithCognitoAuthorizerEvent,
+  LambdaFunctionURLHandler,
+} from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
 import { RestApplication, silentLogger } from '../../../src/index.js';
@@ -429,5 +437,29 @@ describe('a static directory redirect behind a base path mapping', () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the types of @types/aws-lambda', () => {
+  it('take the handler as each event kind handler, and Cognito-authorized events', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/me', ({ request }) => ({ authorizer: request.context.authorizer ?? null }));
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    // Typed exports as @types/aws-lambda users write them: `npm run typecheck` checks these.
+    const handlers: [
+      APIGatewayProxyHandler,
+      APIGatewayProxyHandlerV2,
+      ALBHandler,
+      LambdaFunctionURLHandler,
+    ] = [adapter.handler, adapter.handler, adapter.handler, adapter.handler];
+    expect(handlers).toHaveLength(4);
+    const event = restEvent({ method: 'GET', path: '/me' });
+    const cognito: APIGatewayProxyWithCognitoAuthorizerEvent = {
+      ...event,
+      requestContext: { ...event.requestContext, authorizer: { claims: { sub: 'user-1' } } },
+    };
+    const result = await adapter.handleEvent(cognito, lambdaContext());
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body)).toEqual({ authorizer: { claims: { sub: 'user-1' } } });
   });
 });
