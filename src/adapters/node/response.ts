@@ -251,7 +251,8 @@ function failBody(
     requestId: response.request?.requestId,
     error,
   });
-  cutAfterFlush(res);
+  // The head went out as a flat list, which Node does not keep: `hasHeader` cannot tell.
+  cutAfterFlush(res, response.headers.has('content-length'));
 }
 
 /**
@@ -290,18 +291,18 @@ const RESET_DELAY = 50;
  * process, RESET_DELAY later, since a reset that reaches a client with data still unread reads
  * as a plain end on Linux.
  */
-function cutAfterFlush(res: ServerResponse): void {
+function cutAfterFlush(res: ServerResponse, hasLength: boolean): void {
   if (res.destroyed) return;
   const socket = res.socket;
   if (socket === null) {
     // The response to a pipelined request waits for those before it and queues its bytes until
     // it is given the connection, which is when this event fires; they are written right after.
-    res.once('socket', () => process.nextTick(cutAfterFlush, res));
+    res.once('socket', () => process.nextTick(cutAfterFlush, res, hasLength));
     return;
   }
   const timer = setTimeout(() => socket.destroy(), FLUSH_GRACE);
   socket.once('close', () => clearTimeout(timer));
-  if (res.chunkedEncoding || res.hasHeader('content-length')) socket.end();
+  if (res.chunkedEncoding || hasLength) socket.end();
   // An empty write's callback runs once everything written before it has left.
   else socket.write(EMPTY, () => setTimeout(() => socket.resetAndDestroy(), RESET_DELAY));
 }
