@@ -74,7 +74,13 @@ function writeHead(
   // (every Set-Cookie on its own line, RFC 6265 §3) without building an object per response.
   // The connection closes after this response whatever a handler wrote in Connection
   // (keep-alive would invite a request into a closing connection): the field says so.
-  if (close) response.headers.delete('connection');
+  // Node closes too after a request that asked it to (`Connection: close`, an HTTP/1.0 client
+  // without keep-alive): a handler's `keep-alive` would then say what does not happen, and Node
+  // writes its own `close` where no Connection field is given (RFC 9112 §9.6).
+  if (close || !res.shouldKeepAlive) {
+    response.headers.delete('connection');
+    response.headers.delete('keep-alive');
+  }
   const flat = MultiValueHeaders.flattenInto(response.headers, []);
   if (close) flat.push('Connection', 'close');
   try {

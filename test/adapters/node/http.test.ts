@@ -21,6 +21,7 @@ function buildApp() {
     z.object({ tag: z.string() }).optional(),
   );
   app.get('/', () => ({ hello: 'world' }));
+  app.get('/keep', () => ['kept?', 200, { Connection: 'keep-alive', 'Keep-Alive': 'timeout=60' }]);
   app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
   app.get('/echo-request', ({ request, headers, cookies }) => ({
     method: request.method,
@@ -183,6 +184,23 @@ describe('request mapping', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     expect(reply).toContain('"path":"/echo-request"');
     expect(reply).toContain('"query":"x=1"');
+  });
+
+  it("says close, not a handler's keep-alive, when the connection closes after the response", async () => {
+    for (const request of [
+      'GET /keep HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      'GET /keep HTTP/1.0\r\nHost: x\r\n\r\n',
+    ]) {
+      const reply = await rawExchange(server.port, request);
+      expect(reply, request).toMatch(/^HTTP\/1\.1 200 /);
+      expect(reply.toLowerCase(), request).toContain('\r\nconnection: close\r\n');
+      expect(reply.toLowerCase(), request).not.toMatch(/\r\n(connection: keep-alive|keep-alive:)/);
+    }
+    // A connection kept open keeps the handler's fields.
+    const kept = await fetch(`http://127.0.0.1:${server.port}/keep`);
+    expect(kept.headers.get('connection')).toBe('keep-alive');
+    expect(kept.headers.get('keep-alive')).toBe('timeout=60');
+    await kept.text();
   });
 
   it('answers OPTIONS * for the server, and refuses * with any other method (RFC 9112 §3.2.4)', async () => {
