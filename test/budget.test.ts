@@ -7,7 +7,12 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 125 KiB: the
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 127 KiB: the
+ * same stop's later fixes took the core from 127,723 to 129,592 bytes (1.8 KiB): the injectable
+ * `metrics` checks each call where no adapter records them, as the Lambda recorder does, with
+ * the units and names now in the core (1.3 KiB); a failure once the client is gone answered
+ * quietly, a Lambda body failure answered without the hooks, and the types' own helpers.
+ * Before that, 125 KiB: the
  * next review stop's fixes took the core from 125,028 to 127,723 bytes (2.6 KiB): `app.request()`
  * taking every body `fetch()` takes (0.5 KiB), the `onResponse` hooks bounded by `requestTimeout`
  * (0.4 KiB), a renderer's bytes and streams sent and its objects refused, a Blob or view given to
@@ -79,7 +84,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 125 * 1024;
+const CORE_BUDGET = 127 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

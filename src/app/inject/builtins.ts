@@ -6,13 +6,16 @@
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
 import { readJsonBody, refuseContentCoding } from './body-parsers.js';
+import { checkDimension, checkMetric, checkProperty } from './metrics-check.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
 import { injectedSignal } from './signal.js';
 
+// Where no adapter records metrics (off Lambda, or with metrics off), each call is still
+// checked, so a mistake shows in development rather than once metrics are on.
 const NOOP_METRICS: MetricsRecorder = {
-  addMetric: () => undefined,
-  addDimension: () => undefined,
-  addProperty: () => undefined,
+  addMetric: checkMetric,
+  addDimension: checkDimension,
+  addProperty: checkProperty,
 };
 
 /** What the built-in getters need from the application: its logger, for `log`. */

@@ -302,3 +302,40 @@ describe('streamHandler', () => {
     expect(entries[0]?.metrics.map((metric) => metric.name)).toContain('Started');
   });
 });
+
+describe('the injectable metrics where none are recorded', () => {
+  it('checks each call as on Lambda, so a mistake shows in development too', async () => {
+    const mistakes: Array<[string, (metrics: MetricsRecorder) => void]> = [
+      ['an unknown unit', (metrics) => metrics.addMetric('Orders', 'Bogus', 1)],
+      ['a reserved name', (metrics) => metrics.addMetric('Latency', 'Milliseconds', 1)],
+      ['no finite number', (metrics) => metrics.addMetric('Orders', 'Count', Number.NaN)],
+      ['a dimension with a control character', (metrics) => metrics.addDimension('tier', 'a\nb')],
+      ['a property JSON cannot encode', (metrics) => metrics.addProperty('id', 10n)],
+    ];
+    for (const [what, mistake] of mistakes) {
+      const failures: unknown[] = [];
+      const app = new RestApplication({
+        logger: { ...silentLogger, error: (_message, fields) => void failures.push(fields?.error) },
+      });
+      app.get('/', ({ metrics }) => {
+        mistake(metrics);
+        return 'recorded';
+      });
+      // In process, and on Lambda with metrics off: no recorder, the same check.
+      const inProcess = await app.request('/');
+      expect(inProcess.statusCode, what).toBe(500);
+      expect(failures[0], what).toBeInstanceOf(TypeError);
+      const adapter = new CloudGatewayAdapter(app, { enableMetrics: false });
+      const result = await adapter.handleEvent(v2Event({ method: 'GET', path: '/' }));
+      expect(result.statusCode, what).toBe(500);
+    }
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/', ({ metrics }) => {
+      metrics.addMetric('Orders', 'Count', 1);
+      metrics.addDimension('tier', 'gold');
+      metrics.addProperty('orderId', 'o-1');
+      return 'recorded';
+    });
+    expect((await app.request('/')).body).toBe('recorded');
+  });
+});

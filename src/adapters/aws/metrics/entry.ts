@@ -2,38 +2,10 @@
  * One invocation's metrics, as every publisher receives them, described in docs/aws-lambda.md, "Metrics".
  */
 
-/** The units CloudWatch accepts (its `StandardUnit` list). */
-export const METRIC_UNITS = [
-  'Seconds',
-  'Microseconds',
-  'Milliseconds',
-  'Bytes',
-  'Kilobytes',
-  'Megabytes',
-  'Gigabytes',
-  'Terabytes',
-  'Bits',
-  'Kilobits',
-  'Megabits',
-  'Gigabits',
-  'Terabits',
-  'Percent',
-  'Count',
-  'Bytes/Second',
-  'Kilobytes/Second',
-  'Megabytes/Second',
-  'Gigabytes/Second',
-  'Terabytes/Second',
-  'Bits/Second',
-  'Kilobits/Second',
-  'Megabits/Second',
-  'Gigabits/Second',
-  'Terabits/Second',
-  'Count/Second',
-  'None',
-] as const;
+import type { MetricUnit } from '../../../app/inject/metrics-check.js';
 
-export type MetricUnit = (typeof METRIC_UNITS)[number];
+/** The units CloudWatch accepts (its `StandardUnit` list), checked for the core's `metrics` too. */
+export { METRIC_UNITS, type MetricUnit } from '../../../app/inject/metrics-check.js';
 
 /** One metric: a value, or several values recorded in the same invocation. */
 export interface MetricDatum {

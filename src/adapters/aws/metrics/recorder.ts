@@ -2,78 +2,24 @@
  * The injectable `metrics` object: a handler adds its own metrics, dimensions and properties to
  * the current invocation's line.
  */
+import {
+  checkDimension,
+  checkMetric,
+  checkProperty,
+  isDimensionText,
+  type MetricUnit,
+  RESERVED_NAMES,
+} from '../../../app/inject/metrics-check.js';
 import { DataRecord } from '../../../http/data-record.js';
 import type { MetricsRecorder } from '../../../request.js';
-import { METRIC_UNITS, type MetricDatum, type MetricUnit } from './entry.js';
+import type { MetricDatum } from './entry.js';
 
-const UNITS: ReadonlySet<string> = new Set(METRIC_UNITS);
-
-/** Names the adapter writes itself; a handler cannot reuse them. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([
-  'Latency',
-  'Count',
-  '4XXError',
-  '5XXError',
-  'service',
-  'method',
-  'route',
-  'statusCode',
-  'path',
-  'requestId',
-  'awsRequestId',
-  '_aws',
-]);
+export { isDimensionText, RESERVED_NAMES };
 
 // EMF limits: 100 metrics per directive, 30 dimensions per set, 100 values per metric.
 const MAX_METRICS = 100;
 const MAX_DIMENSIONS = 29; // the custom set also holds `service`
 const MAX_VALUES = 100;
-// CloudWatch's limits on names and dimensions (docs/aws-lambda.md, "Metrics"): dimension names
-// are at most 250 characters in EMF, dimension values at most 1,024.
-const MAX_NAME_LENGTH = 255;
-const MAX_DIMENSION_NAME_LENGTH = 250;
-const MAX_DIMENSION_VALUE_LENGTH = 1024;
-/** Printable ASCII only: CloudWatch refuses other characters, control characters included, in dimensions. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const NON_WHITESPACE = /\S/;
-
-function checkName(kind: string, name: unknown, maxLength = MAX_NAME_LENGTH): string {
-  if (typeof name !== 'string' || name === '' || name.length > maxLength) {
-    throw new TypeError(
-      `${kind} name must be a string of 1 to ${maxLength} characters, got ${JSON.stringify(name)}`,
-    );
-  }
-  if (RESERVED_NAMES.has(name)) {
-    throw new TypeError(`${kind} name "${name}" is reserved for restmachine's own metrics`);
-  }
-  return name;
-}
-
-/**
- * Whether CloudWatch takes `text` as a dimension name or value: printable ASCII with at least
- * one character that is not whitespace. A line with any other dimension is dropped whole.
- */
-export function isDimensionText(text: string): boolean {
-  return PRINTABLE_ASCII.test(text) && NON_WHITESPACE.test(text);
-}
-
-function checkDimension(name: string, value: unknown): void {
-  checkName('Dimension', name, MAX_DIMENSION_NAME_LENGTH);
-  if (!isDimensionText(name) || name.startsWith(':')) {
-    throw new TypeError(
-      `Dimension name ${JSON.stringify(name)} must be printable ASCII with a non-space character, not starting with ":"`,
-    );
-  }
-  if (
-    typeof value !== 'string' ||
-    value.length > MAX_DIMENSION_VALUE_LENGTH ||
-    !isDimensionText(value)
-  ) {
-    throw new TypeError(
-      `Dimension "${name}" needs a value of 1 to ${MAX_DIMENSION_VALUE_LENGTH} printable ASCII characters, not all spaces, got ${JSON.stringify(value)}`,
-    );
-  }
-}
 
 /**
  * One invocation's custom metrics. Mistakes (an unknown unit, a reserved or clashing name, a
@@ -88,15 +34,7 @@ export class InvocationMetrics implements MetricsRecorder {
 
   /** Adds a value to `name` (several calls record several values). */
   addMetric(name: string, unit: string, value: number): void {
-    checkName('Metric', name);
-    if (!UNITS.has(unit)) {
-      throw new TypeError(
-        `Unknown metric unit ${JSON.stringify(unit)}; expected one of ${METRIC_UNITS.join(', ')}`,
-      );
-    }
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw new TypeError(`Metric "${name}" needs a finite number, got ${String(value)}`);
-    }
+    checkMetric(name, unit, value);
     if (
       (this.dimensions !== undefined && name in this.dimensions) ||
       (this.properties !== undefined && name in this.properties)
@@ -139,23 +77,12 @@ export class InvocationMetrics implements MetricsRecorder {
 
   /** Adds a value logged with the metrics but not aggregated. */
   addProperty(name: string, value: unknown): void {
-    checkName('Property', name);
+    checkProperty(name, value);
     if (
       this.metrics.some((metric) => metric.name === name) ||
       (this.dimensions !== undefined && name in this.dimensions)
     ) {
       throw new TypeError(`"${name}" is already used as a metric or dimension`);
-    }
-    // Encoded once here, cheap for the few properties a handler adds: a value JSON cannot encode
-    // (a BigInt, a cycle, a function) would otherwise cost the whole line, built-in metrics too.
-    let encoded: string | undefined;
-    try {
-      encoded = JSON.stringify(value);
-    } catch (error) {
-      throw new TypeError(`Property "${name}" cannot be encoded as JSON: ${String(error)}`);
-    }
-    if (encoded === undefined) {
-      throw new TypeError(`Property "${name}" cannot be encoded as JSON: ${typeof value}`);
     }
     this.properties ??= new DataRecord();
     this.properties[name] = value;
