@@ -61,9 +61,13 @@ export function stopOnAbort(
         wake?.(DONE);
         // Not awaited: a generator suspended in an `await` finishes that first, and the response
         // must not wait for it. What counts the request until its code is done does.
+        // A body stoppable itself (bound to the signal once already, then given a deadline)
+        // records its own source's cleanup when it ends: that is what to wait for.
         const cleanup =
           source !== undefined
-            ? Promise.resolve(source.return?.()).catch(() => undefined)
+            ? Promise.resolve(source.return?.())
+                .then(() => UNFINISHED.get(body))
+                .catch(() => undefined)
             : reader?.cancel(signal.reason).catch(() => undefined);
         if (cleanup !== undefined) UNFINISHED.set(stoppable, cleanup);
         onEnd?.();

@@ -238,10 +238,16 @@ describe('streamHandler', () => {
   it('ends the invocation after the producer cleaned up, also when the signal stopped it', async () => {
     // The runtime may freeze the environment once the invocation ends: a `finally` that runs
     // later (releasing a database connection) might never run.
-    for (const requestTimeout of [undefined, 30_000]) {
+    // A handler that asks for the signal has its body bound to it, then given the deadline:
+    // the invocation waits for the innermost cleanup all the same.
+    for (const [requestTimeout, asksForSignal] of [
+      [undefined, false],
+      [30_000, false],
+      [30_000, true],
+    ] as const) {
       const events: string[] = [];
       const app = new RestApplication({ logger: silentLogger, requestTimeout });
-      app.get('/rows', () =>
+      const rows = () =>
         (async function* () {
           try {
             for (;;) {
@@ -252,13 +258,14 @@ describe('streamHandler', () => {
             await new Promise((resolve) => setTimeout(resolve, 150));
             events.push('released');
           }
-        })(),
-      );
+        })();
+      if (asksForSignal) app.get('/rows', ({ signal }) => (signal.aborted ? 'gone' : rows()));
+      else app.get('/rows', rows);
       const { stream, done } = invoke(adapterFor(app).streamHandler, urlEvent('/rows'));
       while (stream.writes < 3) await new Promise((resolve) => setTimeout(resolve, 2));
       stream.destroy();
       await done;
-      expect(events, String(requestTimeout)).toEqual(['released']);
+      expect(events, `${requestTimeout} ${asksForSignal}`).toEqual(['released']);
     }
   });
 
