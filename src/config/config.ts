@@ -177,7 +177,16 @@ export class Config {
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));
     const extension = filename === undefined ? '' : extname(filename).toLowerCase();
     // JSONC (`.jsonc`): its comments and trailing commas become spaces, then it is strict JSON.
-    if (extension === '.jsonc') text = jsoncAsJson(text);
+    if (extension === '.jsonc') {
+      const json = jsoncAsJson(text);
+      if (typeof json !== 'string') {
+        throw new ConfigMalformedError(`invalid JSON: ${json.reason}`, {
+          file: filename,
+          ...lineAndColumn(text, json.offset),
+        });
+      }
+      text = json;
+    }
     const json = extension === '.json' || extension === '.jsonc';
     // Before any parser recurses into it (the JSON check below does too).
     refuseDeepNesting(text, filename, json ? 'JSON' : 'YAML');

@@ -6,7 +6,7 @@
  * to the same rule.
  */
 import { findNodeAtLocation, type Node, parseTree, visit } from 'jsonc-parser';
-import { locateJsonSyntaxError } from './json.js';
+import { type JsonSyntaxError, locateJsonSyntaxError } from './json.js';
 import type { PathSegment } from './path.js';
 
 /**
@@ -42,14 +42,19 @@ export function strictJsonProblem(
   return { value };
 }
 
+// jsonc-parser's ParseErrorCode.UnexpectedEndOfComment (a const enum, not importable as a value).
+const UNEXPECTED_END_OF_COMMENT = 11;
+
 /**
  * JSON with comments and trailing commas (JSONC, as VS Code's settings and `tsconfig.json` are
  * written) as JSON of the same length and lines: every comment and trailing comma becomes
  * spaces, its line breaks kept, so a place in one is the same place in the other. Anything else
  * is left as it is, for the strict checks to find.
  */
-export function jsoncAsJson(text: string): string {
+export function jsoncAsJson(text: string): string | JsonSyntaxError {
   const blanks: Array<readonly [number, number]> = [];
+  // A `/*` never closed would blank the rest of the file, which would then pass for empty.
+  let unclosed: number | undefined;
   // The last `,` with no value after it yet: a trailing one if its object or array ends next.
   let comma: number | undefined;
   const valueStarts = () => {
@@ -73,6 +78,9 @@ export function jsoncAsJson(text: string): string {
         onArrayBegin: valueStarts,
         onObjectEnd: collectionEnds,
         onArrayEnd: collectionEnds,
+        onError: (error, offset) => {
+          if (error === UNEXPECTED_END_OF_COMMENT) unclosed ??= offset;
+        },
       },
       { allowTrailingComma: true, disallowComments: false },
     );
@@ -80,6 +88,9 @@ export function jsoncAsJson(text: string): string {
     // jsonc-parser recurses once per level of nesting: the strict checks say it is too deep.
     if (!(error instanceof RangeError)) throw error;
     return text;
+  }
+  if (unclosed !== undefined) {
+    return { offset: unclosed, reason: 'a /* comment is never closed with */' };
   }
   if (blanks.length === 0) return text;
   // A trailing comma is known only at the end of its object or array, after the comments that

@@ -128,7 +128,16 @@ export class Schema {
     }
     if (text === undefined) throw new ConfigTooLargeError(MAX_FILE_BYTES, { file: path }, 'file');
     // JSONC: its comments and trailing commas become spaces, then it is strict JSON.
-    if (extension === '.jsonc') text = jsoncAsJson(text);
+    if (extension === '.jsonc') {
+      const json = jsoncAsJson(text);
+      if (typeof json !== 'string') {
+        throw new SchemaError(`invalid JSON: ${json.reason}`, {
+          file: path,
+          ...lineAndColumn(text, json.offset),
+        });
+      }
+      text = json;
+    }
     return Schema.fromText(text, format, path, options);
   }
 

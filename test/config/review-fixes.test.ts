@@ -305,10 +305,21 @@ describe('a .json configuration', () => {
     expect(duplicate.message).toBe('c.jsonc:1:22: invalid JSON: duplicate key "a"');
     const doubled = thrown(() => Config.fromYaml('[1,,]', { filename: 'c.jsonc' }));
     expect(doubled).toBeInstanceOf(ConfigMalformedError);
+    // A comment never closed would blank the rest of the file: it is refused where it opens.
+    const unclosed = thrown(() =>
+      Config.fromYaml('{"port": 8080}\n/* forgot to close\n', { filename: 'c.jsonc' }),
+    );
+    expect(unclosed.message).toBe(
+      'c.jsonc:2:1: invalid JSON: a /* comment is never closed with */',
+    );
     // A schema file reads the same way.
     const schemaFile = join(folder, 'schema.jsonc');
     writeFileSync(schemaFile, '{\n  // Ports are numbers.\n  "type": "integer", /* c */\n}\n');
     expect(Schema.fromFile(schemaFile).validate('x')).toHaveLength(1);
+    writeFileSync(schemaFile, '{"type": "integer" /* open\n}\n');
+    expect(thrown(() => Schema.fromFile(schemaFile)).message).toMatch(
+      /:1:20: invalid JSON: a \/\* comment is never closed/,
+    );
     writeFileSync(schemaFile, '{\n  // c\n  "type": "integer",\n  "type": "string"\n}\n');
     expect(thrown(() => Schema.fromFile(schemaFile)).message).toMatch(
       /:4:3: .*duplicate key "type"/,
