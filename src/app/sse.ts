@@ -142,6 +142,14 @@ export function sse(
   options: SseOptions = {},
 ): Response {
   // sse() runs in a handler, where a wrong option is a 500: a TypeError, as for a wrong keepAlive.
+  if (
+    (typeof source !== 'object' && typeof source !== 'function') ||
+    source === null ||
+    typeof (source as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== 'function'
+  ) {
+    // Found here, not once the status is out (a callback `(send) => ...`, as other libraries take).
+    throw new TypeError('sse() takes an async iterable of events, such as an async generator');
+  }
   knownOptions('sse()', options, SSE_OPTIONS, TypeError);
   const { keepAlive } = options;
   if (keepAlive !== undefined && !(keepAlive > 0)) {

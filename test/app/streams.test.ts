@@ -109,6 +109,15 @@ describe('the event-stream format', () => {
     expect(() => formatEvent({ retry: 1.5, data: 'x' })).toThrow(TypeError);
     expect(() => sse((async function* () {})(), { keepAlive: 0 })).toThrow(TypeError);
   });
+
+  it('refuses a source that is no async iterable when sse() is called, not once the status is out', () => {
+    // A callback, as other libraries take; plain JavaScript gets past the types.
+    for (const source of [async () => undefined, null, 'data', [{ data: 'x' }]]) {
+      expect(() => sse(source as unknown as AsyncIterable<string>)).toThrow(
+        'sse() takes an async iterable of events, such as an async generator',
+      );
+    }
+  });
 });
 
 describe('sse()', () => {
