@@ -90,6 +90,27 @@ export function resolveStaticPath(raw: string): StaticPathResult {
  * The router matched the mount prefix on non-empty segments, so the prefix ends after the
  * `prefixCount`-th of them; everything after it, slashes included, belongs to the router.
  */
+/**
+ * `rawPath` without its dot-segments (RFC 3986 §5.2.4, `%2e` being a dot), its other segments
+ * as they were sent: the path the router matched, still percent-encoded. A path that ends in a
+ * dot-segment names a directory (`/docs/.` is `/docs/`).
+ */
+export function withoutDotSegments(rawPath: string): string {
+  if (rawPath.indexOf('/.') === -1 && !/%2e/i.test(rawPath)) return rawPath;
+  const kept: string[] = [];
+  let directory = rawPath.endsWith('/');
+  for (const segment of rawPath.split('/')) {
+    if (segment === '') continue;
+    const dots = segment.replace(/%2e/gi, '.');
+    directory = dots === '.' || dots === '..';
+    if (dots === '..') kept.pop();
+    else if (dots !== '.') kept.push(segment);
+  }
+  if (rawPath.endsWith('/')) directory = true;
+  const path = `/${kept.join('/')}`;
+  return directory && kept.length > 0 ? `${path}/` : path;
+}
+
 export function pathBelowMount(rawPath: string, catchAllValue: string): string {
   // The catch-all's decoded segments never hold `/` (the matcher refuses those), so its
   // segment count is its slash count plus one.

@@ -26,6 +26,7 @@ import {
   pathBelowMount,
   resolveStaticPath,
   type StaticPath,
+  withoutDotSegments,
 } from './resolve.js';
 import { type Representation, representationHeaders, respondFromValidators } from './respond.js';
 import { requireS3Sdk } from './s3-sdk.js';
@@ -113,7 +114,8 @@ export class StaticRouter extends Router {
   }
 
   async #serve(request: Request, catchAll: string): Promise<Response> {
-    const below = pathBelowMount(request.path, catchAll);
+    // The router matched the path without its dot-segments: the file is looked up so too.
+    const below = pathBelowMount(withoutDotSegments(request.path), catchAll);
     const resolved = resolveStaticPath(below);
     if (resolved === MALFORMED)
       throw new HttpError(400, 'Malformed percent-encoding in request path');
@@ -180,7 +182,7 @@ export class StaticRouter extends Router {
   #redirectToDirectory(request: Request, below: string, segments: readonly string[]): Response {
     let name = segments[segments.length - 1];
     if (name === undefined) {
-      const prefix = mountPrefixSegments(request.path, below);
+      const prefix = mountPrefixSegments(withoutDotSegments(request.path), below);
       try {
         name = decodeURIComponent(prefix[prefix.length - 1] ?? '');
       } catch {

@@ -109,11 +109,15 @@ export class RouteMatcher<T> {
     return existing?.value;
   }
 
-  /** Matches a raw (still percent-encoded) path. */
+  /**
+   * Matches a raw (still percent-encoded) path. Its dot-segments are removed first (RFC 3986
+   * §5.2.4, `%2e` being a dot, RFC 3986 §6.2.2.2), as a Fetch runtime's URL parser does: every
+   * adapter routes `/files/../admin` as `/admin`, and no parameter receives a `..`.
+   */
   match(path: string): PathMatch<T> | undefined | typeof MALFORMED {
-    // Without percent-encoding every segment is its own value: walk the path in place, taking
-    // substrings only for parameter values.
-    if (path.indexOf('%') === -1) {
+    // Without percent-encoding or dot-segments every segment is its own value: walk the path in
+    // place, taking substrings only for parameter values.
+    if (path.indexOf('%') === -1 && path.indexOf('/.') === -1) {
       const values: string[] = [];
       const leaf = walkRaw(this.#root, path, 0, values);
       if (leaf === undefined) return undefined;
@@ -123,14 +127,17 @@ export class RouteMatcher<T> {
     const segments: string[] = [];
     for (const segment of raw) {
       if (segment === '') continue;
-      if (segment.indexOf('%') === -1) segments.push(segment);
-      else {
+      let decoded = segment;
+      if (segment.indexOf('%') !== -1) {
         try {
-          segments.push(decodeURIComponent(segment));
+          decoded = decodeURIComponent(segment);
         } catch {
           return MALFORMED;
         }
       }
+      if (decoded === '.') continue;
+      if (decoded === '..') segments.pop();
+      else segments.push(decoded);
     }
     const values: string[] = [];
     const leaf = walk(this.#root, segments, 0, values);

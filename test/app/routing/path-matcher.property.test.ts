@@ -80,6 +80,42 @@ describe('RouteMatcher', () => {
     );
   });
 
+  it('routes a path with dot-segments as the path they resolve to (RFC 3986 §5.2.4) (property)', () => {
+    const routes = matcher();
+    const dot = fc.constantFrom('.', '%2e', '%2E');
+    const dotDot = fc.constantFrom('..', '.%2e', '%2E.', '%2e%2e');
+    // Between the path's segments: `.`, or a segment that `..` takes away again.
+    const detour = fc.oneof(
+      dot.map((d) => [d]),
+      fc.tuple(
+        segment.filter((part) => part !== '' && !/^\.+$/.test(part)),
+        dotDot,
+      ),
+    );
+    const plain = segment.filter((part) => !/^\.+$/.test(part));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(plain, fc.array(detour, { maxLength: 2 })), { maxLength: 5 }),
+        (parts) => {
+          const resolved = `/${parts.map(([part]) => part).join('/')}`;
+          const withDots = `/${parts.map(([part, detours]) => [part, ...detours.flat()].join('/')).join('/')}`;
+          const found = outcome(routes, withDots);
+          expect(found, withDots).toEqual(outcome(routes, resolved));
+          if (typeof found === 'object') {
+            for (const value of found.values) expect(value.split('/')).not.toContain('..');
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Never above the root.
+    expect(outcome(routes, '/../../users/7')).toEqual({ template: '/users/{id}', values: ['7'] });
+    expect(outcome(routes, '/files/../users/%2e%2e/users/7')).toEqual({
+      template: '/users/{id}',
+      values: ['7'],
+    });
+  });
+
   it('walks in place with the documented priorities', () => {
     const routes = matcher();
     expect(outcome(routes, '/users/me/posts/7')).toEqual({

@@ -154,6 +154,12 @@ export const coreCases: CasesModule = {
       expect((await send(get('/files/special'))).json()).toEqual({ special: true });
     });
 
+    test('dot-segments are removed before routing: no parameter receives a ..', async (send) => {
+      expect((await send(get('/files/../params/x/y'))).json()).toMatchObject({ a: 'x', b: 'y' });
+      expect((await send(get('/files/a/%2e%2e/./b/.%2E/c'))).json()).toEqual({ path: 'c' });
+      expect((await send(get('/files/../../../files/special'))).json()).toEqual({ special: true });
+    });
+
     test('a catch-all never matches an encoded separator', async (send) => {
       expect((await send(get('/files/a%2F..%2Fb'))).status).toBe(404);
     });
