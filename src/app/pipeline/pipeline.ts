@@ -83,12 +83,12 @@ function answer(exchange: Exchange): Response | Promise<Response> {
  * still the answer it names (a body cut short by the client leaving is its 400).
  */
 function answerFailure(exchange: Exchange, error: unknown): Response | Promise<Response> {
-  const state = exchange.state;
-  if (state === undefined || error instanceof HttpError) return answerError(exchange, error);
   // Made now if nothing asked for it: the adapter says at once whether the client left (a body
   // piped from `request.body.message` fails with Node's `aborted` when it does).
-  const signal = requestSignal(state);
-  if (!signal.aborted) return answerError(exchange, error);
+  const signal = exchange.state === undefined ? undefined : requestSignal(exchange.state);
+  if (signal === undefined || !signal.aborted || error instanceof HttpError) {
+    return answerError(exchange, error);
+  }
   const reason: unknown = signal.reason;
   const message = reason instanceof Error ? reason.message : 'The request was stopped';
   return builtinAnswer(exchange, libraryAnswer(new HttpError(503, message)));
