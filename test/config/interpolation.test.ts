@@ -174,10 +174,14 @@ describe('references', () => {
     expect(yaml('a: ${b.c,default=fallback}').get('a')).toBe('fallback');
   });
 
-  it('refuses to climb above the root', () => {
-    const error = thrown(() => yaml('a: ${...b}').get('a'));
-    expect(error).toBeInstanceOf(ConfigNotFoundError);
-    expect(error.message).toContain('a: ${...b}: 3 dots go above the root of the configuration');
+  it('refuses to climb above the root as a mistake in the text, whatever the default', () => {
+    for (const text of ['a: ${...b}', 'a: ${...b,default=d}']) {
+      const error = thrown(() => yaml(text).get('a'));
+      expect(error, text).toBeInstanceOf(ConfigMalformedError);
+      expect(error.message, text).toContain('3 dots go above the root of the configuration');
+    }
+    // A path within the document that is not there takes the default.
+    expect(yaml('x:\n  a: ${..nope,default=d}').get('x.a')).toBe('d');
   });
 
   it('resolves lazily: a broken value does not stop reading another', () => {

@@ -345,7 +345,9 @@ export class Resolution {
     let base: ConfigNode | undefined = expression.dots === 0 ? this.source.root : node.parent;
     for (let level = 1; level < expression.dots && base; level++) base = base.parent;
     if (!base) {
-      throw new ConfigNotFoundError(
+      // A path that no document can hold is a mistake in the text, not a value not there: no
+      // default stands in for it.
+      throw new ConfigMalformedError(
         `${expression.dots} dots go above the root of the configuration`,
         context(this.source, node, expression),
       );
