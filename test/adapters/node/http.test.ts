@@ -626,6 +626,7 @@ describe('malformed requests', () => {
       /^HTTP\/1\.1 400 /,
     ],
     ['no Host header in HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', /^HTTP\/1\.1 400 /],
+    ['an empty Host', 'GET / HTTP/1.1\r\nHost:\r\n\r\n', /^HTTP\/1\.1 400 /],
     [
       'headers over the size limit',
       `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,

@@ -272,6 +272,12 @@ describe('Host and Transfer-Encoding (RFC 9112 §3.2, §6.1)', () => {
     );
   });
 
+  it('refuses an empty host, with or without a port (RFC 9110 §4.2.1)', () => {
+    for (const host of ['', ':8080', ':']) {
+      expect(requestRefusal(['Host', host])?.statusCode, JSON.stringify(host)).toBe(400);
+    }
+  });
+
   it('answers 501 for any transfer coding besides chunked', () => {
     fc.assert(
       fc.property(
