@@ -3,8 +3,9 @@
  * for Bun, Deno, Cloudflare Workers and Node's own `Request`/`Response`.
  */
 
+import { dispatch } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
-import { SetupError } from '../../errors.js';
+import { HttpError, libraryAnswer, SetupError } from '../../errors.js';
 import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
@@ -260,16 +261,38 @@ export class FetchAdapter {
     try {
       restRequest = toRestRequest(request, env, context);
       response = await this.app.execute(restRequest);
-      return await toFetchResponse(response, {
-        logger: this.app.logger,
-        requestId: restRequest.requestId,
-      });
+      return await this.#send(response, restRequest);
     } catch (error) {
       const requestId = restRequest?.requestId;
-      this.app.logger.error('Request could not be handled', { requestId, error });
       // The body nobody will send is let go: a stream cancelled, a generator's `finally` run.
       discardBody(response?.body);
+      if (response !== undefined && restRequest !== undefined) {
+        // The answer could not be made for the runtime before a byte of it was sent (a stream
+        // that throws at once, a header WHATWG refuses): answered as a thrown error is, through
+        // the application's error path, as the Lambda adapter answers a body that fails; its
+        // onResponse hooks saw the first answer already.
+        this.app.logger.error('Response could not be sent; answering 500', {
+          requestId,
+          error,
+        });
+        const refusal = libraryAnswer(new HttpError(500));
+        refusal.cause = error;
+        try {
+          return await this.#send(
+            await dispatch(this.app, restRequest, refusal, true),
+            restRequest,
+          );
+        } catch {
+          // Even the error answer cannot be made: the plain 500 below.
+        }
+      } else {
+        this.app.logger.error('Request could not be handled', { requestId, error });
+      }
       return failure(requestId);
     }
+  }
+
+  #send(response: RestResponse, request: RestRequest): Promise<globalThis.Response> {
+    return toFetchResponse(response, { logger: this.app.logger, requestId: request.requestId });
   }
 }

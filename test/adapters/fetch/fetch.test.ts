@@ -303,7 +303,7 @@ describe('startup', () => {
     expect(runs).toBe(1);
   });
 
-  it('answers a plain 500 echoing the request id when the runtime refuses a header', async () => {
+  it("answers the application's 500 echoing the request id when the runtime refuses a header", async () => {
     lines.length = 0;
     const app = new RestApplication({ logger });
     // The core refuses such a value set through its API; raw pairs are taken as they are.
@@ -317,7 +317,10 @@ describe('startup', () => {
     );
     expect(response.status).toBe(500);
     expect(response.headers.get('x-request-id')).toBe('trace-7');
-    const failed = lines.find((line) => line.message === 'Request could not be handled');
+    expect(await response.json()).toMatchObject({ error: 'Internal Server Error', path: '/name' });
+    const failed = lines.find(
+      (line) => line.message === 'Response could not be sent; answering 500',
+    );
     expect(failed?.fields?.requestId).toBe('trace-7');
   });
 

@@ -172,6 +172,42 @@ describe('a response the Fetch adapter cannot build', () => {
   });
 });
 
+describe('a body that fails before its first byte', () => {
+  it("is answered through the application's error path, CORS and error handlers included", async () => {
+    lines.length = 0;
+    const seen: number[] = [];
+    const app = new RestApplication({ logger });
+    app.cors({ origin: 'https://app.example' });
+    app.errorHandler(500, () => ({ custom: 'error page' }));
+    app.onResponse(({ response }) => void seen.push(response.statusCode));
+    app.get(
+      '/no-source',
+      () =>
+        new Response(200, {
+          [Symbol.asyncIterator](): AsyncIterator<string> {
+            throw new Error('no cursor');
+          },
+        }),
+    );
+    const response = await new FetchAdapter(app).fetch(
+      new globalThis.Request('http://a.example/no-source', {
+        headers: { Origin: 'https://app.example' },
+      }),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ custom: 'error page' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    // The hooks ran once, for the answer they saw; the failure is logged once, with its cause.
+    expect(seen).toEqual([200]);
+    const errors = lines.filter((line) => line.level === 'error');
+    expect(errors.map((line) => line.message)).toEqual([
+      'Response could not be sent; answering 500',
+    ]);
+    expect(errors[0]?.fields?.error).toMatchObject({ message: 'no cursor' });
+  });
+});
+
 describe('a ReadableStream a handler returns', () => {
   it('sends text chunks as UTF-8 bytes, as the Node adapter does', async () => {
     const own = new RestApplication({ logger });
