@@ -24,6 +24,7 @@ import {
   DEFAULT_TOTAL_PER_VALUE,
   MAX_FILE_BYTES,
 } from './limits.js';
+import { refuseDeepNesting } from './nesting.js';
 import {
   formatPath,
   type PathSegment,
@@ -45,7 +46,7 @@ import {
   plainValue,
   type ScalarNode,
 } from './source.js';
-import { nodesFromYaml, refuseDeepNesting } from './yaml-source.js';
+import { nodesFromYaml } from './yaml-source.js';
 
 /** Where interpolations look things up. */
 export interface ConfigOptions {

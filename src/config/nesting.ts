@@ -13,6 +13,9 @@
  * unclosed bracket in a string or a comment counts until the end of the text.
  */
 
+import { ConfigMalformedError } from './errors.js';
+import { lineAndColumn } from './json.js';
+
 /** The deepest nesting a configuration or schema text may have. */
 export const MAX_TEXT_NESTING = 200;
 
@@ -83,4 +86,17 @@ export function tooDeepAt(text: string, limit = MAX_TEXT_NESTING): number {
     lineStart = lineEnd + 1;
   }
   return -1;
+}
+
+/**
+ * Refuses text nested deeper than the parser can follow ({@link MAX_TEXT_NESTING} levels),
+ * before the parser recurses into it: as malformed text, placed where the limit is crossed.
+ */
+export function refuseDeepNesting(text: string, file: string | undefined, language: string): void {
+  const at = tooDeepAt(text);
+  if (at === -1) return;
+  throw new ConfigMalformedError(
+    `invalid ${language}: the text nests more than ${MAX_TEXT_NESTING} levels deep`,
+    { file, ...lineAndColumn(text, at) },
+  );
 }

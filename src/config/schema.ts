@@ -17,6 +17,7 @@ import {
 import { lineAndColumn } from './json.js';
 import { jsoncAsJson, jsonOffset, strictJsonProblem } from './json-places.js';
 import { checkOptionNames, MAX_FILE_BYTES } from './limits.js';
+import { refuseDeepNesting } from './nesting.js';
 import { pointerToSegments } from './path.js';
 import { NotTextError, readTextUpTo } from './read-text.js';
 import { badPattern, compileErrorPointer } from './schema/culprit.js';
@@ -32,7 +33,7 @@ import { normalizeSchema } from './schema/draft07.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
 import { nearestNode, plainValue } from './source.js';
-import { nodesFromYaml, refuseDeepNesting } from './yaml-source.js';
+import { nodesFromYaml } from './yaml-source.js';
 
 /** Options shared by every way of making a {@link Schema}. */
 export interface SchemaOptions {

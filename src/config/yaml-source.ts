@@ -33,9 +33,8 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import { ConfigMalformedError } from './errors.js';
-import { lineAndColumn } from './json.js';
 import { MAX_DOCUMENT_VALUES } from './limits.js';
-import { MAX_TEXT_NESTING, tooDeepAt } from './nesting.js';
+import { refuseDeepNesting } from './nesting.js';
 import { formatPath, type PathSegment } from './path.js';
 import {
   type ConfigNode,
@@ -90,19 +89,6 @@ export function nodesFromYaml(
     });
   }
   return new TreeBuilder(document, lineCounter, file, language).build();
-}
-
-/**
- * Refuses text nested deeper than the parser can follow ({@link MAX_TEXT_NESTING} levels),
- * before the parser recurses into it: as malformed text, placed where the limit is crossed.
- */
-export function refuseDeepNesting(text: string, file: string | undefined, language: string): void {
-  const at = tooDeepAt(text);
-  if (at === -1) return;
-  throw new ConfigMalformedError(
-    `invalid ${language}: the text nests more than ${MAX_TEXT_NESTING} levels deep`,
-    { file, ...lineAndColumn(text, at) },
-  );
 }
 
 /**
@@ -187,8 +173,8 @@ class TreeBuilder {
       this.count(contents);
       return this.node(contents, undefined, undefined);
     } catch (error) {
-      // Passes 2 and 3 recurse along the nesting of the values; the parser itself refuses text
-      // nested deeply enough to overflow, but aliases can nest copies deeper than the text.
+      // Passes 2 and 3 recurse along the values: text is refused past 200 levels (nesting.ts),
+      // but aliases can nest copies deeper than the text.
       if (error instanceof RangeError && /call stack/i.test(error.message)) {
         this.fail('the document nests too deeply (check its aliases)', contents.range?.[0]);
       }
