@@ -148,7 +148,7 @@ const NO_LISTS: ReadonlySet<string> = new Set();
 const listsOf = new WeakMap<object, ReadonlySet<string>>();
 
 /**
- * The top-level properties of `schema`'s input that take an array, from its Standard JSON
+ * The top-level properties of `schema`'s input (or of its union's members) that take an array, from its Standard JSON
  * Schema (zod 4 and arktype have one). A validator without one, or one it cannot express, has
  * none: each key gets its first value.
  */
@@ -170,18 +170,37 @@ function findListProperties(schema: StandardSchemaV1): ReadonlySet<string> {
     return NO_LISTS;
   }
   if (!isRecord(root)) return NO_LISTS;
-  // A schema with an id (zod's `.meta({ id })`) is a reference to its own definition.
-  let object: unknown = root;
-  for (let depth = 0; depth < 8 && isRecord(object) && typeof object.$ref === 'string'; depth++) {
-    object = definition(object.$ref, root);
-  }
-  const properties = isRecord(object) ? object.properties : undefined;
-  if (!isRecord(properties)) return NO_LISTS;
   const lists = new Set<string>();
-  for (const key of Object.keys(properties)) {
-    if (takesList(properties[key], root, 0)) lists.add(key);
-  }
+  addListProperties(root, root, lists, 0);
   return lists.size === 0 ? NO_LISTS : lists;
+}
+
+// Adds the properties of `object` that take an array, and those of its members when it is a
+// union or an intersection (`anyOf`, `oneOf`, `allOf`, as z.union(), z.discriminatedUnion() and
+// z.intersection() write them): a key gets every value when any member takes a list there, as
+// the OpenAPI document describes the key (docs/application.md, "Validation").
+function addListProperties(
+  object: unknown,
+  root: Record<string, unknown>,
+  lists: Set<string>,
+  depth: number,
+): void {
+  if (!isRecord(object) || depth > 8) return;
+  // A schema with an id (zod's `.meta({ id })`) is a reference to its own definition.
+  if (typeof object.$ref === 'string') {
+    addListProperties(definition(object.$ref, root), root, lists, depth + 1);
+  }
+  const properties = object.properties;
+  if (isRecord(properties)) {
+    for (const key of Object.keys(properties)) {
+      if (takesList(properties[key], root, 0)) lists.add(key);
+    }
+  }
+  for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    const members = object[keyword];
+    if (!Array.isArray(members)) continue;
+    for (const member of members) addListProperties(member, root, lists, depth + 1);
+  }
 }
 
 /** The definition a local `$ref` names (`#/$defs/...`, `#/definitions/...`), if any. */

@@ -322,6 +322,36 @@ describe('query validators and repeated keys', () => {
     expect(parameters[2]?.schema).toMatchObject({ type: 'array' });
   });
 
+  it('gives every value to a key that takes a list in any member of a union or intersection', async () => {
+    const ByTags = z.object({ kind: z.literal('tags'), tag: z.array(z.string()) });
+    const ByText = z.object({ kind: z.literal('text'), q: z.string() });
+    const Paging = z.object({ ids: z.array(z.string()).optional() });
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('search', z.discriminatedUnion('kind', [ByTags, ByText]), {
+        source: 'queryParams',
+      })
+      .validates('pick', z.union([Paging, z.object({ all: z.literal('yes') })]), {
+        source: 'queryParams',
+      })
+      .validates('both', z.intersection(ByText, Paging), { source: 'queryParams' })
+      .withRoutes((r) => [
+        r.get('/search', ({ search }) => search).uses('search'),
+        r.get('/pick', ({ pick }) => pick).uses('pick'),
+        r.get('/both', ({ both }) => both).uses('both'),
+      ]);
+    const client = createClient<typeof app>({ app });
+    const search = await client.get('/search', { query: { kind: 'tags', tag: ['x', 'y'] } });
+    expect([search.status, search.data]).toEqual([200, { kind: 'tags', tag: ['x', 'y'] }]);
+    const one = await app.request('/search?kind=tags&tag=x');
+    expect(json(one.body)).toEqual({ kind: 'tags', tag: ['x'] });
+    // A key no member takes as a list still gets its first value.
+    const text = await app.request('/search?kind=text&q=a&q=b');
+    expect(json(text.body)).toEqual({ kind: 'text', q: 'a' });
+    expect(json((await app.request('/pick?ids=1&ids=2')).body)).toEqual({ ids: ['1', '2'] });
+    const both = await app.request('/both?kind=text&q=a&ids=1&ids=2');
+    expect(json(both.body)).toEqual({ kind: 'text', q: 'a', ids: ['1', '2'] });
+  });
+
   it('gives first values to a validator without a JSON Schema of its input', async () => {
     const seen: unknown[] = [];
     const echo = {
