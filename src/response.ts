@@ -255,22 +255,78 @@ export function isStream(
   );
 }
 
-/** Iterates the chunks of a stream body of either kind. */
-export async function* streamChunks(
-  body: AsyncIterable<Uint8Array | string> | ReadableStreamLike,
-): AsyncGenerator<Uint8Array | string> {
-  if (Symbol.asyncIterator in body) {
-    yield* body as AsyncIterable<Uint8Array | string>;
-    return;
+type Chunk = Uint8Array | string;
+const DONE: IteratorResult<Chunk> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Iterates the chunks of a stream body of either kind. Ending the iteration early (`return()`)
+ * lets go of the source at once, even while a read is waiting for a chunk that may never come
+ * (an idle upstream, an event stream between events): a WHATWG stream is cancelled through the
+ * reader that holds it, and a Node stream destroyed, where their own iterators would wait for
+ * the pending read first. An async generator finishes the step it is in (its `finally` runs at
+ * its next `yield`), as JavaScript has it.
+ */
+export function streamChunks(
+  body: AsyncIterable<Chunk> | ReadableStreamLike,
+): AsyncIterableIterator<Chunk> {
+  // A WHATWG stream is read through a reader even where it is async-iterable (Node's are): the
+  // reader is what can cancel it while a read waits.
+  if (typeof (body as ReadableStreamLike).getReader === 'function') {
+    return readerChunks(body as ReadableStreamLike);
   }
-  const reader = (body as ReadableStreamLike).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      if (value !== undefined) yield value;
-    }
-  } finally {
+  const source = body as AsyncIterable<Chunk> & { destroy?: () => void };
+  const iterator = source[Symbol.asyncIterator]();
+  return {
+    next: () => iterator.next(),
+    return: (value?: unknown) => {
+      if (typeof source.destroy === 'function') source.destroy();
+      return Promise.resolve(iterator.return?.(value)).then(
+        () => DONE,
+        () => DONE,
+      );
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+function readerChunks(stream: ReadableStreamLike): AsyncIterableIterator<Chunk> {
+  const reader = stream.getReader();
+  let open = true;
+  const close = () => {
+    open = false;
     reader.releaseLock();
-  }
+  };
+  return {
+    async next() {
+      while (open) {
+        let chunk: { done: boolean; value?: unknown };
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          if (open) close();
+          throw error;
+        }
+        if (chunk.done) {
+          if (open) close();
+          break;
+        }
+        if (chunk.value !== undefined) return { done: false, value: chunk.value as Chunk };
+      }
+      return DONE;
+    },
+    return(reason?: unknown) {
+      if (!open) return Promise.resolve(DONE);
+      open = false;
+      // The pending read, if any, ends as done: the iteration stops there.
+      return reader.cancel(reason).then(
+        () => DONE,
+        () => DONE,
+      );
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

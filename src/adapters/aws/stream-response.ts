@@ -115,7 +115,7 @@ function bodyChunks(
   if (omit || body === undefined || body === null) return '';
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
   if (body instanceof FileBody) return fileChunks(body, file);
-  if (isStream(body)) return Symbol.asyncIterator in body ? body : streamChunks(body);
+  if (isStream(body)) return streamChunks(body);
   return '';
 }
 
@@ -192,6 +192,15 @@ export async function writeStreamedResponse(
   // The prelude goes out now, before the producer's first chunk is ready.
   stream.write('');
   const iterator = body[Symbol.asyncIterator]();
+  // A client gone while the producer waits for its next chunk: the producer is let go now (a
+  // stream cancelled or destroyed), not when that chunk comes, which may be never.
+  let released = false;
+  const release = () => {
+    released = true;
+    Promise.resolve(iterator.return?.()).catch(() => undefined);
+  };
+  stream.once('close', release);
+  stream.once('error', release);
   try {
     for (;;) {
       const step = await iterator.next();
@@ -200,6 +209,9 @@ export async function writeStreamedResponse(
       if (!stream.write(step.value) && !(await writable(stream))) return;
     }
   } catch (error) {
+    // A producer released because the client went away may end with an error of its own (a
+    // Node stream's premature close): nothing failed that anyone is waiting on.
+    if (released) return;
     logger.error('Response body stream failed after the status was sent', {
       requestId: response.request?.requestId,
       error,
@@ -209,8 +221,11 @@ export async function writeStreamedResponse(
     // A client that went away (or a failure) ends the producer's iteration: a generator's
     // `finally` runs, a Node stream is destroyed; the invocation ends after it, also when the
     // request's signal stopped the producer (the runtime may freeze what runs later).
+    stream.off('close', release);
+    stream.off('error', release);
     await Promise.resolve(iterator.return?.()).catch(() => undefined);
-    await unfinished(body);
+    const produced = response.body;
+    if (typeof produced === 'object' && produced !== null) await unfinished(produced);
   }
   return ended(stream);
 }

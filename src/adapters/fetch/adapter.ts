@@ -177,7 +177,7 @@ async function toBody(
   if (body instanceof FileBody) return fileStream(body, failureLog);
   if (body instanceof ReadableStream) return byteStream(body, failureLog);
   if (isStream(body)) {
-    return toReadableStream(Symbol.asyncIterator in body ? body : streamChunks(body), failureLog);
+    return toReadableStream(streamChunks(body), failureLog);
   }
   return null;
 }

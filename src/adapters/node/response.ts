@@ -144,17 +144,18 @@ function sendStream(
   response: Response,
   context: WriteContext,
 ): void {
-  const source = Symbol.asyncIterator in body ? body : streamChunks(body);
+  const source = streamChunks(body);
   // The status and headers go out now, not with the first chunk, which may be long in coming
   // (an event stream's first event): a browser's EventSource opens on them.
   res.flushHeaders();
-  sendChunks(res, source as AsyncIterable<Uint8Array | string>, body, response, context);
+  sendChunks(res, source, () => void source.return?.(), response, context);
 }
 
 /**
  * Writes every chunk of `source` on `res` at the pace the client reads, then ends the response;
- * the body counts in `inFlight` until then. A client that goes away stops the source at its next
- * chunk (its `return()` runs: a generator's `finally`, a Node stream destroyed). A failure of the
+ * the body counts in `inFlight` until then. A client that goes away has the source released at
+ * once by `release` (a stream cancelled or destroyed even while a read waits; a generator's
+ * `finally` runs at its next step). A failure of the
  * source is logged and ends the connection, not the response (see {@link cutAfterFlush}).
  *
  * Not `stream.pipeline`: on a failure it destroys the response, and with it the chunks written
@@ -163,20 +164,21 @@ function sendStream(
 function sendChunks(
   res: ServerResponse,
   source: AsyncIterable<Uint8Array | string>,
-  underlying: unknown,
+  release: () => void,
   response: Response,
   context: WriteContext,
 ): void {
   context.inFlight++;
-  // A client gone while the source waits for its next chunk: a Node stream (an upstream
-  // response, a file) is released now, not when that chunk comes, which may be never.
+  // A client gone while the source waits for its next chunk: the source (an upstream response,
+  // a file, a stream) is released now, not when that chunk comes, which may be never.
   let finished = false;
   res.once('close', () => {
-    if (!finished) discardBody(underlying);
+    if (!finished) release();
   });
   // A source stopped by the request's signal may still be cleaning up (a generator's `finally`).
   const settle = (): void => {
-    const cleanup = unfinished(source);
+    const body = response.body;
+    const cleanup = typeof body === 'object' && body !== null ? unfinished(body) : undefined;
     if (cleanup === undefined) context.inFlight--;
     else cleanup.then(() => context.inFlight--);
   };
@@ -389,7 +391,7 @@ function streamFile(
     return;
   }
   const source = span.length === undefined ? stream : exactly(stream, span.length, body.path);
-  sendChunks(res, source, stream, response, context);
+  sendChunks(res, source, () => stream.destroy(), response, context);
 }
 
 function closeQuietly(handle: FileHandle): void {

@@ -132,12 +132,10 @@ function compressWith(
     // Sent chunked: the compressed length is known only at the end.
     headers.delete('content-length');
     if (head) return withoutBody(response);
-    const chunks =
-      body instanceof FileBody
-        ? (file as NonNullable<Encoders['file']>)(body)
-        : Symbol.asyncIterator in body
-          ? body
-          : streamChunks(body);
+    // Through streamChunks: a client gone stops the source at once, even while it waits.
+    const chunks = streamChunks(
+      body instanceof FileBody ? (file as NonNullable<Encoders['file']>)(body) : body,
+    );
     response.body = encoders.stream(coding, chunks, settings.levels);
     return response;
   }

@@ -124,6 +124,8 @@ function flushedChunks(
       const pump = async (): Promise<IteratorResult<Uint8Array>> => {
         for (;;) {
           const step = await iterator.next();
+          // Stopped while the source was waiting (the client went away): the compressor is gone.
+          if (finished) return DONE;
           if (step.done) {
             await new Promise<void>((resolve, reject) => {
               compressor.once('end', resolve);

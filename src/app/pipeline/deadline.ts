@@ -5,7 +5,7 @@
  */
 import { HttpError, libraryAnswer } from '../../errors.js';
 import type { ReadableStreamLike } from '../../request.js';
-import { isStream, type Response } from '../../response.js';
+import { isStream, type Response, streamChunks } from '../../response.js';
 import { newRequestState } from '../inject/request-state.js';
 import { abortRequest, requestSignal } from '../inject/signal.js';
 import { isPending } from '../thenable.js';
@@ -29,8 +29,9 @@ export function unfinished(answer: object): Promise<unknown> | undefined {
 }
 
 /**
- * Stops iterating `body` when `signal` fires: the pending read ends at once, and the source's
- * `return()` runs (a generator's `finally`) or its reader is cancelled. `onEnd` runs once,
+ * Stops iterating `body` when `signal` fires: the pending read ends at once, and the source is
+ * let go at once too, even while it waits for a chunk (a stream cancelled or destroyed), or at
+ * its next step (a generator's `finally`). `onEnd` runs once,
  * however the iteration ends.
  */
 export function stopOnAbort(
@@ -40,10 +41,8 @@ export function stopOnAbort(
 ): AsyncIterable<Chunk> {
   const stoppable: AsyncIterable<Chunk> = {
     [Symbol.asyncIterator](): AsyncIterator<Chunk> {
-      let reader: ReturnType<ReadableStreamLike['getReader']> | undefined;
-      let source: AsyncIterator<Chunk> | undefined;
-      if (Symbol.asyncIterator in body) source = body[Symbol.asyncIterator]();
-      else reader = body.getReader();
+      // Through streamChunks: stopping releases a stream at once, even while a read waits.
+      const source = streamChunks(body);
       let ended = false;
       // Stopped by the signal while someone still waits for the body (a timeout, not a client
       // gone): the iteration fails with its reason, so the adapter cuts the connection and the
@@ -63,26 +62,15 @@ export function stopOnAbort(
         // must not wait for it. What counts the request until its code is done does.
         // A body stoppable itself (bound to the signal once already, then given a deadline)
         // records its own source's cleanup when it ends: that is what to wait for.
-        const cleanup =
-          source !== undefined
-            ? Promise.resolve(source.return?.())
-                .then(() => UNFINISHED.get(body))
-                .catch(() => undefined)
-            : reader?.cancel(signal.reason).catch(() => undefined);
-        if (cleanup !== undefined) UNFINISHED.set(stoppable, cleanup);
+        const cleanup = Promise.resolve(source.return?.(signal.reason))
+          .then(() => UNFINISHED.get(body))
+          .catch(() => undefined);
+        UNFINISHED.set(stoppable, cleanup);
         onEnd?.();
       };
       if (signal.aborted) stop();
       else signal.addEventListener('abort', stop);
-      const read = (): Promise<IteratorResult<Chunk>> =>
-        source !== undefined
-          ? source.next()
-          : (reader as NonNullable<typeof reader>)
-              .read()
-              .then(
-                (chunk): IteratorResult<Chunk> =>
-                  chunk.done ? DONE : { done: false, value: chunk.value as Uint8Array },
-              );
+      const read = (): Promise<IteratorResult<Chunk>> => source.next();
       return {
         next: () => {
           if (ended) return failed ? Promise.reject(signal.reason) : Promise.resolve(DONE);

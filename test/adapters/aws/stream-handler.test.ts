@@ -235,6 +235,38 @@ describe('streamHandler', () => {
     expect(stopped).toBe(true);
   });
 
+  it.each(['ReadableStream', 'Readable'] as const)(
+    'a client that goes away while a %s waits for its next chunk lets go of it and ends the invocation',
+    async (kind) => {
+      const { PassThrough } = await import('node:stream');
+      const released: string[] = [];
+      const idle = () => {
+        if (kind === 'Readable') {
+          const stream = new PassThrough();
+          stream.write('first\n');
+          stream.on('close', () => released.push('released'));
+          return stream;
+        }
+        return new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('first\n'));
+          },
+          cancel() {
+            released.push('released');
+          },
+        });
+      };
+      const app = new RestApplication({ logger: silentLogger });
+      app.get('/feed', () => new Response(200, idle(), { contentType: 'text/plain' }));
+      const { stream, done } = invoke(adapterFor(app).streamHandler, urlEvent('/feed'));
+      while (stream.writes < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+      stream.destroy();
+      // The invocation settles (it was left pending until the Lambda timeout), without a failure.
+      expect(await done).toEqual({ error: undefined });
+      expect(released).toEqual(['released']);
+    },
+  );
+
   it('ends the invocation after the producer cleaned up, also when the signal stopped it', async () => {
     // The runtime may freeze the environment once the invocation ends: a `finally` that runs
     // later (releasing a database connection) might never run.

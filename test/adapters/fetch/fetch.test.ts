@@ -16,6 +16,7 @@ import {
   Response,
   RestApplication,
   type Request as RestRequest,
+  silentLogger,
 } from '../../../src/index.js';
 import { listenFetch } from './fetch-server.js';
 
@@ -201,6 +202,38 @@ describe('responses', () => {
     await reader.cancel();
     expect(events).toContain('finally');
   });
+
+  it.each([false, true])(
+    'lets go of a Node stream waiting for its next chunk when the consumer cancels (compressed: %s)',
+    async (compressed) => {
+      const { PassThrough } = await import('node:stream');
+      const app = new RestApplication({ logger: silentLogger });
+      let destroyed = false;
+      const route = app.get('/idle', () => {
+        const stream = new PassThrough();
+        stream.write('first');
+        stream.on('close', () => {
+          destroyed = true;
+        });
+        return new Response(200, stream, { contentType: 'text/plain' });
+      });
+      if (compressed) route.compress();
+      const idle = new FetchAdapter(app);
+      const response = await idle.fetch(
+        new Request('http://x/idle', { headers: { 'Accept-Encoding': 'gzip' } }),
+      );
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      expect((await reader.read()).done).toBe(false);
+      // A read waits for the next chunk (as a server piping the body to a client does).
+      const waiting = reader.read();
+      await new Promise((r) => setTimeout(r, 20));
+      await reader.cancel();
+      expect((await waiting).done).toBe(true);
+      const deadline = Date.now() + 2_000;
+      while (!destroyed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(destroyed).toBe(true);
+    },
+  );
 
   it('streams a file, and only the selected range of it', async () => {
     const whole = await adapter.fetch(new Request('http://x/file'));

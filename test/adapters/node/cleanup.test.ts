@@ -9,7 +9,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeAdapter, NodeRequestBody } from '../../../src/adapters/node/index.js';
@@ -124,6 +124,58 @@ describe('a client that goes away', () => {
     expect(seen.filter(([inFlight, released]) => inFlight === 0 && released === 0)).toEqual([]);
     expect(events).toEqual(['released']);
   });
+});
+
+/**
+ * A stream body that sent one chunk and then waits for a next that never comes (an idle
+ * upstream, an event feed between events), recording when it is let go.
+ */
+function idleSource(kind: 'ReadableStream' | 'Readable', events: string[]) {
+  const first = Buffer.alloc(2_000, 97);
+  if (kind === 'Readable') {
+    const stream = new PassThrough();
+    stream.write(first);
+    stream.on('close', () => events.push('released'));
+    return stream;
+  }
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(first);
+    },
+    cancel() {
+      events.push('released');
+    },
+  });
+}
+
+describe('a client that goes away while the stream body waits for its next chunk', () => {
+  const cases = (['ReadableStream', 'Readable'] as const).flatMap((kind) =>
+    [false, true].flatMap((compressed) =>
+      [false, true].map((withSignal) => ({ kind, compressed, withSignal })),
+    ),
+  );
+  it.each(cases)(
+    'lets go of a $kind at once (compressed: $compressed, signal injected: $withSignal)',
+    async ({ kind, compressed, withSignal }) => {
+      const events: string[] = [];
+      const app = new RestApplication({ logger: silentLogger });
+      const body = () => new Response(200, idleSource(kind, events), { contentType: 'text/plain' });
+      const route = withSignal
+        ? app.get('/feed', ({ signal }) => (signal.aborted ? 'gone' : body()))
+        : app.get('/feed', body);
+      if (compressed) route.compress();
+      const { adapter, port } = await listen(app);
+      const socket = rawSocket(port);
+      const firstBytes = new Promise((resolve) => socket.once('data', resolve));
+      socket.write('GET /feed HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n');
+      await firstBytes;
+      await sleep(50);
+      socket.destroy();
+      // The request stops counting, so a shutdown does not wait for its timeout.
+      expect(await eventually(() => adapter.inFlight === 0)).toBe(true);
+      expect(events).toEqual(['released']);
+    },
+  );
 });
 
 describe('a timeout answered while the handler still runs', () => {
