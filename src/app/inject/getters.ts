@@ -121,26 +121,49 @@ function belongsToOneRequest(binding: Binding | undefined): boolean {
   return binding.kind !== 'startup' && binding.scope === 'request';
 }
 
+/** A producer's synchronous throw, kept so that later readers see it without running it again. */
+class Failure {
+  constructor(readonly error: unknown) {}
+}
+
+/** `value` as a reader gets it: a kept failure is thrown again. */
+function recall(value: unknown): unknown {
+  if (value instanceof Failure) throw value.error;
+  return value;
+}
+
 /**
  * The value cached under `key`, produced on first use. A promise is replaced by its value once
- * settled, so later readers need no await. A rejection stays cached in a request, so every
- * reader in it sees the same failure; with `retry` (session values) it is forgotten once
- * settled, so a later request tries again, as it does after a synchronous throw.
+ * settled, so later readers need no await. A failure (a throw or a rejection) stays cached in a
+ * request, so every reader in it sees the same one and the producer (an authorization check, a
+ * lookup) runs at most once; with `retry` (session values) the session forgets it, so a later
+ * request tries again, and `remember` keeps it for the rest of this request.
  */
 function cached<K>(
   cache: Map<K, unknown>,
   key: K,
   produce: () => unknown,
   retry: boolean,
+  remember?: (failed: unknown) => void,
 ): unknown {
-  if (cache.has(key)) return cache.get(key);
-  const value = produce();
+  if (cache.has(key)) return recall(cache.get(key));
+  let value: unknown;
+  try {
+    value = produce();
+  } catch (error) {
+    if (retry) remember?.(new Failure(error));
+    else cache.set(key, new Failure(error));
+    throw error;
+  }
   cache.set(key, value);
   if (isThenable(value)) {
     Promise.resolve(value).then(
       (resolved) => cache.set(key, resolved),
       () => {
-        if (retry && cache.get(key) === value) cache.delete(key);
+        if (retry && cache.get(key) === value) {
+          cache.delete(key);
+          remember?.(value);
+        }
       },
     );
   }
@@ -334,7 +357,15 @@ export class GetterCompiler {
       }
       getter =
         binding.scope === 'session'
-          ? (s) => cached(host.sessionCache, binding, () => produce(s), true)
+          ? (s) => {
+              // A failure this request already met, which the session has forgotten.
+              const failed = s.cache?.get(binding);
+              if (failed !== undefined) return recall(failed);
+              return cached(host.sessionCache, binding, () => produce(s), true, (failure) => {
+                s.cache ??= new Map();
+                s.cache.set(binding, failure);
+              });
+            }
           : (s) => {
               s.cache ??= new Map();
               return cached(s.cache, name, () => produce(s), false);

@@ -10,8 +10,11 @@ export interface RequestState {
   request: Request;
   /** The values of the matched route's path parameters, in the order of its template. */
   paramValues: readonly string[];
-  /** Request-scoped values, created on first use. */
-  cache: Map<string, unknown> | undefined;
+  /**
+   * Request-scoped values by name, created on first use, and the failures of session values by
+   * their binding (remembered for the rest of the request).
+   */
+  cache: Map<unknown, unknown> | undefined;
   /** `result` for renderers, `error` for error handlers. */
   extra: Record<string, unknown> | undefined;
   log: Logger | undefined;

@@ -2,7 +2,13 @@ import { transformSync } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { injectedNames } from '../../../src/app/inject/handler-parameters.js';
-import { RestApplication, Router, SetupError, silentLogger } from '../../../src/index.js';
+import {
+  HttpError,
+  RestApplication,
+  Router,
+  SetupError,
+  silentLogger,
+} from '../../../src/index.js';
 
 function newApp() {
   return new RestApplication({ logger: silentLogger });
@@ -489,5 +495,70 @@ describe('session scope', () => {
     app.get('/', ({ a, b }) => [a, b]);
     expect((await app.request('/')).statusCode).toBe(500);
     expect(calls).toBe(1);
+  });
+});
+
+describe('a failure within one request', () => {
+  it('is what every later reader sees: the producer runs once, sync or async, request or session scope', async () => {
+    const calls: Record<string, number> = {};
+    const count = (name: string) => {
+      calls[name] = (calls[name] ?? 0) + 1;
+    };
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized('user', ({ headers }) => {
+        count('authorized');
+        return headers.get('x-user');
+      })
+      .resourceExists('note', () => {
+        count('exists');
+        return null;
+      })
+      .dependency('tenant', () => {
+        count('tenant');
+        throw new HttpError(400, 'no tenant');
+      })
+      .dependency(
+        'config',
+        async () => {
+          count('config');
+          throw new HttpError(503, 'config down');
+        },
+        { scope: 'session' },
+      )
+      .dependency(
+        'clock',
+        () => {
+          count('clock');
+          throw new HttpError(503, 'clock down');
+        },
+        { scope: 'session' },
+      );
+    app.get('/admin', ({ user }) => user);
+    app.get('/notes/{id}', ({ note }) => note);
+    app.get('/tenant', ({ tenant }) => tenant);
+    app.get('/config', ({ config }) => config);
+    app.get('/clock', ({ clock }) => clock);
+    // Later readers of the failed names: error handlers, and a response hook.
+    app.errorHandler(401, ({ error, user }) => ({ error: error.message, user }));
+    app.errorHandler(404, ({ error, note }) => ({ error: error.message, note }));
+    app.errorHandler(503, ({ error, config, clock }) => ({ error: error.message, config, clock }));
+    app.onResponse(({ response, tenant }) => {
+      response.headers.set('X-Tenant', String(tenant));
+    });
+    for (const [path, status, name] of [
+      ['/admin', 401, 'authorized'],
+      ['/notes/1', 404, 'exists'],
+      ['/tenant', 400, 'tenant'],
+      ['/config', 503, 'config'],
+      ['/clock', 503, 'clock'],
+    ] as const) {
+      for (const key of Object.keys(calls)) delete calls[key];
+      const response = await app.request(path, { headers: { 'X-Tenant': 't' } });
+      expect([path, response.statusCode]).toEqual([path, status]);
+      expect([path, calls[name]]).toEqual([path, 1]);
+    }
+    // A session value's failure is still forgotten between requests: the next one tries again.
+    await app.request('/config');
+    expect(calls.config).toBe(2);
   });
 });
