@@ -146,7 +146,11 @@ export function evaluateRange(
   // §14.2: a Range we cannot use is ignored, and so is one sent twice (it is not a list).
   if (headers.getAll('range').length !== 1) return IGNORE_RANGE;
   const ifRange = MultiValueHeaders.getLower(headers, 'if-range');
-  if (ifRange !== undefined && !ifRangeAllows(ifRange, validators)) return IGNORE_RANGE;
+  if (ifRange !== undefined) {
+    // §13.1.5: one entity tag or one date; sent on two lines it is neither, so it never holds.
+    if (headers.getAll('if-range').length !== 1) return IGNORE_RANGE;
+    if (!ifRangeAllows(ifRange, validators)) return IGNORE_RANGE;
+  }
   return parseRange(header, size);
 }
 

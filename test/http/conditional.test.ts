@@ -153,5 +153,18 @@ describe('evaluateRange', () => {
     expect(evaluateRange(stale, current, 26)).toEqual({ kind: 'ignore' });
     const fresh = request('GET', { Range: 'bytes=0-1', 'If-Range': '"v1"' });
     expect(evaluateRange(fresh, current, 26).kind).toBe('ranges');
+    // One tag or one date: on two lines, whichever comes first, it never holds.
+    for (const lines of [
+      ['"v1"', '"v0"'],
+      ['"v0"', '"v1"'],
+      ['"v1"', '"v1"'],
+    ]) {
+      const twice = request('GET', [
+        ['Range', 'bytes=0-1'],
+        ['If-Range', lines[0] as string],
+        ['If-Range', lines[1] as string],
+      ]);
+      expect(evaluateRange(twice, current, 26)).toEqual({ kind: 'ignore' });
+    }
   });
 });
