@@ -93,6 +93,10 @@ function rangeRequested(response: Response, request: Request, length: number): n
     });
   }
   const ranges = asked.ranges;
+  // Several ranges of an encoded representation (a precompressed file, bytes a handler gzipped)
+  // are answered whole, as §14.2 allows: a multipart/byteranges body is not in that coding, so
+  // its Content-Encoding would be false and a client decoding it would fail.
+  if (ranges.length > 1 && headers.has('content-encoding')) return undefined;
   const body = response.body;
   response.statusCode = 206;
   if (ranges.length === 1) {
