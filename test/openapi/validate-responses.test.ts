@@ -86,6 +86,62 @@ describe('validateResponses', () => {
     }
   });
 
+  it('checks the value a JSON Response spells, not its text', async () => {
+    const app = new RestApplication({ logger: silentLogger, validateResponses: true });
+    app.get('/json', () => Response.json({ id: '1', text: 'a' })).returns(200, Note);
+    app.get('/pair', () => Response.json(['a', 1])).returns(200, z.tuple([z.string(), z.number()]));
+    app
+      .get(
+        '/typed',
+        () =>
+          new Response(200, '{"id":"1","text":"a"}', { contentType: 'application/problem+json' }),
+      )
+      .returns(200, Note);
+    app.get('/json-bad', () => Response.json({ id: 1 })).returns(200, Note);
+    app
+      .get('/not-json', () => new Response(200, '{oops', { contentType: 'application/json' }))
+      .returns(200, Note);
+    for (const path of ['/json', '/pair', '/typed']) {
+      expect([path, (await app.request(path)).statusCode]).toEqual([path, 200]);
+    }
+    for (const path of ['/json-bad', '/not-json']) {
+      expect([path, (await app.request(path)).statusCode]).toEqual([path, 500]);
+    }
+  });
+
+  it("refuses a valid input that is not the schema's output: a default left out, a transform not applied", async () => {
+    const logged: unknown[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (message, fields) => logged.push({ message, fields }) },
+      validateResponses: true,
+      debug: true,
+    });
+    const Pinned = z.object({ id: z.string(), pinned: z.boolean().default(false) });
+    const Sized = z.object({ size: z.string().transform((text) => text.length) });
+    app.get('/default-missing', () => ({ id: '1' })).returns(200, Pinned);
+    app.get('/default-given', () => ({ id: '1', pinned: true })).returns(200, Pinned);
+    app.get('/extra-key', () => ({ id: '1', pinned: false, other: 1 })).returns(200, Pinned);
+    app
+      .get('/optional', () => ({ id: '1' }))
+      .returns(200, z.object({ id: z.string(), note: z.string().optional() }));
+    app.get('/untransformed', () => ({ size: 'abc' })).returns(200, Sized);
+    app
+      .get('/nested', () => [{ id: '1', pinned: true }, { id: '2' }])
+      .returns(200, z.array(Pinned));
+    const missing = await app.request('/default-missing');
+    expect(missing.statusCode).toBe(500);
+    expect(JSON.parse(String(missing.body)).details.issues).toEqual([
+      { path: 'pinned', message: expect.stringMatching(/is missing/) },
+    ]);
+    const nested = await app.request('/nested');
+    expect(JSON.parse(String(nested.body)).details.issues[0].path).toBe('[1].pinned');
+    expect((await app.request('/untransformed')).statusCode).toBe(500);
+    for (const path of ['/default-given', '/extra-key', '/optional']) {
+      expect([path, (await app.request(path)).statusCode]).toEqual([path, 200]);
+    }
+    expect(logged.length).toBe(3);
+  });
+
   it('is off by default: no route carries a check, and a wrong result goes out', async () => {
     const app = notesApp({});
     expect((await app.request('/bad')).statusCode).toBe(200);

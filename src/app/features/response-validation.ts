@@ -6,6 +6,7 @@
  * routes, and every route without the option, run no step for it.
  */
 import { HttpError, libraryAnswer } from '../../errors.js';
+import { isJsonMediaType, mediaTypeEssence } from '../../http/media-type.js';
 import { Response } from '../../response.js';
 import { dottedPath, type StandardSchemaV1 } from '../inject/validation.js';
 import type { Logger } from '../logger.js';
@@ -57,7 +58,7 @@ export function compileResultCheck(
     if (isTuple(result)) [body, status] = result;
     if (body instanceof Response) {
       status = body.statusCode;
-      body = body.body;
+      body = sentValue(body);
     }
     const declaration = declared.get(status);
     if (declaration === undefined) {
@@ -69,7 +70,16 @@ export function compileResultCheck(
     if (schema === undefined || !isValue(body)) return;
     const outcome = schema['~standard'].validate(body);
     const report = (checked: StandardSchemaV1.Result<unknown>) => {
-      if (checked.issues === undefined) return;
+      if (checked.issues === undefined) {
+        // Valid input is not enough: what is sent must be the schema's output, which the
+        // document and the typed client describe (a field with a default always there, a
+        // transformed value in its new form).
+        const differs = firstDifference(checked.value, body, []);
+        if (differs === undefined) return;
+        const issue = { path: dottedPath(differs.path), message: differs.message };
+        fail(status, '1 issue(s)', [issue], requestId);
+        return;
+      }
       const issues = checked.issues.map((issue) => ({
         path: dottedPath(issue.path),
         message: issue.message,
@@ -79,6 +89,76 @@ export function compileResultCheck(
     if (isThenable(outcome)) return outcome.then(report);
     report(outcome);
   };
+}
+
+/**
+ * What a `Response` sends, as a value to check: text in a JSON type (what `Response.json()`
+ * makes) is the value it spells; any other body is checked as it is, so text that is not JSON
+ * fails an object schema as it should.
+ */
+function sentValue(response: Response): unknown {
+  const body = response.body;
+  if (typeof body !== 'string') return body;
+  const type = response.contentType ?? response.headers.get('content-type');
+  if (!isJsonMediaType(mediaTypeEssence(type))) return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * Where the value sent departs from the schema's output for it: a key the output has and the
+ * value lacks (a default), or a different plain value (a transform). Keys the output drops are
+ * not departures (a schema may strip unknown keys), and objects other than plain ones and
+ * arrays (a Date) are taken as they are.
+ */
+function firstDifference(
+  output: unknown,
+  sent: unknown,
+  path: PropertyKey[],
+): { path: PropertyKey[]; message: string } | undefined {
+  if (Object.is(output, sent)) return undefined;
+  if (Array.isArray(output)) {
+    if (!Array.isArray(sent) || sent.length !== output.length) {
+      return { path, message: 'differs from the output of its schema' };
+    }
+    for (let i = 0; i < output.length; i++) {
+      const found = firstDifference(output[i], sent[i], [...path, i]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (isPlainObject(output)) {
+    if (!isPlainObject(sent)) return { path, message: 'differs from the output of its schema' };
+    for (const key of Object.keys(output)) {
+      if (!Object.hasOwn(sent, key)) {
+        if (output[key] === undefined) continue;
+        return {
+          path: [...path, key],
+          message:
+            'is missing: the output of its schema has it (a default?), and so do the document and the typed client',
+        };
+      }
+      const found = firstDifference(output[key], sent[key], [...path, key]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof output === 'object' && output !== null) return undefined;
+  return {
+    path,
+    message: 'differs from the output of its schema (a transform?), which the document describes',
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)
+  );
 }
 
 /** A value a renderer would serialise: not bytes, a stream or a file. */
