@@ -314,7 +314,9 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     const generation = this.generation;
     if (this.#table?.generation !== generation) {
       this.#table = compileTable(this, generation);
-      if (this.started) logLateProblems(this.#table, this.#loggedProblems, this.logger);
+      if (this.started) {
+        logLateProblems(this.#table, this.#loggedProblems, this.logger, this.authorizationRequired);
+      }
     }
     return this.#table;
   }

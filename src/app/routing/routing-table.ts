@@ -150,8 +150,14 @@ export function startupProblem(
  * the routes it concerns fail closed (500) or keep their first registration, and each problem
  * is logged once (`logged` holds the messages already logged).
  */
-export function logLateProblems(table: RoutingTable, logged: Set<string>, logger: Logger): void {
-  for (const problem of table.problems) {
+export function logLateProblems(
+  table: RoutingTable,
+  logged: Set<string>,
+  logger: Logger,
+  authorizationRequired: boolean,
+): void {
+  const unguarded = authorizationRequired ? table.unguarded.map(unguardedProblem) : [];
+  for (const problem of [...table.problems, ...unguarded]) {
     if (logged.has(problem.message)) continue;
     logged.add(problem.message);
     logger.error(`Registration after startup: ${problem.message}`, { code: problem.code });
