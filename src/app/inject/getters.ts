@@ -121,6 +121,12 @@ function belongsToOneRequest(binding: Binding | undefined): boolean {
   return binding.kind !== 'startup' && binding.scope === 'request';
 }
 
+// The keys of session values, per session cache (an application's): see GetterCompiler#sessionKey.
+const SESSION_KEYS = new WeakMap<
+  Map<unknown, unknown>,
+  Map<Binding, { resolution: readonly (Binding | undefined)[] }[]>
+>();
+
 /** A producer's synchronous throw, kept so that later readers see it without running it again. */
 class Failure {
   constructor(readonly error: unknown) {}
@@ -260,6 +266,37 @@ export class GetterCompiler {
     return seen;
   }
 
+  /**
+   * What a session value is cached under: one value per way its names resolve. Sibling routers
+   * may register the same name (docs/hooks-and-scope.md), so an application's session value
+   * made from it is one value per router that resolves it differently, never the first
+   * router's value handed to the other's routes.
+   */
+  #sessionKey(binding: Binding): object {
+    const resolution = [...this.reach([binding.name])]
+      .sort()
+      .map((name) => this.#bindings.get(name));
+    let known = SESSION_KEYS.get(this.#host.sessionCache);
+    if (known === undefined) {
+      known = new Map();
+      SESSION_KEYS.set(this.#host.sessionCache, known);
+    }
+    let keys = known.get(binding);
+    if (keys === undefined) {
+      keys = [];
+      known.set(binding, keys);
+    }
+    const same = keys.find(
+      (key) =>
+        key.resolution.length === resolution.length &&
+        key.resolution.every((other, i) => other === resolution[i]),
+    );
+    if (same !== undefined) return same;
+    const key = { resolution };
+    keys.push(key);
+    return key;
+  }
+
   #verify(
     name: string,
     label: string,
@@ -355,16 +392,23 @@ export class GetterCompiler {
         const call: (s: RequestState) => unknown = (s) => invoke(fn, buildContext(names, inner, s));
         produce = binding.kind === 'exists' ? (s) => notFoundWhenEmpty(call(s)) : call;
       }
+      const sessionKey = binding.scope === 'session' ? this.#sessionKey(binding) : binding;
       getter =
         binding.scope === 'session'
           ? (s) => {
               // A failure this request already met, which the session has forgotten.
-              const failed = s.cache?.get(binding);
+              const failed = s.cache?.get(sessionKey);
               if (failed !== undefined) return recall(failed);
-              return cached(host.sessionCache, binding, () => produce(s), true, (failure) => {
-                s.cache ??= new Map();
-                s.cache.set(binding, failure);
-              });
+              return cached(
+                host.sessionCache,
+                sessionKey,
+                () => produce(s),
+                true,
+                (failure) => {
+                  s.cache ??= new Map();
+                  s.cache.set(sessionKey, failure);
+                },
+              );
             }
           : (s) => {
               s.cache ??= new Map();

@@ -384,6 +384,36 @@ describe('dependency injection', () => {
 describe('session scope', () => {
   const USERS: Record<string, string> = { 'token-ada': 'ada' };
 
+  it("is one value per way its names resolve: sibling routers' own names make their own", async () => {
+    let made = 0;
+    const tenant = (url: string) =>
+      new Router()
+        .dependency('dbUrl', () => url, { scope: 'session' })
+        .withRoutes((r) => [r.get('/orders', ({ db }) => db), r.get('/invoices', ({ db }) => db)]);
+    const app = new RestApplication({ logger: silentLogger })
+      .dependency(
+        'db',
+        ({ dbUrl }) => {
+          made++;
+          return { connectedTo: dbUrl };
+        },
+        { scope: 'session' },
+      )
+      .mount('/a', tenant('postgres://tenant-a'))
+      .mount('/b', tenant('postgres://tenant-b'));
+    for (const [path, url] of [
+      ['/b/orders', 'postgres://tenant-b'],
+      ['/a/orders', 'postgres://tenant-a'],
+      ['/a/invoices', 'postgres://tenant-a'],
+      ['/b/invoices', 'postgres://tenant-b'],
+    ]) {
+      const response = await app.request(path as string);
+      expect([path, JSON.parse(String(response.body))]).toEqual([path, { connectedTo: url }]);
+    }
+    // Made once per router, and shared by the routes of each.
+    expect(made).toBe(2);
+  });
+
   it('refuses a session provider that reads one request, naming the route and both names', async () => {
     const app = looseApp()
       .dependency('user', ({ headers }) => USERS[headers.get('authorization') ?? ''] ?? null, {
