@@ -9,9 +9,9 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
+import { exactly, fileSpan } from '../../file-span.js';
 import { DataRecord } from '../../http/data-record.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
-import { exactly, fileSpan } from '../file-span.js';
 import type { GatewayEvent, LambdaContext } from './events.js';
 import { forbidsContent } from './result-headers.js';
 

@@ -6,12 +6,12 @@
 import { dispatch } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { HttpError, libraryAnswer, SetupError } from '../../errors.js';
+import { exactly, fileSpan } from '../../file-span.js';
 import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';
-import { exactly, fileSpan } from '../file-span.js';
 import { receivedBody } from './request-body.js';
 import { byteStream, type StreamFailureLog, toReadableStream } from './stream.js';
 

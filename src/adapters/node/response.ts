@@ -10,11 +10,11 @@ import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
+import { exactly, fileSpan } from '../../file-span.js';
 import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
-import { exactly, fileSpan } from '../file-span.js';
 
 /**
  * What writing a response needs from its adapter: the logger, and the count of requests still

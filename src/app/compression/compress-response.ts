@@ -132,12 +132,14 @@ function compressWith(
     // Sent chunked: the compressed length is known only at the end.
     headers.delete('content-length');
     if (head) return withoutBody(response);
-    // Through streamChunks: a client gone stops the source at once, even while it waits.
-    const chunks = streamChunks(
-      body instanceof FileBody ? (file as NonNullable<Encoders['file']>)(body) : body,
-    );
-    response.body = encoders.stream(coding, chunks, settings.levels);
-    return response;
+    const encode = (source: Parameters<typeof streamChunks>[0]): Response => {
+      // Through streamChunks: a client gone stops the source at once, even while it waits.
+      response.body = encoders.stream(coding, streamChunks(source), settings.levels);
+      return response;
+    };
+    return body instanceof FileBody
+      ? (file as NonNullable<Encoders['file']>)(body).then(encode)
+      : encode(body);
   }
   return compressWhole(settings, response, coding, head, encoders);
 }

@@ -37,5 +37,5 @@ export interface Encoders {
     levels: CompressionLevels,
   ): AsyncIterable<Uint8Array>;
   /** A file body's chunks, where the runtime has files; `undefined` where it has none. */
-  readonly file: ((body: FileBody) => Chunks) | undefined;
+  readonly file: ((body: FileBody) => Promise<Chunks>) | undefined;
 }

@@ -6,6 +6,8 @@
  */
 import type { ReadStream } from 'node:fs';
 import type * as Zlib from 'node:zlib';
+import { HttpError } from '../../errors.js';
+import { exactly, fileSpan } from '../../file-span.js';
 import type { FileBody } from '../../response.js';
 import type { Chunks, CompressionLevels, ContentCoding, Encoders } from './encoder-types.js';
 
@@ -80,11 +82,30 @@ export async function nodeEncoders(): Promise<Encoders> {
         source,
       );
     },
-    file: (body: FileBody): Chunks =>
-      (body.start === undefined && body.end === undefined
-        ? fs.createReadStream(body.path)
-        : fs.createReadStream(body.path, { start: body.start, end: body.end })) as ReadStream &
-        Chunks,
+    file: async (body: FileBody): Promise<Chunks> => {
+      // Opened before the head is written, as every adapter opens a file it sends: a file
+      // removed since it was looked up is a 404 through the error path, not a 200 cut short.
+      const handle = await fs.promises
+        .open(body.path, 'r')
+        .catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new HttpError(404);
+          throw error;
+        });
+      const { start, end, length } = fileSpan(body);
+      let stream: ReadStream;
+      try {
+        stream = handle.createReadStream({ start, end });
+      } catch (error) {
+        // A `start`/`end` set by hand that Node refuses (negative, fractional).
+        await handle.close().catch(() => undefined);
+        throw error;
+      }
+      // Exactly the bytes the file had when it was looked up (docs/static-files.md): one that
+      // grew is cut there, one that shrank fails the body rather than pass for whole.
+      return length === undefined
+        ? (stream as ReadStream & Chunks)
+        : exactly(stream, length, body.path);
+    },
   };
 }
 

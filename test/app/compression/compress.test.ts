@@ -376,6 +376,37 @@ describe('compress() on files', () => {
     expect(head.headers.get('content-encoding')).toBe('gzip');
     expect(head.body).toBeUndefined();
   });
+
+  it('keeps to the file as it was looked up: missing is a 404, grown is cut, shrunk fails', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'restmachine-compress-'));
+    // Looked up at 5,000 bytes (as a static router's lookup gives the size and date), then
+    // changed before it is read.
+    const lookedUp = (path: string) => {
+      const response = Response.file(path);
+      (response.body as { size?: number }).size = 5_000;
+      response.setLastModified(new Date(Date.now() - 60_000));
+      return response;
+    };
+    await writeFile(join(directory, 'grown.txt'), 'g'.repeat(9_000));
+    await writeFile(join(directory, 'shrunk.txt'), 's'.repeat(100));
+    const app = appWith((app) => {
+      app.compress();
+      app.get('/{name}', ({ name }) => lookedUp(join(directory, name)));
+    });
+    const headers = { 'Accept-Encoding': 'gzip' };
+    const missing = await app.request('/removed.txt', { headers });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers.get('content-encoding')).toBeUndefined();
+    const grown = await app.request('/grown.txt', { headers });
+    expect(grown.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(await drain(grown.body)).toString()).toBe('g'.repeat(5_000));
+    const shrunk = await app.request('/shrunk.txt', { headers });
+    expect(shrunk.statusCode).toBe(200);
+    await expect(drain(shrunk.body)).rejects.toThrow(/shrunk|ended|bytes/);
+  });
 });
 
 describe('compress() scope', () => {

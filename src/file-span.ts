@@ -3,7 +3,7 @@
  * (docs/static-files.md). The file may have changed since the pipeline looked it up; one that
  * grew is cut at its looked-up size, one that shrank fails the body.
  */
-import type { FileBody } from '../response.js';
+import type { FileBody } from './response.js';
 
 /** The inclusive byte span of a file body, as in Content-Range, and its length. */
 export interface FileSpan {
