@@ -387,10 +387,11 @@ describe('session scope', () => {
   it("is one value per way its names resolve: sibling routers' own names make their own", async () => {
     let made = 0;
     const tenant = (url: string) =>
-      new Router()
+      new Router<{ db: { connectedTo: string } }>()
         .dependency('dbUrl', () => url, { scope: 'session' })
         .withRoutes((r) => [r.get('/orders', ({ db }) => db), r.get('/invoices', ({ db }) => db)]);
-    const app = new RestApplication({ logger: silentLogger })
+    // The application's `db` needs `dbUrl`, which only the routers register: declared here.
+    const app = new RestApplication<{ dbUrl: string }>({ logger: silentLogger })
       .dependency(
         'db',
         ({ dbUrl }) => {
