@@ -210,26 +210,43 @@ async function sendCall(
 
 /**
  * The path of `template` with its parameters: each percent-encoded as one segment, so a value
- * cannot add segments or a query (RFC 3986 §3.3); a catch-all `{rest*}` keeps its slashes.
+ * cannot add segments or a query (RFC 3986 §3.3); a catch-all `{rest*}` keeps its slashes. The
+ * template's own segments are encoded too, where a segment may not hold them as written.
  * A value the URL would not keep as its own segment throws a TypeError: an empty one, or a dot
  * segment (`.`, `..`), which URL resolution removes along with the segment before it (RFC 3986
  * §5.2.4), so `/users/{id}/sessions/{sid}` with `sid: '..'` would reach `/users/{id}`.
  */
 export function fillTemplate(template: string, params: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{([^}*]+)(\*?)\}/g, (_match, name: string, catchAll: string) => {
-    if (!Object.hasOwn(params, name) || params[name] === undefined) {
-      throw new TypeError(`${template}: the path parameter "${name}" is missing`);
-    }
-    const value = String(params[name]);
-    if (catchAll === '') {
-      if (value === '') throw new TypeError(`${template}: the path parameter "${name}" is empty`);
-      return encodeSegment(template, name, value);
-    }
-    return value
-      .split('/')
-      .map((segment) => encodeSegment(template, name, segment))
-      .join('/');
-  });
+  return template
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{([^}*]+)(\*?)\}$/.exec(segment);
+      if (parameter === null) return encodeLiteral(segment);
+      const name = parameter[1] as string;
+      if (!Object.hasOwn(params, name) || params[name] === undefined) {
+        throw new TypeError(`${template}: the path parameter "${name}" is missing`);
+      }
+      const value = String(params[name]);
+      if (parameter[2] === '') {
+        if (value === '') throw new TypeError(`${template}: the path parameter "${name}" is empty`);
+        return encodeSegment(template, name, value);
+      }
+      return value
+        .split('/')
+        .map((part) => encodeSegment(template, name, part))
+        .join('/');
+    })
+    .join('/');
+}
+
+/**
+ * A literal segment of the template as the server reads it back: the router decodes each
+ * segment once (docs/application.md), so `/50%/{id}` is served at `/50%25/1`, and an unencoded
+ * `?` or `#` would end the path. What RFC 3986 §3.3 lets a segment hold as it is (`:`, `@` and
+ * the sub-delims) stays as written, so the URL reads like the template to a gateway in front.
+ */
+function encodeLiteral(segment: string): string {
+  return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3A|3B|3D|40)/g, decodeURIComponent);
 }
 
 function encodeSegment(template: string, name: string, segment: string): string {

@@ -56,6 +56,8 @@ function notesApi() {
       r.delete('/notes/{id}', ({ id }) => {
         notes.delete(id);
       }),
+      // Literal segments the URL would cut short or misread, unless encoded.
+      r.get('/odd/50%/c#d/q?x/{id}', ({ id }) => ({ id })),
       r.get('/teapot', () => {
         throw new HttpError(418, 'I am a teapot');
       }),
@@ -203,6 +205,12 @@ describe.each(ways)('createClient %s', (_way, make) => {
     const file = await client.get('/files/{path*}', { params: { path: 'a b/c.txt' } });
     expect(file.data).toEqual({ path: 'a b/c.txt' });
   });
+
+  it('reaches a route whose literal segments hold "%", "#" or "?"', async () => {
+    const client = make();
+    const odd = await client.get('/odd/50%/c#d/q?x/{id}', { params: { id: '1' } });
+    expect([odd.status, odd.data]).toEqual([200, { id: '1' }]);
+  });
 });
 
 describe('createClient failures', () => {
@@ -250,6 +258,28 @@ describe('fillTemplate', () => {
         const path = fillTemplate('/files/{rest*}', { rest });
         expect(path).not.toMatch(/[?#]/);
         expect(resolved(path).split('/').slice(2).map(decodeURIComponent)).toEqual(parts);
+      }),
+    );
+  });
+
+  it('reaches a route by its template whatever its literal segments hold (property)', async () => {
+    // Any segment a template may have as a literal: not empty, no dot segment, no `/` or braces,
+    // and not the `:id` or `*` syntax of other routers, which registration refuses.
+    const character = fc.oneof(
+      fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    );
+    const literal = fc
+      .string({ unit: character, minLength: 1 })
+      .filter((text) => !/[/{}]|^[:*]/.test(text) && text !== '.' && text !== '..');
+    await fc.assert(
+      fc.asyncProperty(literal, async (text) => {
+        const app = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+          r.get(`/${text}/{id}`, ({ id }) => ({ id })),
+        ]);
+        const client = createClient({ app });
+        const answer = await client.get(`/${text}/{id}`, { params: { id: '1' } });
+        expect([answer.status, answer.data]).toEqual([200, { id: '1' }]);
       }),
     );
   });
