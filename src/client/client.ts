@@ -6,6 +6,7 @@
  */
 import { FetchAdapter, type FetchApplication } from '../adapters/fetch/index.js';
 import { knownOptions } from '../app/options.js';
+import { UNSAFE_IN_CATCH_ALL } from '../app/routing/path-matcher.js';
 import { charsetDecoder } from '../http/charset.js';
 import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
 import type { Client, ClientResponse } from './types.js';
@@ -214,7 +215,9 @@ async function sendCall(
  * template's own segments are encoded too, where a segment may not hold them as written.
  * A value the URL would not keep as its own segment throws a TypeError: an empty one, or a dot
  * segment (`.`, `..`), which URL resolution removes along with the segment before it (RFC 3986
- * §5.2.4), so `/users/{id}/sessions/{sid}` with `sid: '..'` would reach `/users/{id}`.
+ * §5.2.4), so `/users/{id}/sessions/{sid}` with `sid: '..'` would reach `/users/{id}`. A
+ * catch-all's value may be empty, but each of its segments is checked the same way, and more:
+ * the router must give the value back as it was.
  */
 export function fillTemplate(template: string, params: Readonly<Record<string, unknown>>): string {
   return template
@@ -231,12 +234,33 @@ export function fillTemplate(template: string, params: Readonly<Record<string, u
         if (value === '') throw new TypeError(`${template}: the path parameter "${name}" is empty`);
         return encodeSegment(template, name, value);
       }
+      // Empty, the catch-all matches the path that ends before it.
+      if (value === '') return '';
       return value
         .split('/')
-        .map((part) => encodeSegment(template, name, part))
+        .map((part) => encodeCatchAllSegment(template, name, part))
         .join('/');
     })
     .join('/');
+}
+
+/**
+ * One segment of a catch-all's value, refused where the router would not give the value back:
+ * it drops an empty segment (`a//b` arrives as `a/b`, `/a` and `a/` as `a`), and a catch-all
+ * does not match a segment holding `\` or NUL (docs/application.md, "Registering routes").
+ */
+function encodeCatchAllSegment(template: string, name: string, segment: string): string {
+  if (segment === '') {
+    throw new TypeError(
+      `${template}: the path parameter "${name}" has an empty segment (a leading, trailing or repeated "/"), which the server drops`,
+    );
+  }
+  if (UNSAFE_IN_CATCH_ALL.test(segment)) {
+    throw new TypeError(
+      `${template}: the path parameter "${name}" has a segment with "\\" or NUL, which a catch-all does not match`,
+    );
+  }
+  return encodeSegment(template, name, segment);
 }
 
 /**

@@ -246,20 +246,51 @@ describe('fillTemplate', () => {
     );
   });
 
-  it('a catch-all value adds segments but never a query, a fragment or a dot segment (property)', () => {
-    const part = fc.oneof(fc.string(), dotOrEmpty).filter((text) => !text.includes('/'));
-    fc.assert(
-      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+  it('a catch-all value reaches its route as it was, or throws before anything is sent (property)', async () => {
+    const app = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+      r.get('/files/{rest*}', ({ rest }) => ({ rest })),
+    ]);
+    const client = createClient({ app });
+    const part = fc.oneof(fc.string(), fc.constantFrom('', '.', '..', '\\', '\0', 'a\\b', '%2F'));
+    // What the router cannot give back: an empty segment it drops, a dot segment the URL
+    // removes, a segment with a backslash or NUL that a catch-all does not match.
+    const refused = (rest: string) =>
+      rest !== '' &&
+      rest
+        .split('/')
+        .some((segment) => ['', '.', '..'].includes(segment) || /[\\\0]/.test(segment));
+    await fc.assert(
+      fc.asyncProperty(fc.array(part, { minLength: 1, maxLength: 5 }), async (parts) => {
         const rest = parts.join('/');
-        if (parts.some((segment) => segment === '.' || segment === '..')) {
+        if (refused(rest)) {
           expect(() => fillTemplate('/files/{rest*}', { rest })).toThrow(TypeError);
           return;
         }
-        const path = fillTemplate('/files/{rest*}', { rest });
-        expect(path).not.toMatch(/[?#]/);
-        expect(resolved(path).split('/').slice(2).map(decodeURIComponent)).toEqual(parts);
+        expect(fillTemplate('/files/{rest*}', { rest })).not.toMatch(/[?#]/);
+        const answer = await client.get('/files/{rest*}', { params: { rest } });
+        expect([answer.status, answer.data]).toEqual([200, { rest }]);
       }),
     );
+  });
+
+  it('refuses a catch-all value the router would change or not match', async () => {
+    const served: string[] = [];
+    const app = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+      r.get('/files/{rest*}', ({ rest }) => void served.push(rest)),
+    ]);
+    const client = createClient<typeof app>({ app });
+    for (const [rest, why] of [
+      ['a//b', /empty segment/],
+      ['/a', /empty segment/],
+      ['a/', /empty segment/],
+      ['a\\b', /"\\" or NUL/],
+      ['a/\0', /"\\" or NUL/],
+    ] as const) {
+      await expect(client.get('/files/{rest*}', { params: { rest } })).rejects.toThrow(why);
+    }
+    await client.get('/files/{rest*}', { params: { rest: '' } });
+    await client.get('/files/{rest*}', { params: { rest: 'a/b' } });
+    expect(served).toEqual(['', 'a/b']);
   });
 
   it('reaches a route by its template whatever its literal segments hold (property)', async () => {

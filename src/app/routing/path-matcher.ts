@@ -211,9 +211,12 @@ function staticChildAt<T>(
   return undefined;
 }
 
-// A catch-all takes the rest of the path, but never a segment that decoded to a separator or
-// NUL: joined back with `/` it would name a different path than the client sent (§17.4).
-const UNSAFE_IN_CATCH_ALL = /[/\\\0]/;
+/**
+ * A catch-all takes the rest of the path, but never a segment that decoded to a separator or
+ * NUL: joined back with `/` it would name a different path than the client sent (§17.4). The
+ * typed client refuses such a value before sending it.
+ */
+export const UNSAFE_IN_CATCH_ALL = /[/\\\0]/;
 
 function walk<T>(
   node: Node<T>,
