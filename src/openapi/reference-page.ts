@@ -13,17 +13,29 @@ function segments(path: string): string[] {
 }
 
 /**
- * The URL of `target` relative to a page at `page` (both templates of the same router); a page
- * asked for with a trailing slash (`/docs/`, which routes like `/docs`) is one level deeper.
+ * The URL of `target` relative to the page at `page` (both templates of the same router), asked
+ * for at `requestedPath`. The browser resolves it against the path as requested, where every
+ * `/` counts (each `../` removes one segment, an empty one too: RFC 3986 §5.2.4): `//docs//`
+ * routes like `/docs` (docs/application.md) but lies three segments deeper. So the climb is
+ * counted in the requested path's segments, up to the first of the page's segments that
+ * `target` does not share; above it, the requested path is a prefix both share.
  */
-export function relativeUrl(page: string, target: string, trailingSlash: boolean): string {
+export function relativeUrl(requestedPath: string, page: string, target: string): string {
   const from = segments(page);
+  const trailingSlash = requestedPath.endsWith('/');
   if (!trailingSlash) from.pop();
   const to = segments(target);
   let common = 0;
   while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
-  const up = '../'.repeat(from.length - common);
-  return `${up === '' ? './' : up}${to.slice(common).join('/')}`;
+  // The requested directory's segments, empty ones included: what each `../` removes.
+  const directory = requestedPath.split('/').slice(1, -1);
+  let up = 0;
+  let left = from.length - common;
+  for (let index = directory.length - 1; left > 0 && index >= 0; index--) {
+    up++;
+    if (directory[index] !== '') left--;
+  }
+  return `${up === 0 ? './' : '../'.repeat(up)}${to.slice(common).join('/')}`;
 }
 
 /** The script that starts Swagger UI on the page's `#swagger-ui` element. */

@@ -101,8 +101,7 @@ export function openapiRouter(
     routes.push(...assets.routes);
     const title = `${options.info.title} ${options.info.version}`;
     const page = ({ request }: { request: Request }) => {
-      const slash = request.path.endsWith('/');
-      const link = (target: string) => relativeUrl(docsPath, target, slash);
+      const link = (target: string) => relativeUrl(request.path, docsPath, target);
       const html = referencePage({
         title,
         document: link(documentPath),

@@ -133,6 +133,13 @@ describe('openapiRouter', () => {
       expect(urls).toContain('/api/spec/openapi.json');
       for (const url of urls) expect((await app.request(url)).statusCode, url).toBe(200);
     }
+    // Repeated slashes route to the same page, which a browser resolves its links against.
+    for (const pageUrl of ['http://host//api//reference//', 'http://host/api//reference']) {
+      const page = await app.request(new URL(pageUrl).pathname);
+      const urls = links(text(page.body), pageUrl);
+      expect(urls.map((url) => url.replace(/\/+/g, '/'))).toContain('/api/spec/openapi.json');
+      for (const url of urls) expect((await app.request(url)).statusCode, url).toBe(200);
+    }
     const document = JSON.parse(text((await app.request('/api/spec/openapi.json')).body));
     expect(Object.keys(document.paths)).toEqual(['/ping']);
   });
@@ -184,8 +191,9 @@ describe('relativeUrl', () => {
       ['/x/docs', '/y/z/openapi.json', false],
     ];
     for (const [page, target, slash] of cases) {
-      const pageUrl = `http://host/mount${page}${slash ? '/' : ''}`;
-      const resolved = new URL(relativeUrl(page, target, slash), pageUrl).pathname;
+      const requested = `/mount${page}${slash ? '/' : ''}`;
+      const resolved = new URL(relativeUrl(requested, page, target), `http://host${requested}`)
+        .pathname;
       expect(resolved, `${page} -> ${target}`).toBe(`/mount${target}`);
     }
   });
@@ -200,9 +208,41 @@ describe('the reference page', () => {
   it('links resolve to their targets from any page, mount prefix and trailing slash (property)', () => {
     fc.assert(
       fc.property(template, template, template, fc.boolean(), (mount, page, target, slash) => {
-        const pageUrl = `http://host${mount}${page}${slash ? '/' : ''}`;
-        const resolved = new URL(relativeUrl(page, target, slash), pageUrl).pathname;
+        const requested = `${mount}${page}${slash ? '/' : ''}`;
+        const resolved = new URL(relativeUrl(requested, page, target), `http://host${requested}`)
+          .pathname;
         expect(resolved).toBe(`${mount}${target}`);
+      }),
+    );
+  });
+
+  it('links route to their targets from a page asked for with repeated slashes (property)', () => {
+    // The page's path as a client may send it: each `/` of it one or more, and trailing ones.
+    const sent = (path: string) =>
+      fc
+        .tuple(
+          fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 8, maxLength: 8 }),
+          fc.integer({ min: 0, max: 3 }),
+        )
+        .map(
+          ([runs, trailing]) =>
+            path
+              .split('/')
+              .slice(1)
+              .map((segment, index) => `${'/'.repeat(runs[index] ?? 1)}${segment}`)
+              .join('') + '/'.repeat(trailing),
+        );
+    const pageRequest = fc
+      .tuple(template, template, template)
+      .chain(([mount, page, target]) =>
+        sent(`${mount}${page}`).map((requested) => ({ mount, page, target, requested })),
+      );
+    fc.assert(
+      fc.property(pageRequest, ({ mount, page, target, requested }) => {
+        const resolved = new URL(relativeUrl(requested, page, target), `http://host${requested}`)
+          .pathname;
+        // Repeated slashes do not change which route a path reaches (docs/application.md).
+        expect(resolved.replace(/\/+/g, '/')).toBe(`${mount}${target}`);
       }),
     );
   });
