@@ -151,14 +151,24 @@ class Scanner {
   }
 
   readIdentifier(): string {
-    const match = /^[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/.exec(this.text.slice(this.pos));
+    const match = IDENTIFIER_NAME.exec(this.text.slice(this.pos));
     if (match === null) return '';
     this.pos += match[0].length;
-    return match[0];
+    // A name may be spelt with escapes, as a bundler writes every non-ASCII letter (esbuild
+    // writes `prénom` as `pr\u00E9nom`): it is the name they spell.
+    return match[0].replace(UNICODE_ESCAPE, (_escape, braced: string | undefined, four: string) =>
+      String.fromCodePoint(Number.parseInt(braced ?? four, 16)),
+    );
   }
 }
 
-const IDENTIFIER = /^(?:async\s*)?[A-Za-z_$][\w$]*\s*=>/;
+// An identifier as a function's source may spell it: letters, or escapes of them (ECMAScript
+// §12.7, IdentifierName), such as `pr\u00E9nom` for `prénom`.
+const NAME_START = String.raw`(?:[A-Za-z_$\u00a0-\uffff]|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]+\})`;
+const NAME_PART = String.raw`(?:[\w$\u00a0-\uffff]|\\u[0-9A-Fa-f]{4}|\\u\{[0-9A-Fa-f]+\})`;
+const IDENTIFIER_NAME = new RegExp(`^${NAME_START}${NAME_PART}*`);
+const UNICODE_ESCAPE = /\\u\{([0-9A-Fa-f]+)\}|\\u([0-9A-Fa-f]{4})/g;
+const IDENTIFIER = new RegExp(`^(?:async\\s*)?${NAME_START}${NAME_PART}*\\s*=>`);
 
 // After these a `/` begins a regular expression; after a name, a number or a closing bracket
 // it divides.

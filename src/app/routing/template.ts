@@ -5,7 +5,9 @@
 import { SetupError } from '../../errors.js';
 import { BUILTIN_NAMES } from '../inject/builtins.js';
 
-const PARAM = /^\{([A-Za-z_$][\w$]*)(\*)?\}$/;
+// A parameter is named as a JavaScript identifier is, Unicode letters included (`{prénom}`), so
+// that a handler can destructure it by that name (docs/application.md).
+const PARAM = /^\{([\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*)(\*)?\}$/u;
 
 /**
  * Refuses the parameter syntax of other routers (Express, Fastify, Hono): `:id` and `*` would

@@ -156,6 +156,18 @@ describe('name discovery', () => {
     );
   });
 
+  it('reads names spelt with escapes, as a bundler writes every non-ASCII letter', async () => {
+    const escaped = new Function(
+      'return ({ pr\\u00E9nom, \\u{65E5}\\u{672C}: renamed, caf\\u00e9 = 1 }) => [pr\\u00E9nom, renamed]',
+    )();
+    expect(injectedNames(escaped, 'f')).toEqual(['prénom', '日本', 'café']);
+    // This file is compiled by esbuild, which writes `prénom` below as `pr\u00E9nom`.
+    const app = new RestApplication({ logger: silentLogger }).dependency('café', () => 'noir');
+    app.get('/users/{prénom}', ({ prénom, café }) => ({ prénom, café }));
+    const response = await app.request('/users/Zo%C3%A9');
+    expect(JSON.parse(String(response.body))).toEqual({ prénom: 'Zoé', café: 'noir' });
+  });
+
   it('keeps working after the handler is minified and bundled', async () => {
     const source = `
       export function register(app) {
