@@ -127,7 +127,7 @@ export class Route<
    *
    * @example
    * app.put('/notes/{id}', ({ id, jsonBody }) => notes.save(id, jsonBody))
-   *   .etag(({ id }) => notes.get(id)?.version);
+   *   .etag(({ id }) => notes.get(id)?.version.toString());
    */
   etag(provider: RouteProvider<Deps, Path, string | null | undefined>): this {
     this.settings.etag = describeInjectable(provider, `etag() of ${this.method} ${this.path}`);
