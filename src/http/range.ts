@@ -112,18 +112,23 @@ export function parseRange(header: string | undefined, size: number): RangeReque
 }
 
 // Overlapping or adjacent ranges are merged (§14.2 allows it) so a client cannot make us send the
-// same bytes many times over.
+// same bytes many times over. The rest keep the order they were asked in (§15.3.7.2): a merged
+// range goes where the first of its parts was asked.
 function coalesce(ranges: ByteRange[]): ByteRange[] {
   if (ranges.length === 1) return ranges;
-  const sorted = ranges.slice().sort((a, b) => a.start - b.start);
-  const merged: ByteRange[] = [{ ...(sorted[0] as ByteRange) }];
+  const sorted = ranges
+    .map((range, asked) => ({ start: range.start, end: range.end, asked }))
+    .sort((a, b) => a.start - b.start);
+  const merged = [{ ...(sorted[0] as (typeof sorted)[number]) }];
   for (let i = 1; i < sorted.length; i++) {
-    const range = sorted[i] as ByteRange;
-    const previous = merged[merged.length - 1] as ByteRange;
-    if (range.start <= previous.end + 1) previous.end = Math.max(previous.end, range.end);
-    else merged.push({ ...range });
+    const range = sorted[i] as (typeof sorted)[number];
+    const previous = merged[merged.length - 1] as (typeof sorted)[number];
+    if (range.start <= previous.end + 1) {
+      previous.end = Math.max(previous.end, range.end);
+      previous.asked = Math.min(previous.asked, range.asked);
+    } else merged.push({ ...range });
   }
-  return merged;
+  return merged.sort((a, b) => a.asked - b.asked).map(({ start, end }) => ({ start, end }));
 }
 
 /** `bytes start-end/size` for a 206. */
