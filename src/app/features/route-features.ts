@@ -224,8 +224,10 @@ export function decorateResponse(
   response: Response,
   request: Request,
   state: RequestState | undefined,
+  asError = false,
 ): void | Promise<void> {
-  if (features.conditional !== undefined) addProvidedValidators(response, state);
+  // An error answer is no representation of the resource, whatever its status.
+  if (features.conditional !== undefined && !asError) addProvidedValidators(response, state);
   // One merge for every name instead of one scan each: with CORS and authorization, 3,038
   // instructions per response before (bench/RESULTS.md).
   if (features.vary !== undefined) features.vary.addTo(response.headers);

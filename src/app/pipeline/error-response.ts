@@ -141,6 +141,7 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
       exchange.head,
       exchange.features,
       exchange.state,
+      true,
     );
   } catch (failure) {
     logFailure(host.logger, request, 'Could not complete an error response', failure);

@@ -45,6 +45,9 @@ async function statFile(body: FileBody): Promise<{ size: number; mtime: Date }> 
  * Completes `response` for sending; returns it. `features` are the route's (or, for requests no
  * route took, the application's), `state` the request's injection state when there is one.
  * Throws an HttpError for a 412 or 416 found here; the pipeline turns it into the error response.
+ * `asError`: the response answers an error (an error handler's, whatever its status), so it is
+ * no representation of the resource: it gets none of the route's validators, and no
+ * precondition or range is judged against it again.
  */
 export function finalizeResponse(
   response: Response,
@@ -52,25 +55,26 @@ export function finalizeResponse(
   head: boolean,
   features?: RouteFeatures,
   state?: RequestState,
+  asError = false,
 ): Response | Promise<Response> {
   response.request ??= request;
   if (features !== undefined) {
-    const decorated = decorateResponse(features, response, request, state);
+    const decorated = decorateResponse(features, response, request, state, asError);
     const compression = features.compress;
     if (compression !== undefined) {
       // Compressed last, HEAD included: the headers of a HEAD are those of the encoded GET.
       const compress = (done: Response) => compressResponse(compression, done, request, head);
       const complete = () => {
-        const done = completeBody(response, request, false);
+        const done = completeBody(response, request, false, asError);
         return isThenable(done) ? done.then(compress) : compress(done);
       };
       return isThenable(decorated) ? Promise.resolve(decorated).then(complete) : complete();
     }
     if (isThenable(decorated)) {
-      return Promise.resolve(decorated).then(() => completeBody(response, request, head));
+      return Promise.resolve(decorated).then(() => completeBody(response, request, head, asError));
     }
   }
-  return completeBody(response, request, head);
+  return completeBody(response, request, head, asError);
 }
 
 // The common case (text, bytes, JSON) completes without a promise; only a file body waits for
@@ -79,6 +83,7 @@ function completeBody(
   response: Response,
   request: Request,
   head: boolean,
+  asError: boolean,
 ): Response | Promise<Response> {
   const body = response.body;
   // A file body whose size and Last-Modified are already known (a static router stat'ed it)
@@ -96,7 +101,7 @@ function completeBody(
       if (response.lastModified === undefined && !response.headers.has('last-modified')) {
         response.setLastModified(info.mtime);
       }
-      return completeHeaders(response, request, head, info.size);
+      return completeHeaders(response, request, head, info.size, asError);
     });
   }
   if (typeof Blob === 'function' && body instanceof Blob) {
@@ -107,10 +112,10 @@ function completeBody(
       if (response.contentType === undefined && !response.headers.has('content-type')) {
         response.contentType = body.type === '' ? 'application/octet-stream' : body.type;
       }
-      return completeHeaders(response, request, head, undefined);
+      return completeHeaders(response, request, head, undefined, asError);
     });
   }
-  return completeHeaders(response, request, head, undefined);
+  return completeHeaders(response, request, head, undefined, asError);
 }
 
 // Content-Type values already found valid by `headers.set`.
@@ -121,6 +126,7 @@ function completeHeaders(
   request: Request,
   head: boolean,
   fileSize: number | undefined,
+  asError: boolean,
 ): Response {
   if (response.statusCode < 200) {
     // RFC 9110 §15.2: a 1xx is interim and a final response must follow; sent as the answer,
@@ -209,7 +215,7 @@ function completeHeaders(
   if (request.requestId !== undefined) {
     MultiValueHeaders.setDefault(headers, 'X-Request-ID', 'x-request-id', request.requestId);
   }
-  if (checkResponsePreconditions(request, response)) return response;
+  if (!asError && checkResponsePreconditions(request, response)) return response;
   if (forbidsContent(response.statusCode)) {
     discardBody(response.body);
     response.body = undefined;
@@ -221,6 +227,7 @@ function completeHeaders(
     return response;
   }
   if (
+    !asError &&
     length !== undefined &&
     response.statusCode === 200 &&
     (request.method === 'GET' || request.method === 'HEAD') &&

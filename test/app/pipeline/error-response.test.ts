@@ -268,6 +268,48 @@ describe('error handlers', () => {
   });
 });
 
+describe('an error handler that answers with a success status', () => {
+  it("sends its answer as it is: it is no representation of the route's resource", async () => {
+    const errors: string[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (message) => void errors.push(message) },
+    });
+    let failing = true;
+    app
+      .get('/doc', () => {
+        if (failing) throw new HttpError(503);
+        return 'abcdef';
+      })
+      .etag(() => 'v1')
+      .lastModified(() => new Date('2024-01-01T00:00:00Z'));
+    // An API that answers every error as a 200 envelope.
+    app.errorHandler(({ error }) => [{ ok: false, status: error.statusCode }, 200]);
+    // Its own 412 and 416 are not judged again on the way out (each became a 500 before).
+    failing = false;
+    const stale = await app.request('/doc', { headers: { 'If-Match': '"stale"' } });
+    expect([stale.statusCode, JSON.parse(String(stale.body))]).toEqual([
+      200,
+      { ok: false, status: 412 },
+    ]);
+    const beyond = await app.request('/doc', { headers: { Range: 'bytes=99-' } });
+    expect([beyond.statusCode, JSON.parse(String(beyond.body))]).toEqual([
+      200,
+      { ok: false, status: 416 },
+    ]);
+    expect(errors).toEqual([]);
+    // The envelope carries none of the resource's validators, so a cache cannot revalidate it
+    // as the resource once the handler recovers.
+    failing = true;
+    const failed = await app.request('/doc');
+    expect(failed.statusCode).toBe(200);
+    expect(failed.headers.get('etag')).toBeUndefined();
+    expect(failed.headers.get('last-modified')).toBeUndefined();
+    failing = false;
+    const recovered = await app.request('/doc');
+    expect([recovered.statusCode, recovered.headers.get('etag')]).toEqual([200, '"v1"']);
+  });
+});
+
 describe('the logger', () => {
   it('is replaceable, writes structured fields and the request id, and is injectable as log', async () => {
     const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
