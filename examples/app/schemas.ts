@@ -16,13 +16,17 @@ const NOT_STORABLE = 'must not contain NUL (U+0000) or a lone surrogate';
 
 /**
  * Whether a title is one line of text: a line break or tab in it would let one bookmark pose as
- * several in the `text/plain` list (one line per bookmark, fields apart by tabs).
+ * several in the `text/plain` list (one line per bookmark, fields apart by tabs). Control
+ * characters (\p{Cc}) are not the only line breaks: U+2028 LINE SEPARATOR (\p{Zl}) and U+2029
+ * PARAGRAPH SEPARATOR (\p{Zp}) end a line for JavaScript's and Python's line splitting and for
+ * editors, so they are refused too.
  */
 function oneLine(text: string): boolean {
   // NUL is `storable`'s to refuse, so that it is named once.
-  return !/(?!\0)\p{Cc}/u.test(text);
+  return !/(?!\0)[\p{Cc}\p{Zl}\p{Zp}]/u.test(text);
 }
-const NOT_ONE_LINE = 'must be one line, without control characters (line breaks, tabs...)';
+const NOT_ONE_LINE =
+  'must be one line, without control characters or line separators (line breaks, tabs, U+2028...)';
 
 // Letters, digits and dashes only: nothing PostgreSQL cannot store.
 const Tag = z

@@ -202,6 +202,8 @@ describe.each(backends)('in-process on $name', (backend) => {
       'a\tb',
       'a\rb',
       'a\u0085b',
+      'a\u2028b',
+      'a\u2029b',
     ]) {
       const response = await app.request('/api/v1/bookmarks', {
         method: 'POST',
