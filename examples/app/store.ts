@@ -21,6 +21,18 @@ export interface Bookmark {
 
 export type BookmarkInput = z.output<typeof NewBookmark>;
 
+/** What a conditional write requires of the row, checked in the statement that changes it. */
+export interface WriteCondition {
+  /** The row still has this version (If-Match). */
+  version?: number;
+  /**
+   * The row was last changed within or before this date's second (If-Unmodified-Since): dates
+   * compare at one-second precision, the finest an HTTP-date carries, as restmachine compares
+   * them (docs/http-semantics.md).
+   */
+  unmodifiedSince?: Date;
+}
+
 export interface ListFilter {
   tag?: string | undefined;
   /** Case-insensitive text to find in the title or URL. */
@@ -68,6 +80,21 @@ function toId(id: string): number | undefined {
   if (!/^[1-9][0-9]{0,9}$/.test(id)) return undefined;
   const value = Number(id);
   return value <= 2_147_483_647 ? value : undefined;
+}
+
+/**
+ * The SQL of a {@link WriteCondition}, its two parameters numbered from `first`: a part left out
+ * (NULL) holds. `date_trunc` drops what an HTTP-date cannot carry, below the second.
+ */
+function meetsCondition(first: number): string {
+  const version = `$${first}::integer`;
+  const since = `$${first + 1}::timestamptz`;
+  return `(${version} IS NULL OR version = ${version})
+      AND (${since} IS NULL OR date_trunc('second', updated_at) <= ${since})`;
+}
+
+function conditionParams(condition: WriteCondition | undefined): [number | null, string | null] {
+  return [condition?.version ?? null, condition?.unmodifiedSince?.toISOString() ?? null];
 }
 
 export interface StoreOptions extends DatabaseOptions {
@@ -137,14 +164,14 @@ export class BookmarkStore {
   }
 
   /**
-   * Applies the fields `changes` has and moves the version on. With `expectedVersion`, only
-   * if the row still has that version: `undefined` then means someone changed (or deleted) it
-   * first, which the route answers with 412 instead of overwriting their change.
+   * Applies the fields `changes` has and moves the version on. With a `condition`, only if the
+   * row still meets it: `undefined` then means someone changed (or deleted) it first, which the
+   * route answers with 412 instead of overwriting their change.
    */
   async update(
     id: string,
     changes: Partial<BookmarkInput>,
-    expectedVersion?: number,
+    condition?: WriteCondition,
   ): Promise<Bookmark | undefined> {
     const key = toId(id);
     if (key === undefined) return undefined;
@@ -152,26 +179,26 @@ export class BookmarkStore {
       `UPDATE bookmarks
        SET url = COALESCE($2, url), title = COALESCE($3, title), tags = COALESCE($4, tags),
            updated_at = now(), version = version + 1
-       WHERE id = $1 AND ($5::integer IS NULL OR version = $5)
+       WHERE id = $1 AND ${meetsCondition(5)}
        RETURNING ${COLUMNS}`,
       [
         key,
         changes.url ?? null,
         changes.title ?? null,
         changes.tags === undefined ? null : [...new Set(changes.tags)],
-        expectedVersion ?? null,
+        ...conditionParams(condition),
       ],
     );
     return row === undefined ? undefined : toBookmark(row);
   }
 
-  /** Deletes the bookmark (only at `expectedVersion`, when given); false when nothing was. */
-  async remove(id: string, expectedVersion?: number): Promise<boolean> {
+  /** Deletes the bookmark (only if it meets `condition`, when given); false when nothing was. */
+  async remove(id: string, condition?: WriteCondition): Promise<boolean> {
     const key = toId(id);
     if (key === undefined) return false;
     const rows = await this.#db.query<{ id: number }>(
-      'DELETE FROM bookmarks WHERE id = $1 AND ($2::integer IS NULL OR version = $2) RETURNING id',
-      [key, expectedVersion ?? null],
+      `DELETE FROM bookmarks WHERE id = $1 AND ${meetsCondition(2)} RETURNING id`,
+      [key, ...conditionParams(condition)],
     );
     return rows.length > 0;
   }

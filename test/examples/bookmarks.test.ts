@@ -260,6 +260,68 @@ describe.each(backends)('in-process on $name', (backend) => {
     expect((await app.request('/api/v1/bookmarks/1')).statusCode).toBe(404);
   });
 
+  it('holds If-Unmodified-Since on PATCH and DELETE, up to the write', async () => {
+    const created = await json(
+      await app.request('/api/v1/bookmarks', {
+        method: 'POST',
+        json: { url: 'https://dates.example/', title: 'Dated' },
+      }),
+    );
+    const path = `/api/v1/bookmarks/${created.id}`;
+    const lastModified = (await app.request(path)).headers.get('last-modified') as string;
+    // A client whose copy is a second older than the bookmark's last change (RFC 9110 §13.1.4).
+    const older = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    for (const method of ['PATCH', 'DELETE']) {
+      const stale = await app.request(path, {
+        method,
+        json: method === 'PATCH' ? { title: 'Lost update' } : undefined,
+        headers: { 'If-Unmodified-Since': older },
+      });
+      expect(stale.statusCode, method).toBe(412);
+    }
+    const patched = await app.request(path, {
+      method: 'PATCH',
+      json: { title: 'Changed' },
+      headers: { 'If-Unmodified-Since': lastModified },
+    });
+    expect(patched.statusCode).toBe(200);
+    const changed = await json(patched);
+    expect(changed).toMatchObject({ title: 'Changed', version: 2 });
+    // The PATCH answers with the new date, as the GET would send it.
+    const since = patched.headers.get('last-modified') as string;
+    expect(since).toBe((await app.request(path)).headers.get('last-modified'));
+
+    // Another client's change lands between this request's read and its write, in a later
+    // second: the write itself must then fail, or the other change would be lost.
+    const nextSecond = (Math.floor(Date.parse(changed.updatedAt) / 1000) + 1) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, nextSecond - Date.now() + 20));
+    const [theirs, mine] = await Promise.all([
+      app.request(path, { method: 'PATCH', json: { title: 'Their change' } }),
+      app.request(path, {
+        method: 'PATCH',
+        json: { title: 'My change' },
+        headers: { 'If-Unmodified-Since': since },
+      }),
+    ]);
+    expect(theirs.statusCode).toBe(200);
+    // Mine may have gone first (theirs is unconditional and wins); after theirs, it is a 412.
+    expect([200, 412]).toContain(mine.statusCode);
+    expect(await json(await app.request(path))).toMatchObject({ title: 'Their change' });
+
+    const sinceTheirs = (await app.request(path)).headers.get('last-modified') as string;
+    const afterTheirs = (Math.floor(Date.parse(sinceTheirs) / 1000) + 1) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, afterTheirs - Date.now() + 20));
+    const [changedAgain, deleted] = await Promise.all([
+      app.request(path, { method: 'PATCH', json: { title: 'Changed again' } }),
+      app.request(path, { method: 'DELETE', headers: { 'If-Unmodified-Since': sinceTheirs } }),
+    ]);
+    // Either the delete went first (and the change found nothing), or it is a 412.
+    expect([
+      [200, 412],
+      [404, 204],
+    ]).toContainEqual([changedAgain.statusCode, deleted.statusCode]);
+  }, 10_000);
+
   it('negotiates JSON, HTML (escaped) and plain text', async () => {
     const created = await json(
       await app.request('/api/v1/bookmarks', {
