@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { HttpError, Response, Router } from '../../src/index.js';
 import type { BookmarksApp } from './app.js';
-import { writeCondition } from './preconditions.js';
+import { versionTag, writeCondition } from './preconditions.js';
 import { bookmarkHtml, bookmarksHtml, bookmarksText, bookmarkText } from './render.js';
 import { StoredBookmark } from './schemas.js';
 import type { Bookmark } from './store.js';
@@ -44,7 +44,7 @@ export function bookmarksRouter(app: BookmarksApp) {
     // anything changes (optimistic concurrency; preconditions.ts holds it up to the write).
     v1
       .get('/bookmarks/{id}', ({ bookmark }) => bookmark)
-      .etag(({ bookmark }) => `v${bookmark.version}`)
+      .etag(({ bookmark }) => versionTag(bookmark.version))
       .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
       .provides('text/html; charset=utf-8', ({ result }) => bookmarkHtml(result as Bookmark))
       .provides('text/plain; charset=utf-8', ({ result }) => bookmarkText(result as Bookmark))
@@ -54,17 +54,17 @@ export function bookmarksRouter(app: BookmarksApp) {
 
     v1
       .patch('/bookmarks/{id}', async ({ store, bookmark, changes, headers }) => {
-        const condition = writeCondition(headers, bookmark);
+        const condition = writeCondition(headers);
         const updated = await store.update(bookmark.id, changes, condition);
         if (updated === undefined) throw new HttpError(condition === undefined ? 404 : 412);
         // The new validators, so that the client's next conditional request needs no GET.
         return new Response(200, updated, {
-          etag: `v${updated.version}`,
+          etag: versionTag(updated.version),
           lastModified: new Date(updated.updatedAt),
         });
       })
       .uses('changes')
-      .etag(({ bookmark }) => `v${bookmark.version}`)
+      .etag(({ bookmark }) => versionTag(bookmark.version))
       .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
       .describe({
         summary: 'Change a bookmark',
@@ -75,13 +75,13 @@ export function bookmarksRouter(app: BookmarksApp) {
 
     v1
       .delete('/bookmarks/{id}', async ({ store, bookmark, headers }) => {
-        const condition = writeCondition(headers, bookmark);
+        const condition = writeCondition(headers);
         if (!(await store.remove(bookmark.id, condition))) {
           throw new HttpError(condition === undefined ? 404 : 412);
         }
         return null;
       })
-      .etag(({ bookmark }) => `v${bookmark.version}`)
+      .etag(({ bookmark }) => versionTag(bookmark.version))
       .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
       .describe({
         summary: 'Delete a bookmark',

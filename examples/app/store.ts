@@ -23,8 +23,8 @@ export type BookmarkInput = z.output<typeof NewBookmark>;
 
 /** What a conditional write requires of the row, checked in the statement that changes it. */
 export interface WriteCondition {
-  /** The row still has this version (If-Match). */
-  version?: number;
+  /** The row has one of these versions (If-Match with a list of tags). */
+  versions?: number[];
   /**
    * The row was last changed within or before this date's second (If-Unmodified-Since): dates
    * compare at one-second precision, the finest an HTTP-date carries, as restmachine compares
@@ -87,14 +87,14 @@ function toId(id: string): number | undefined {
  * (NULL) holds. `date_trunc` drops what an HTTP-date cannot carry, below the second.
  */
 function meetsCondition(first: number): string {
-  const version = `$${first}::integer`;
+  const versions = `$${first}::integer[]`;
   const since = `$${first + 1}::timestamptz`;
-  return `(${version} IS NULL OR version = ${version})
+  return `(${versions} IS NULL OR version = ANY (${versions}))
       AND (${since} IS NULL OR date_trunc('second', updated_at) <= ${since})`;
 }
 
-function conditionParams(condition: WriteCondition | undefined): [number | null, string | null] {
-  return [condition?.version ?? null, condition?.unmodifiedSince?.toISOString() ?? null];
+function conditionParams(condition: WriteCondition | undefined): [number[] | null, string | null] {
+  return [condition?.versions ?? null, condition?.unmodifiedSince?.toISOString() ?? null];
 }
 
 export interface StoreOptions extends DatabaseOptions {

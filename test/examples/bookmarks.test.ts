@@ -322,6 +322,51 @@ describe.each(backends)('in-process on $name', (backend) => {
     ]).toContainEqual([changedAgain.statusCode, deleted.statusCode]);
   }, 10_000);
 
+  it('writes under If-Match as sent: * while the bookmark exists, a list when any tag matches', async () => {
+    const created = await json(
+      await app.request('/api/v1/bookmarks', {
+        method: 'POST',
+        json: { url: 'https://star.example/', title: 'Star' },
+      }),
+    );
+    const path = `/api/v1/bookmarks/${created.id}`;
+    // Concurrent changes with `If-Match: *` each read the bookmark, then write after others did:
+    // the bookmark still exists, so each one holds (RFC 9110 §13.1.1).
+    const starred = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        app.request(path, {
+          method: 'PATCH',
+          json: { tags: [`t${i}`] },
+          headers: { 'If-Match': '*' },
+        }),
+      ),
+    );
+    expect(starred.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(await json(await app.request(path))).toMatchObject({ version: 6 });
+    // A list that names the version a concurrent change makes holds before and after it.
+    const [first, either] = await Promise.all([
+      app.request(path, {
+        method: 'PATCH',
+        json: { title: 'One' },
+        headers: { 'If-Match': '"v6"' },
+      }),
+      app.request(path, {
+        method: 'PATCH',
+        json: { title: 'Two' },
+        headers: { 'If-Match': '"v6", "v7"' },
+      }),
+    ]);
+    expect(either.statusCode).toBe(200);
+    expect([200, 412]).toContain(first.statusCode);
+    // Over several field lines, beside tags that do not match (a weak one never does).
+    const { version } = await json(await app.request(path));
+    const removed = await app.request(path, {
+      method: 'DELETE',
+      headers: { 'If-Match': ['"v1"', `W/"v${version}"`, `"v${version}"`] },
+    });
+    expect(removed.statusCode).toBe(204);
+  });
+
   it('negotiates JSON, HTML (escaped) and plain text', async () => {
     const created = await json(
       await app.request('/api/v1/bookmarks', {
