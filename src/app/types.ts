@@ -77,6 +77,14 @@ export interface BuiltinInjectables {
   signal: AbortSignal;
   /** The `Last-Event-ID` header of an event-stream client reconnecting (docs/streams.md). */
   lastEventId: string | undefined;
+  /**
+   * The media type content negotiation chose for the answer (`'application/json'`,
+   * `'text/html'`), known from step 3 of the pipeline on: the `etag()` and `lastModified()`
+   * providers and the handler have it, so that each representation gets its own strong tag
+   * (RFC 9110 §8.8.3, docs/http-semantics.md). `undefined` before negotiation (`onRequest`
+   * hooks, authorization checks).
+   */
+  mediaType: string | undefined;
 }
 
 /** A map of registered dependency names to their (resolved) types. */

@@ -27,6 +27,10 @@ describe('hook contexts', () => {
     });
     app
       .get('/notes/{id}', ({ note, page, id }) => ({ note, page, id }))
+      .etag(({ mediaType }) => {
+        expectTypeOf(mediaType).toEqualTypeOf<string | undefined>();
+        return mediaType === 'text/html' ? '1-html' : '1';
+      })
       .onRequest(({ id, tenant }) => {
         expectTypeOf(id).toEqualTypeOf<string>();
         expectTypeOf(tenant).toEqualTypeOf<string>();

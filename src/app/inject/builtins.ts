@@ -72,6 +72,8 @@ export function builtinGetter(name: string, host: BuiltinHost): Getter | undefin
       return injectedSignal;
     case 'lastEventId':
       return (s) => s.request.headers.get('last-event-id');
+    case 'mediaType':
+      return (s) => (s.chosen === undefined ? undefined : `${s.chosen.type}/${s.chosen.subtype}`);
     default:
       return undefined;
   }
@@ -105,6 +107,7 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   'fetchContext',
   'signal',
   'lastEventId',
+  'mediaType',
   'result',
   'error',
   'response',

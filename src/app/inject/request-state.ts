@@ -2,6 +2,7 @@
  * What one request's injection shares: the request, its path parameters and the values computed
  * for it. Two concurrent requests never share a state.
  */
+import type { MediaType } from '../../http/media-type.js';
 import type { Request } from '../../request.js';
 import type { Logger } from '../logger.js';
 
@@ -25,6 +26,8 @@ export interface RequestState {
    * (app/features/conditional.ts); `exists` is false when both gave nothing.
    */
   validators: { etag?: string; lastModified?: Date; exists: boolean } | undefined;
+  /** The representation content negotiation chose for the route's answer (`mediaType`). */
+  chosen: MediaType | undefined;
 }
 
 /** How one injected name gets its value for a request: now, or as a promise. */
@@ -46,6 +49,7 @@ export function newRequestState(
     log: undefined,
     abort: undefined,
     validators: undefined,
+    chosen: undefined,
   };
 }
 

@@ -54,6 +54,7 @@ export function checkAuthorization(exchange: RoutedExchange): Response | Promise
 /** Step 3: content negotiation, 406 before any provider or handler runs. */
 function negotiate(exchange: RoutedExchange): Response | Promise<Response> {
   exchange.renderer = chooseRenderer(exchange.route, exchange.request);
+  exchange.state.chosen = exchange.renderer;
   return checkResourcesExist(exchange);
 }
 

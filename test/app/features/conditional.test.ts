@@ -174,3 +174,51 @@ describe('validators from providers on the way out', () => {
     expect(own.headers.getAll('etag')).toEqual(['"mine"']);
   });
 });
+
+describe('a tag per representation, from the negotiated mediaType', () => {
+  function notesApp(seen: unknown[]) {
+    const app = new RestApplication({ logger: silentLogger });
+    app.onRequest(({ mediaType }) => void seen.push(['onRequest', mediaType]));
+    app
+      .get('/notes/{id}', ({ id, mediaType }) => {
+        seen.push(['handler', mediaType]);
+        return { id, text: 'milk' };
+      })
+      .provides('text/html; charset=utf-8', ({ result }) => `<pre>${JSON.stringify(result)}</pre>`)
+      .etag(({ mediaType }) => (mediaType === 'application/json' ? '3' : '3-html'));
+    return app;
+  }
+
+  it('gives the providers and the handler the chosen media type, and nothing before negotiation', async () => {
+    const seen: unknown[] = [];
+    const app = notesApp(seen);
+    const json = await app.request('/notes/7');
+    expect(json.headers.get('etag')).toBe('"3"');
+    const html = await app.request('/notes/7', { headers: { Accept: 'text/html' } });
+    expect(html.headers.get('etag')).toBe('"3-html"');
+    expect(seen).toEqual([
+      ['onRequest', undefined],
+      ['handler', 'application/json'],
+      ['onRequest', undefined],
+      ['handler', 'text/html'],
+    ]);
+  });
+
+  it("never answers one representation's validators for another's", async () => {
+    const app = notesApp([]);
+    const html = { Accept: 'text/html' };
+    // The JSON tag does not make the page a 304, nor splice a range of it onto JSON bytes.
+    const revalidated = await app.request('/notes/7', {
+      headers: { ...html, 'If-None-Match': '"3"' },
+    });
+    expect(revalidated.statusCode).toBe(200);
+    const resumed = await app.request('/notes/7', {
+      headers: { ...html, Range: 'bytes=5-', 'If-Range': '"3"' },
+    });
+    expect(resumed.statusCode).toBe(200);
+    const own = await app.request('/notes/7', {
+      headers: { ...html, 'If-None-Match': '"3-html"' },
+    });
+    expect(own.statusCode).toBe(304);
+  });
+});
