@@ -16,6 +16,17 @@ export function versionTag(version: number): string {
   return `v${version}`;
 }
 
+/**
+ * The tag of one representation of a bookmark: the version for JSON, which API clients send
+ * back in If-Match, and the version with the type's name for the page and the text (`v3-html`),
+ * so that no strong tag stands for two representations (RFC 9110 §8.8.3).
+ */
+export function representationTag(version: number, mediaType: string | undefined): string {
+  const tag = versionTag(version);
+  if (mediaType === undefined || mediaType === 'application/json') return tag;
+  return `${tag}-${mediaType.slice(mediaType.indexOf('/') + 1)}`;
+}
+
 // A tag of `versionTag`'s form, as restmachine compares tags for If-Match: strong (a weak tag
 // never matches) and exactly (`"v03"` is not `"v3"`). Versions are PostgreSQL integers.
 const VERSION_TAG = /^"v([1-9][0-9]{0,9})"$/;

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { HttpError, Response, Router } from '../../src/index.js';
 import type { BookmarksApp } from './app.js';
-import { versionTag, writeCondition } from './preconditions.js';
+import { representationTag, versionTag, writeCondition } from './preconditions.js';
 import { bookmarkHtml, bookmarksHtml, bookmarksText, bookmarkText } from './render.js';
 import { StoredBookmark } from './schemas.js';
 import type { Bookmark } from './store.js';
@@ -42,9 +42,11 @@ export function bookmarksRouter(app: BookmarksApp) {
     // with a matching If-None-Match or If-Modified-Since is a 304 without running the handler,
     // and a PATCH or DELETE with a stale If-Match or If-Unmodified-Since is a 412 before
     // anything changes (optimistic concurrency; preconditions.ts holds it up to the write).
+    // A strong tag names one representation (RFC 9110 §8.8.3): the JSON one is the version, the
+    // tag PATCH and DELETE compare If-Match with; the page and the text get their own.
     v1
       .get('/bookmarks/{id}', ({ bookmark }) => bookmark)
-      .etag(({ bookmark }) => versionTag(bookmark.version))
+      .etag(({ bookmark, mediaType }) => representationTag(bookmark.version, mediaType))
       .lastModified(({ bookmark }) => new Date(bookmark.updatedAt))
       .provides('text/html; charset=utf-8', ({ result }) => bookmarkHtml(result as Bookmark))
       .provides('text/plain; charset=utf-8', ({ result }) => bookmarkText(result as Bookmark))

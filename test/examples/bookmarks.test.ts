@@ -109,6 +109,34 @@ describe.each(backends)('in-process on $name', (backend) => {
     expect(now).toMatchObject({ title: 'Renamed', version: 2 });
   });
 
+  it('gives the page and the text of a bookmark tags of their own', async () => {
+    const tagOf = async (accept: string) =>
+      (await app.request('/api/v1/bookmarks/1', { headers: { Accept: accept } })).headers.get(
+        'etag',
+      );
+    const [jsonTag, htmlTag, textTag] = [
+      await tagOf('application/json'),
+      await tagOf('text/html'),
+      await tagOf('text/plain'),
+    ];
+    expect(new Set([jsonTag, htmlTag, textTag]).size).toBe(3);
+    expect(htmlTag).toBe(jsonTag?.replace(/"$/, '-html"'));
+    // The JSON tag neither revalidates the page nor resumes it with a range.
+    const page = { Accept: 'text/html' };
+    const revalidated = await app.request('/api/v1/bookmarks/1', {
+      headers: { ...page, 'If-None-Match': jsonTag as string },
+    });
+    expect(revalidated.statusCode).toBe(200);
+    const resumed = await app.request('/api/v1/bookmarks/1', {
+      headers: { ...page, Range: 'bytes=20-', 'If-Range': jsonTag as string },
+    });
+    expect(resumed.statusCode).toBe(200);
+    const own = await app.request('/api/v1/bookmarks/1', {
+      headers: { ...page, 'If-None-Match': htmlTag as string },
+    });
+    expect(own.statusCode).toBe(304);
+  });
+
   it('lists the example bookmarks and filters them by tag and text', async () => {
     const all = await app.request('/api/v1/bookmarks');
     expect(all.statusCode).toBe(200);
