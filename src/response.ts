@@ -188,7 +188,11 @@ function base64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The body as bytes, replacing a stream body with what was read from it. */
+/**
+ * The body as bytes, replacing a stream body with what was read from it.
+ *
+ * @internal
+ */
 export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuffer>> {
   const body = response.body;
   if (body === undefined || body === null) return new Uint8Array(0);

@@ -389,6 +389,23 @@ describe('declaration files of code using the package', () => {
     60_000,
   );
 
+  it('name no typed array with a type argument, which TypeScript before 5.7 rejects', () => {
+    // TypeScript 5.7 made the typed arrays generic (`Uint8Array<ArrayBuffer>`); 5.0 to 5.6 stop
+    // at such a declaration with TS2315 under `skipLibCheck: false`.
+    const generic =
+      /\b(?:(?:Big)?(?:Int|Uint|Float)(?:8|16|32|64)(?:Clamped)?Array|DataView|ArrayBufferView|Buffer)</;
+    const dist = join(project, 'node_modules', 'restmachine', 'dist');
+    const found = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.d.ts'))
+      .flatMap((file) =>
+        readFileSync(join(dist, file), 'utf8')
+          .split('\n')
+          .filter((line) => generic.test(line))
+          .map((line) => `${file}: ${line.trim()}`),
+      );
+    expect(found).toEqual([]);
+  });
+
   it('can name every type a public declaration reaches', async () => {
     const { default: ts } = await import('typescript');
     const packageDir = join(project, 'node_modules', 'restmachine');
