@@ -3,7 +3,9 @@
 // and the type declarations from tsc. Bundling matters for Lambda cold starts: Node resolves and
 // compiles a handful of files instead of dozens.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const entryPoints = [
@@ -18,8 +20,45 @@ const entryPoints = [
   'src/config/cli.ts',
 ];
 
+/**
+ * Packages bundled into dist/ rather than imported from it. Dependencies stay imports: users
+ * install them once and get their fixes from npm. These are here because a user's bundler
+ * cannot bundle them as they are published: @fastify/busboy is CommonJS that `require()`s
+ * `node:stream`, which an ESM bundle (esbuild's `--format=esm`, as for Lambda) turns into a shim
+ * that throws "Dynamic require of "node:stream" is not supported" on the first upload.
+ */
+const BUNDLED = new Set(['@fastify/busboy']);
+
+/** `@scope/name` or `name` of a bare import specifier. */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * Every package is external but the BUNDLED ones, and a bundled CommonJS package's `require()` of
+ * a Node module becomes an ESM import of it (through a small module that re-exports it), so no
+ * `require` is left in dist for a user's ESM bundle to break.
+ */
+const dependencies = {
+  name: 'dependencies',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (isBuiltin(args.path)) {
+        if (args.kind !== 'require-call') return { path: args.path, external: true };
+        return { path: args.path, namespace: 'node-module' };
+      }
+      return BUNDLED.has(packageName(args.path)) ? undefined : { path: args.path, external: true };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'node-module' }, (args) => ({
+      contents: `export * from '${args.path}';\nexport { default } from '${args.path}';\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync('dist', { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints,
   outdir: 'dist',
   outbase: 'src',
@@ -28,12 +67,13 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Dependencies (ajv, yaml, the optional S3 SDK) stay imports: users install them once.
-  packages: 'external',
+  plugins: [dependencies],
   sourcemap: true,
+  metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+writeNotices(metafile);
 const tsc = spawnSync(
   'npx',
   ['tsc', '-p', 'tsconfig.build.json', '--emitDeclarationOnly', '--sourceMap', 'false'],
@@ -41,3 +81,18 @@ const tsc = spawnSync(
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 chmodSync('dist/config/cli.js', 0o755);
+
+/** The licences of the BUNDLED packages, which travel with their code (the MIT licence asks it). */
+function writeNotices(metafile) {
+  const directories = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) directories.add(match[1]);
+  }
+  const notices = [...directories].sort().map((directory) => {
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+    const licence = readFileSync(join(directory, 'LICENSE'), 'utf8').trim();
+    return `${manifest.name} ${manifest.version} (${manifest.license}), bundled into dist/\n\n${licence}\n`;
+  });
+  writeFileSync('dist/THIRD-PARTY-NOTICES.txt', notices.join('\n---\n\n'));
+}

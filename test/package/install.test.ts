@@ -8,31 +8,22 @@
  * every type those reach to be exported by an entry point (else TS2742), and a walk of the
  * installed declarations checks that for every public type.
  *
- * The build runs in a copy of the sources under os.tmpdir(), so the working tree's dist/ is
- * neither needed nor touched. The project's dependencies (ajv, ajv-formats, yaml, jsonc-parser...) come from
- * npm's cache where it has them (`--prefer-offline`); TypeScript and @types/node, the tools
- * any TypeScript project brings, are this repository's, linked in rather than downloaded.
+ * The package is packed and installed by packed.ts; TypeScript and @types/node, the tools any
+ * TypeScript project brings, are this repository's, linked in rather than downloaded.
  */
-import { execFile } from 'node:child_process';
 import {
-  cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkFromRepository, packAndInstall, root, run } from './packed.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** Imports every subpath and uses each one, type-checked strictly and then run. */
@@ -217,44 +208,10 @@ async function typecheck(cwd = project, config = 'tsconfig.json'): Promise<strin
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'restmachine-package-'));
-  // A copy of what the build reads, so the build and `npm pack` leave the working tree as it is.
-  const stage = join(work, 'stage');
-  mkdirSync(stage);
-  for (const entry of ['src', 'scripts', 'docs', 'package.json', 'README.md', 'LICENSE']) {
-    cpSync(join(root, entry), join(stage, entry), { recursive: true });
-  }
-  for (const entry of ['tsconfig.json', 'tsconfig.build.json']) {
-    cpSync(join(root, entry), join(stage, entry));
-  }
-  symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
-  // `npm pack` builds first (the `prepack` script), so a tarball always holds dist/.
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage });
-  const [info] = JSON.parse(packed.stdout) as Array<{
-    filename: string;
-    files: { path: string }[];
-  }>;
-  tarball = join(work, (info as { filename: string }).filename);
-
-  project = join(work, 'project');
-  mkdirSync(join(project, 'src'), { recursive: true });
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-  );
+  ({ work, tarball, project } = await packAndInstall());
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   writeFileSync(join(project, 'src', 'main.ts'), CONSUMER);
-  await run(
-    'npm',
-    ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-    { cwd: project },
-  );
-  mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
-  symlinkSync(
-    join(root, 'node_modules', '@types', 'node'),
-    join(project, 'node_modules', '@types', 'node'),
-    'dir',
-  );
+  linkFromRepository(project, '@types/node');
 }, 240_000);
 
 afterAll(() => {
@@ -324,17 +281,8 @@ describe('the packed tarball', () => {
 
   it('type-checks with the optional peers installed, against their own types', async () => {
     // The peers this repository has, linked in the way `npm install` would place them.
-    mkdirSync(join(project, 'node_modules', '@aws-sdk'), { recursive: true });
-    symlinkSync(
-      join(root, 'node_modules', '@aws-sdk', 'client-s3'),
-      join(project, 'node_modules', '@aws-sdk', 'client-s3'),
-      'dir',
-    );
-    symlinkSync(
-      join(root, 'node_modules', '@types', 'aws-lambda'),
-      join(project, 'node_modules', '@types', 'aws-lambda'),
-      'dir',
-    );
+    linkFromRepository(project, '@aws-sdk/client-s3');
+    linkFromRepository(project, '@types/aws-lambda');
     writeFileSync(join(project, 'src', 'peers.ts'), WITH_PEERS);
     expect(await typecheck()).toBe('');
   }, 120_000);
