@@ -3,7 +3,7 @@
 // and the type declarations from tsc. Bundling matters for Lambda cold starts: Node resolves and
 // compiles a handful of files instead of dozens.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -25,9 +25,18 @@ const entryPoints = [
  * install them once and get their fixes from npm. These are here because a user's bundler
  * cannot bundle them as they are published: @fastify/busboy is CommonJS that `require()`s
  * `node:stream`, which an ESM bundle (esbuild's `--format=esm`, as for Lambda) turns into a shim
- * that throws "Dynamic require of "node:stream" is not supported" on the first upload.
+ * that throws "Dynamic require of "node:stream" is not supported" on the first upload; yaml's
+ * Node build is CommonJS that `require()`s `process` and `buffer`, which fails the same way as
+ * soon as `restmachine/config` is imported. jsonc-parser's main entry is UMD, whose `require()`s esbuild cannot follow (the bundle throws
+ * "Cannot find module './impl/format'"); it is taken from its ESM entry (`mainFields`). Ajv's
+ * draft-06 meta-schema is JSON: bundled, it needs no import attributes (Node 20.10 and later).
  */
-const BUNDLED = new Set(['@fastify/busboy']);
+const BUNDLED = new Set([
+  '@fastify/busboy',
+  'yaml',
+  'jsonc-parser',
+  'ajv/dist/refs/json-schema-draft-06.json',
+]);
 
 /** `@scope/name` or `name` of a bare import specifier. */
 function packageName(specifier) {
@@ -48,7 +57,8 @@ const dependencies = {
         if (args.kind !== 'require-call') return { path: args.path, external: true };
         return { path: args.path, namespace: 'node-module' };
       }
-      return BUNDLED.has(packageName(args.path)) ? undefined : { path: args.path, external: true };
+      const bundled = BUNDLED.has(args.path) || BUNDLED.has(packageName(args.path));
+      return bundled ? undefined : { path: args.path, external: true };
     });
     builder.onLoad({ filter: /.*/, namespace: 'node-module' }, (args) => ({
       contents: `export * from '${args.path}';\nexport { default } from '${args.path}';\n`,
@@ -68,6 +78,7 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   plugins: [dependencies],
+  mainFields: ['module', 'main'],
   sourcemap: true,
   metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
@@ -84,15 +95,18 @@ chmodSync('dist/config/cli.js', 0o755);
 
 /** The licences of the BUNDLED packages, which travel with their code (the MIT licence asks it). */
 function writeNotices(metafile) {
-  const directories = new Set();
+  const bundled = new Map();
   for (const input of Object.keys(metafile.inputs)) {
-    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match) directories.add(match[1]);
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(input);
+    if (match) bundled.set(match[1], [...(bundled.get(match[1]) ?? []), match[2]]);
   }
-  const notices = [...directories].sort().map((directory) => {
+  const notices = [...bundled].sort().map(([directory, files]) => {
     const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
-    const licence = readFileSync(join(directory, 'LICENSE'), 'utf8').trim();
-    return `${manifest.name} ${manifest.version} (${manifest.license}), bundled into dist/\n\n${licence}\n`;
+    const file = readdirSync(directory).find((name) => /^licen[cs]e(\.|$)/i.test(name));
+    if (file === undefined) throw new Error(`${directory}: no licence file to ship with its code`);
+    const licence = readFileSync(join(directory, file), 'utf8').trim();
+    const heading = `${manifest.name} ${manifest.version} (${manifest.license}), bundled into dist/`;
+    return `${heading}: ${files.sort().join(', ')}\n\n${licence}\n`;
   });
   writeFileSync('dist/THIRD-PARTY-NOTICES.txt', notices.join('\n---\n\n'));
 }

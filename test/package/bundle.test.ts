@@ -87,10 +87,40 @@ adapter
   .then((result) => console.log(result.statusCode, result.body));
 `;
 
+/** A configuration file in JSONC, validated by a schema of each dialect. */
+const CONFIG = `
+import { writeFileSync } from 'node:fs';
+import { Config, Schema } from 'restmachine/config';
+
+writeFileSync('settings.jsonc', '{\\n  // the port\\n  "port": "\${env:PORT,default=8080}",\\n  "hosts": ["a", "b"],\\n}\\n');
+const dialects = {
+  'draft-06': 'http://json-schema.org/draft-06/schema#',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+};
+for (const [name, dialect] of Object.entries(dialects)) {
+  const schema = Schema.fromObject({
+    $schema: dialect,
+    type: 'object',
+    properties: { port: { type: 'integer' }, hosts: { type: 'array', items: { type: 'string' } } },
+  });
+  const settings = Config.fromYamlFile('settings.jsonc', { env: {} }).validate(schema);
+  console.log(name, JSON.stringify(settings));
+}
+`;
+
 describe.each(FORMATS)('a bundle of the package as %s, run alone', (format) => {
   it('reads a multipart upload (the parser bundled with the package, requiring no Node module)', async () => {
     expect(await bundleAndRun(UPLOAD, format)).toEqual([
       '200 {"files":[["a.txt",12]],"formBody":{"title":"hello"}}',
+    ]);
+  }, 60_000);
+
+  it('loads a JSONC configuration and validates it with schemas of every dialect', async () => {
+    expect(await bundleAndRun(CONFIG, format)).toEqual([
+      'draft-06 {"port":8080,"hosts":["a","b"]}',
+      '2019-09 {"port":8080,"hosts":["a","b"]}',
+      '2020-12 {"port":8080,"hosts":["a","b"]}',
     ]);
   }, 60_000);
 });
