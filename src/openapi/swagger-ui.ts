@@ -3,7 +3,7 @@
  * an optional peer dependency that runs on Node 20, served by the application itself (no CDN).
  */
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SetupError } from '../errors.js';
 
 export const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
@@ -20,10 +20,24 @@ export interface ModuleResolver {
 }
 
 /**
+ * Resolves from this module's file. Where a bundler made CommonJS of it (esbuild's default for
+ * `--platform=node`), `import.meta` is empty and the file is the bundle's own `__filename`. The
+ * package's files are read from disk either way: a bundle finds them in a node_modules beside or
+ * above it.
+ */
+function resolverHere(): ModuleResolver {
+  const url: string | undefined = import.meta.url;
+  if (url !== undefined) return createRequire(url);
+  return createRequire(
+    typeof __filename === 'string' ? __filename : join(process.cwd(), 'index.js'),
+  );
+}
+
+/**
  * The directory of the installed `swagger-ui-dist`, or a SetupError naming the package and how
  * to install it. `resolver` is where to look from (this module by default).
  */
-export function locateSwaggerUi(resolver: ModuleResolver = createRequire(import.meta.url)): string {
+export function locateSwaggerUi(resolver: ModuleResolver = resolverHere()): string {
   try {
     return dirname(resolver.resolve(`${SWAGGER_UI_PACKAGE}/package.json`));
   } catch (cause) {

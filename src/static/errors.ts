@@ -3,13 +3,13 @@
  * message names the path, the option or the package to install.
  */
 
-/** Stable codes of the static router's construction errors. */
+/** Stable codes of the static router's errors: at construction, and S3_CLIENT_MISSING on the first S3 request. */
 export type StaticRouterErrorCode =
   /** The local directory does not exist. */
   | 'DIRECTORY_NOT_FOUND'
   /** The local path exists but is not a directory. */
   | 'NOT_A_DIRECTORY'
-  /** An S3 location was given but `@aws-sdk/client-s3` is not installed. */
+  /** An S3 location was given but `@aws-sdk/client-s3` could not be imported (logged, 500). */
   | 'S3_CLIENT_MISSING'
   /** The `serve` location or an option is malformed. */
   | 'INVALID_OPTION';

@@ -1,12 +1,12 @@
 /**
- * `@aws-sdk/client-s3` is an optional peer dependency (docs/static-files.md): it is looked for
- * when an S3 location is configured and loaded on the first S3 request, never when the static
- * router only serves a directory and never by the core.
+ * `@aws-sdk/client-s3` is an optional peer dependency (docs/static-files.md): it is imported on
+ * the first S3 request, never when the static router only serves a directory and never by the
+ * core.
  *
- * Construction is synchronous, so it only checks that the package can be found (a resolution,
- * which reads no module); the module itself is imported lazily, once.
+ * Whether it is there is known only by importing it. A bundler may have put it inside the
+ * bundle, where no lookup on disk finds it, and a CommonJS bundle has no `import.meta.url` to
+ * look from; so a missing SDK is reported by the request that needed it, not at construction.
  */
-import { createRequire } from 'node:module';
 import { StaticRouterError } from './errors.js';
 
 /** The SDK's module, as far as the static router uses it. */
@@ -15,17 +15,12 @@ export type S3Sdk = typeof import('@aws-sdk/client-s3');
 /** The package users install for S3 locations. */
 export const S3_PACKAGE = '@aws-sdk/client-s3';
 
-/** How the package is found and loaded; replaceable so tests can simulate its absence. */
+/** How the package is loaded; replaceable so tests can simulate its absence. */
 export interface S3SdkLoader {
-  /** Throws when the package cannot be found. */
-  resolve(): void;
   load(): Promise<S3Sdk>;
 }
 
 const defaultLoader: S3SdkLoader = {
-  resolve() {
-    createRequire(import.meta.url).resolve(S3_PACKAGE);
-  },
   load() {
     return import('@aws-sdk/client-s3');
   },
@@ -40,25 +35,21 @@ export function setS3SdkLoader(replacement: S3SdkLoader | undefined): void {
   loaded = undefined;
 }
 
+/** Not found is told apart from found but broken (a bundle's shim, a bad install), which an install would not fix. */
 function missing(cause: unknown): StaticRouterError {
-  return new StaticRouterError(
-    'S3_CLIENT_MISSING',
-    `StaticRouter: an S3 location needs the package ${S3_PACKAGE}; install it with ` +
-      `\`npm install ${S3_PACKAGE}\``,
-    { cause },
-  );
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const message =
+    code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND'
+      ? `StaticRouter: an S3 location needs the package ${S3_PACKAGE}; install it with ` +
+        `\`npm install ${S3_PACKAGE}\``
+      : `StaticRouter: the package ${S3_PACKAGE} could not be loaded: ${(cause as Error)?.message ?? String(cause)}`;
+  return new StaticRouterError('S3_CLIENT_MISSING', message, { cause });
 }
 
-/** Throws {@link StaticRouterError} `S3_CLIENT_MISSING` when the package is not installed. */
-export function requireS3Sdk(): void {
-  try {
-    loader.resolve();
-  } catch (error) {
-    throw missing(error);
-  }
-}
-
-/** The SDK module, imported on first use. */
+/**
+ * The SDK module, imported on first use; a failure is {@link StaticRouterError}
+ * `S3_CLIENT_MISSING`, tried again by the next call.
+ */
 export function loadS3Sdk(): Promise<S3Sdk> {
   loaded ??= loader.load().catch((error: unknown) => {
     loaded = undefined;

@@ -2,28 +2,50 @@
  * The installed package bundled as users bundle it for AWS Lambda (docs/aws-lambda.md,
  * Bundling): esbuild with `--bundle --platform=node`, as ESM and as CommonJS (esbuild's default
  * for Node), every dependency included, and each bundle run alone from a directory of its own,
- * where no node_modules can be found.
+ * where no node_modules can be found but the ones it reads files from.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Installed, packAndInstall, run } from './packed.js';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { type S3TestServer, startS3Server } from '../static/s3-server.js';
+import { type Installed, linkFromRepository, packAndInstall, run } from './packed.js';
 
 let installed: Installed;
+let s3: S3TestServer | string;
 
 beforeAll(async () => {
-  installed = await packAndInstall();
+  [installed, s3] = await Promise.all([packAndInstall(), startS3Server()]);
+  // The optional peers, installed in the user's project (and so bundled where imported).
+  linkFromRepository(installed.project, '@aws-sdk/client-s3');
+  linkFromRepository(installed.project, 'swagger-ui-dist');
+  if (typeof s3 === 'string') return;
+  const client = new S3Client(s3.config);
+  await client.send(new CreateBucketCommand({ Bucket: 'site' }));
+  await client.send(new PutObjectCommand({ Bucket: 'site', Key: 'www/hello.txt', Body: 'hello' }));
 }, 240_000);
 
-afterAll(() => {
+afterAll(async () => {
+  if (typeof s3 === 'object') await s3.stop();
   if (installed !== undefined) rmSync(installed.work, { recursive: true, force: true });
 });
 
 const FORMATS = ['esm', 'cjs'] as const;
 
-/** Bundles `source` (a file of the user's project) into a directory of its own, and runs it there. */
-async function bundleAndRun(source: string, format: 'esm' | 'cjs'): Promise<string[]> {
+/**
+ * Bundles `source` (a file of the user's project) into a directory of its own, with `beside`
+ * installed in a node_modules there, and runs it there.
+ */
+async function bundleAndRun(
+  source: string,
+  format: 'esm' | 'cjs',
+  {
+    beside = [],
+    env = {},
+    mainFields,
+  }: { beside?: string[]; env?: Record<string, string>; mainFields?: string[] } = {},
+): Promise<string[]> {
   const { project, work } = installed;
   const entry = join(mkdtempSync(join(project, 'src', 'entry-')), 'main.ts');
   writeFileSync(entry, source);
@@ -37,9 +59,14 @@ async function bundleAndRun(source: string, format: 'esm' | 'cjs'): Promise<stri
     target: 'node20',
     outfile,
     absWorkingDir: project,
+    ...(mainFields === undefined ? {} : { mainFields }),
     logLevel: 'silent',
   });
-  const { stdout } = await run(process.execPath, [outfile], { cwd: deploy });
+  for (const name of beside) linkFromRepository(deploy, name);
+  const { stdout } = await run(process.execPath, [outfile], {
+    cwd: deploy,
+    env: { ...process.env, ...env },
+  });
   return stdout.trim().split('\n');
 }
 
@@ -109,6 +136,36 @@ for (const [name, dialect] of Object.entries(dialects)) {
 }
 `;
 
+/** The API reference page, whose scripts and styles are read from swagger-ui-dist on disk. */
+const REFERENCE_PAGE = `
+import { RestApplication } from 'restmachine';
+import { openapiRouter } from 'restmachine/openapi';
+
+const app = new RestApplication();
+app.get('/notes', () => []);
+app.mount('/', openapiRouter(app, { info: { title: 'Notes', version: '1.0.0' } }));
+Promise.all(['/openapi.json', '/docs/', '/docs/assets/swagger-ui.css'].map((path) => app.request(path)))
+  .then((answers) => console.log(answers.map((answer) => answer.statusCode).join(' ')));
+`;
+
+/** A file from S3 through the SDK bundled in; the server's settings come in S3_CONFIG. */
+const FROM_S3 = `
+import { RestApplication } from 'restmachine';
+import { FetchAdapter } from 'restmachine/fetch';
+import { StaticRouter } from 'restmachine/static';
+
+const app = new RestApplication();
+app.mount('/', new StaticRouter('s3://site/www/', { s3: JSON.parse(process.env.S3_CONFIG ?? '{}') }));
+new FetchAdapter(app)
+  .fetch(new Request('http://localhost/hello.txt'))
+  .then(async (answer) => console.log(answer.status, await answer.text()));
+`;
+
+function needS3(context: TestContext): S3TestServer {
+  if (typeof s3 === 'string') context.skip(s3);
+  return s3 as S3TestServer;
+}
+
 describe.each(FORMATS)('a bundle of the package as %s, run alone', (format) => {
   it('reads a multipart upload (the parser bundled with the package, requiring no Node module)', async () => {
     expect(await bundleAndRun(UPLOAD, format)).toEqual([
@@ -122,5 +179,18 @@ describe.each(FORMATS)('a bundle of the package as %s, run alone', (format) => {
       '2019-09 {"port":8080,"hosts":["a","b"]}',
       '2020-12 {"port":8080,"hosts":["a","b"]}',
     ]);
+  }, 60_000);
+
+  it('serves the API reference page from swagger-ui-dist installed beside it', async () => {
+    const beside = ['swagger-ui-dist'];
+    expect(await bundleAndRun(REFERENCE_PAGE, format, { beside })).toEqual(['200 200 200']);
+  }, 60_000);
+
+  it('serves a file from S3 with the SDK bundled in', async (context) => {
+    const env = { S3_CONFIG: JSON.stringify(needS3(context).config) };
+    // The SDK's Node build is CommonJS that require()s Node modules: an ESM bundle takes its
+    // ESM build (docs/aws-lambda.md, Bundling).
+    const mainFields = format === 'esm' ? ['module', 'main'] : undefined;
+    expect(await bundleAndRun(FROM_S3, format, { env, mainFields })).toEqual(['200 hello']);
   }, 60_000);
 });

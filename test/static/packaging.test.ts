@@ -1,11 +1,16 @@
 /**
- * `@aws-sdk/client-s3` is an optional peer dependency: a clear error without it, loaded only for
- * S3 locations (docs/static-files.md). That the core bundle holds no static code is
+ * `@aws-sdk/client-s3` is an optional peer dependency: a clear error without it, on the request
+ * that needed it, and loaded only for S3 locations (docs/static-files.md). That a bundle with the
+ * SDK inside serves from S3 is test/package/bundle.test.ts. That the core bundle holds no static code is
  * test/budget.test.ts.
  */
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StaticRouter, StaticRouterError } from '../../src/static/index.js';
+import {
+  StaticRouter,
+  StaticRouterError,
+  type StaticRouterOptions,
+} from '../../src/static/index.js';
 import { S3_PACKAGE, setS3SdkLoader } from '../../src/static/s3-sdk.js';
 import { createFixture, quietApp, send } from './helpers.js';
 
@@ -17,35 +22,36 @@ function moduleNotFound(): Error {
   });
 }
 
+/** A logger that keeps what the router logs as errors. */
+function errorLog(): { logger: StaticRouterOptions['logger']; errors: unknown[][] } {
+  const errors: unknown[][] = [];
+  const logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: (...args: unknown[]) => errors.push(args),
+  };
+  return { logger, errors };
+}
+
 describe('without @aws-sdk/client-s3', () => {
-  it('an S3 location throws at construction, naming the package to install', () => {
-    setS3SdkLoader({
-      resolve: () => {
-        throw moduleNotFound();
-      },
-      load: () => Promise.reject(moduleNotFound()),
-    });
+  it('an S3 location constructs, and a request answers 500 and logs S3_CLIENT_MISSING naming the package to install', async () => {
+    setS3SdkLoader({ load: () => Promise.reject(moduleNotFound()) });
     for (const serve of ['s3://site/www/', 'objstore://site/']) {
-      let thrown: unknown;
-      try {
-        new StaticRouter(serve);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(StaticRouterError);
-      expect((thrown as StaticRouterError).code).toBe('S3_CLIENT_MISSING');
-      expect((thrown as StaticRouterError).message).toContain('@aws-sdk/client-s3');
-      expect((thrown as StaticRouterError).message).toContain('npm install @aws-sdk/client-s3');
+      const { logger, errors } = errorLog();
+      const app = quietApp();
+      app.mount('/', new StaticRouter(serve, { logger }));
+      expect((await send(app, '/a.txt')).status).toBe(500);
+      const [message, fields] = errors[0] as [string, { error: unknown }];
+      expect(message).toContain('npm install @aws-sdk/client-s3');
+      expect(fields.error).toBeInstanceOf(StaticRouterError);
+      expect((fields.error as StaticRouterError).code).toBe('S3_CLIENT_MISSING');
     }
   });
 
   it('a local directory never looks for the package', async () => {
     let looked = 0;
     setS3SdkLoader({
-      resolve: () => {
-        looked++;
-        throw moduleNotFound();
-      },
       load: () => {
         looked++;
         return Promise.reject(moduleNotFound());
@@ -62,32 +68,23 @@ describe('without @aws-sdk/client-s3', () => {
     }
   });
 
-  it('a module that resolves but fails to load answers 500 and is retried later', async () => {
+  it('a module that fails to load answers 500 and is retried later', async () => {
     let loads = 0;
     setS3SdkLoader({
-      resolve: () => undefined,
       load: () => {
         loads++;
         return Promise.reject(new Error('broken install'));
       },
     });
-    const errors: string[] = [];
+    const { logger, errors } = errorLog();
     const app = quietApp();
-    app.mount(
-      '/',
-      new StaticRouter('s3://site/', {
-        logger: {
-          debug: () => undefined,
-          info: () => undefined,
-          warn: () => undefined,
-          error: (message) => errors.push(message),
-        },
-      }),
-    );
+    app.mount('/', new StaticRouter('s3://site/', { logger }));
     expect((await send(app, '/a.txt')).status).toBe(500);
     expect((await send(app, '/a.txt')).status).toBe(500);
     expect(loads).toBe(2);
-    expect(errors.join('\n')).toContain('@aws-sdk/client-s3');
+    expect(errors.map(([message]) => message).join('\n')).toContain(
+      'StaticRouter: the package @aws-sdk/client-s3 could not be loaded: broken install',
+    );
   });
 });
 
