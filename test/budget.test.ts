@@ -7,7 +7,15 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 127 KiB: the
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 130 KiB: a
+ * third review stop's fixes took the core from 129,592 to 132,952 bytes (3.3 KiB):
+ * `validateResponses` checking the value a JSON `Response` spells and the schema's output form
+ * (1.2 KiB), stream bodies let go at once while a read waits (0.6 KiB), session values one per
+ * way their names resolve (0.4 KiB), names spelt with escapes and Unicode path parameters
+ * (0.3 KiB), a provider's failure computed once per request (0.3 KiB), ranges in the order asked
+ * and encoded ones sent whole (0.2 KiB), `mediaType` (0.1 KiB), late unguarded routes logged,
+ * error answers kept apart from the resource's validators, a repeated If-Range.
+ * Before that, 127 KiB: the
  * same stop's later fixes took the core from 127,723 to 129,592 bytes (1.8 KiB): the injectable
  * `metrics` checks each call where no adapter records them, as the Lambda recorder does, with
  * the units and names now in the core (1.3 KiB); a failure once the client is gone answered
@@ -84,7 +92,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 127 * 1024;
+const CORE_BUDGET = 130 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
