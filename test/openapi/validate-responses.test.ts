@@ -128,6 +128,16 @@ describe('validateResponses', () => {
     app
       .get('/nested', () => [{ id: '1', pinned: true }, { id: '2' }])
       .returns(200, z.array(Pinned));
+    // Class instances (an ORM row) are the plain objects they are sent as.
+    class Row {
+      constructor(
+        readonly id: string,
+        readonly pinned: boolean,
+      ) {}
+    }
+    const Page = z.object({ items: z.array(Pinned) });
+    app.get('/rows', () => ({ items: [new Row('1', true)] })).returns(200, Page);
+    app.get('/row-default', () => ({ items: [{ id: '1' }] })).returns(200, Page);
     const missing = await app.request('/default-missing');
     expect(missing.statusCode).toBe(500);
     expect(JSON.parse(String(missing.body)).details.issues).toEqual([
@@ -136,10 +146,11 @@ describe('validateResponses', () => {
     const nested = await app.request('/nested');
     expect(JSON.parse(String(nested.body)).details.issues[0].path).toBe('[1].pinned');
     expect((await app.request('/untransformed')).statusCode).toBe(500);
-    for (const path of ['/default-given', '/extra-key', '/optional']) {
+    expect((await app.request('/row-default')).statusCode).toBe(500);
+    for (const path of ['/default-given', '/extra-key', '/optional', '/rows']) {
       expect([path, (await app.request(path)).statusCode]).toEqual([path, 200]);
     }
-    expect(logged.length).toBe(3);
+    expect(logged.length).toBe(4);
   });
 
   it('is off by default: no route carries a check, and a wrong result goes out', async () => {

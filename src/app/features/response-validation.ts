@@ -74,7 +74,7 @@ export function compileResultCheck(
         // Valid input is not enough: what is sent must be the schema's output, which the
         // document and the typed client describe (a field with a default always there, a
         // transformed value in its new form).
-        const differs = firstDifference(checked.value, body, []);
+        const differs = firstDifference(checked.value, sentJson(body), []);
         if (differs === undefined) return;
         const issue = { path: dottedPath(differs.path), message: differs.message };
         fail(status, '1 issue(s)', [issue], requestId);
@@ -103,6 +103,19 @@ function sentValue(response: Response): unknown {
   if (!isJsonMediaType(mediaTypeEssence(type))) return body;
   try {
     return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * `body` as the JSON it is sent as: class instances (an ORM row, a DTO) are the plain objects
+ * they serialise to, a `toJSON()` its result. A value JSON cannot hold is taken as it is.
+ */
+function sentJson(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  try {
+    return JSON.parse(JSON.stringify(body));
   } catch {
     return body;
   }
