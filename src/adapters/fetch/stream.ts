@@ -26,15 +26,24 @@ export function toReadableStream(
   failureLog?: StreamFailureLog,
 ): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array | string> | undefined;
+  // A source released because the consumer cancelled may end a pending read with an error of
+  // its own (a Node stream's premature close): nothing failed that anyone is waiting on.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       start() {
         iterator = source[Symbol.asyncIterator]();
       },
       pull(controller) {
-        return pullChunk(controller, () => (iterator as AsyncIterator<Chunk>).next(), failureLog);
+        return pullChunk(
+          controller,
+          () => (iterator as AsyncIterator<Chunk>).next(),
+          cancelled ? undefined : failureLog,
+          () => cancelled,
+        );
       },
       async cancel(reason) {
+        cancelled = true;
         await iterator?.return?.(reason);
       },
     },
@@ -76,11 +85,13 @@ async function pullChunk(
   controller: ReadableStreamDefaultController<Uint8Array>,
   next: () => Promise<{ done?: boolean; value?: Chunk }>,
   failureLog: StreamFailureLog | undefined,
+  cancelled: () => boolean = () => false,
 ): Promise<void> {
   let step: { done?: boolean; value?: Chunk };
   try {
     step = await next();
   } catch (error) {
+    if (cancelled()) return;
     failureLog?.logger.error('Response body stream failed', {
       requestId: failureLog.requestId,
       error,
