@@ -100,11 +100,16 @@ export async function nodeEncoders(): Promise<Encoders> {
         await handle.close().catch(() => undefined);
         throw error;
       }
+      if (length === undefined) return stream as ReadStream & Chunks;
       // Exactly the bytes the file had when it was looked up (docs/static-files.md): one that
-      // grew is cut there, one that shrank fails the body rather than pass for whole.
-      return length === undefined
-        ? (stream as ReadStream & Chunks)
-        : exactly(stream, length, body.path);
+      // grew is cut there, one that shrank fails the body rather than pass for whole. Let go
+      // before it is read (the client left, the time ran out), the file is closed: a generator
+      // never started would not run its `finally`.
+      const chunks = exactly(stream, length, body.path);
+      return {
+        [Symbol.asyncIterator]: () => chunks,
+        destroy: () => stream.destroy(),
+      } as Chunks;
     },
   };
 }
@@ -119,8 +124,15 @@ function flushedChunks(
   create: () => Compressor,
   flushKind: number,
   source: Chunks,
-): AsyncIterable<Uint8Array> {
+): AsyncIterable<Uint8Array> & { destroy(): void } {
+  let started: AsyncIterator<Uint8Array> | undefined;
   return {
+    // A body nobody will send (the client left before its head was written) lets go of its
+    // source: discardBody() destroys what has a `destroy`.
+    destroy() {
+      const iterator = started ?? source[Symbol.asyncIterator]();
+      Promise.resolve(iterator.return?.()).catch(() => undefined);
+    },
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
       const iterator = source[Symbol.asyncIterator]();
       const compressor = create();
@@ -165,7 +177,7 @@ function flushedChunks(
           if (compressed !== undefined) return { done: false, value: compressed };
         }
       };
-      return {
+      started = {
         async next() {
           if (finished) return DONE;
           try {
@@ -182,6 +194,7 @@ function flushedChunks(
           return DONE;
         },
       };
+      return started;
     },
   };
 }

@@ -4,6 +4,7 @@
  * signal fires, whether the client went away or the time ran out.
  */
 import { HttpError, libraryAnswer } from '../../errors.js';
+import { discardBody } from '../../http/bytes.js';
 import type { ReadableStreamLike } from '../../request.js';
 import { isStream, type Response, streamChunks } from '../../response.js';
 import { newRequestState } from '../inject/request-state.js';
@@ -39,8 +40,18 @@ export function stopOnAbort(
   signal: AbortSignal,
   onEnd?: () => void,
 ): AsyncIterable<Chunk> {
-  const stoppable: AsyncIterable<Chunk> = {
+  let started = false;
+  const stoppable: AsyncIterable<Chunk> & { destroy(): void } = {
+    // A body nobody will iterate (its client left before its head was written) lets go of its
+    // source, as discardBody() lets go of any stream; one being iterated stops by its signal.
+    destroy() {
+      if (started) return;
+      started = true;
+      discardBody(body);
+      onEnd?.();
+    },
     [Symbol.asyncIterator](): AsyncIterator<Chunk> {
+      started = true;
       // Through streamChunks: stopping releases a stream at once, even while a read waits.
       const source = streamChunks(body);
       let ended = false;

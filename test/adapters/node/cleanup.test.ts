@@ -288,3 +288,44 @@ describe("Node's own request stream", () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 });
+
+describe('a compressed file body nobody sends', () => {
+  it('closes its file: an answer after its timeout, and one whose client left first', async () => {
+    const { mkdtemp, readdir, readlink, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const directory = await mkdtemp(join(tmpdir(), 'restmachine-unsent-'));
+    const path = join(directory, 'big.txt');
+    await writeFile(path, 'hello world\n'.repeat(10_000));
+    // The descriptors this process holds open on the file (Linux lists them under /proc).
+    const openOnFile = async () => {
+      let count = 0;
+      for (const fd of await readdir('/proc/self/fd')) {
+        if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === path) count++;
+      }
+      return count;
+    };
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 100 }).compress();
+    app.get('/late', async () => {
+      await sleep(200);
+      return Response.file(path);
+    });
+    app.get('/slow', async () => {
+      await sleep(30);
+      return Response.file(path);
+    });
+    const { adapter, port } = await listen(app);
+    for (const target of ['/late', '/slow']) {
+      for (let i = 0; i < 3; i++) {
+        const socket = rawSocket(port);
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n`);
+        // /slow: the client leaves before the answer is ready; /late: it waits for the 503.
+        await sleep(target === '/slow' ? 5 : 150);
+        socket.destroy();
+      }
+    }
+    await sleep(300);
+    expect(await eventually(() => adapter.inFlight === 0)).toBe(true);
+    expect(await openOnFile()).toBe(0);
+  });
+});
