@@ -152,7 +152,15 @@ function cached<K>(
   retry: boolean,
   remember?: (failed: unknown) => void,
 ): unknown {
-  if (cache.has(key)) return recall(cache.get(key));
+  if (cache.has(key)) {
+    const known = recall(cache.get(key));
+    // A session value still being made for another request: if it fails, this request keeps
+    // that failure too, though the session forgets it.
+    if (remember !== undefined && isThenable(known)) {
+      Promise.resolve(known).then(undefined, () => remember(known));
+    }
+    return known;
+  }
   let value: unknown;
   try {
     value = produce();

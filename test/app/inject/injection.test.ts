@@ -600,6 +600,26 @@ describe('a failure within one request', () => {
       expect([path, response.statusCode]).toEqual([path, status]);
       expect([path, calls[name]]).toEqual([path, 1]);
     }
+    // Two requests that shared a session value's making share its failure too: neither runs
+    // the provider again for its hook.
+    let made = 0;
+    const shared = new RestApplication({ logger: silentLogger }).dependency(
+      'db',
+      async () => {
+        const call = ++made;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (call === 1) throw new HttpError(503, 'db down');
+        return { call };
+      },
+      { scope: 'session' },
+    );
+    shared.get('/x', ({ db }) => db);
+    shared.onResponse(({ response, db }) => {
+      response.headers.set('X-Db', JSON.stringify(db));
+    });
+    const both = await Promise.all([shared.request('/x'), shared.request('/x')]);
+    expect(both.map((response) => response.statusCode)).toEqual([503, 503]);
+    expect(made).toBe(1);
     // A session value's failure is still forgotten between requests: the next one tries again.
     await app.request('/config');
     expect(calls.config).toBe(2);
