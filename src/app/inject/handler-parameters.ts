@@ -237,9 +237,7 @@ function readPatternKeys(scanner: Scanner, what: string): string[] {
     if (c === '"' || c === "'") {
       const start = scanner.pos;
       scanner.skipString();
-      key = JSON.parse(
-        c === '"' ? scanner.text.slice(start, scanner.pos) : toDoubleQuoted(scanner, start),
-      ) as string;
+      key = stringValue(scanner.text.slice(start + 1, scanner.pos - 1));
     } else if (c === '[') {
       throw new SetupError(
         'INVALID_HANDLER',
@@ -269,7 +267,29 @@ function readPatternKeys(scanner: Scanner, what: string): string[] {
   return names;
 }
 
-function toDoubleQuoted(scanner: Scanner, start: number): string {
-  const inner = scanner.text.slice(start + 1, scanner.pos - 1);
-  return `"${inner.replace(/\\'/g, "'").replace(/"/g, '\\"')}"`;
+// The escapes of a JavaScript string literal (ECMAScript §12.9.4): a bundler writes a key it
+// quotes with them (esbuild writes `𠮷` as `"\u{20BB7}"`, which JSON cannot read).
+const STRING_ESCAPE =
+  /\\(?:u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|(\r\n|[\n\r\u2028\u2029])|(.))/gs;
+const SINGLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
+
+/** The value of a string literal's text between its quotes. */
+function stringValue(inner: string): string {
+  return inner.replace(
+    STRING_ESCAPE,
+    (_escape, braced?: string, four?: string, two?: string, newline?: string, other?: string) => {
+      const hex = braced ?? four ?? two;
+      if (hex !== undefined) return String.fromCodePoint(Number.parseInt(hex, 16));
+      if (newline !== undefined) return ''; // a line continuation
+      return SINGLE_ESCAPES[other as string] ?? (other as string);
+    },
+  );
 }

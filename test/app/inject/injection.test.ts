@@ -161,6 +161,11 @@ describe('name discovery', () => {
       'return ({ pr\\u00E9nom, \\u{65E5}\\u{672C}: renamed, caf\\u00e9 = 1 }) => [pr\\u00E9nom, renamed]',
     )();
     expect(injectedNames(escaped, 'f')).toEqual(['prénom', '日本', 'café']);
+    // A key outside the Basic Multilingual Plane is quoted, with an escape JSON does not have.
+    const quoted = new Function(
+      'return ({ "\\u{20BB7}": a, \'it\\x27s\': b, "tab\\tbed": c }) => [a, b, c]',
+    )();
+    expect(injectedNames(quoted, 'f')).toEqual(['𠮷', "it's", 'tab\tbed']);
     // This file is compiled by esbuild, which writes `prénom` below as `pr\u00E9nom`.
     const app = new RestApplication({ logger: silentLogger }).dependency('café', () => 'noir');
     app.get('/users/{prénom}', ({ prénom, café }) => ({ prénom, café }));
