@@ -275,6 +275,11 @@ export class PartSource {
         if (error) reject(error);
         else resolve();
       });
+      // A part the parser drops unannounced (no form-data disposition) is refused as soon as
+      // its headers are read, which the parser does within write(): after a large one it may
+      // never take the rest of the chunk, so neither its callback nor `finish` would come and
+      // the request would wait for ever.
+      if (!this.#closed && this.#dropped()) this.fail(notFormData());
     });
   }
 

@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -225,6 +226,51 @@ describe('limits', () => {
     const response = await post(limited({ multipart: limits }), '/up', parts as FormPart[]);
     expect(response.statusCode).toBe(413);
     expect((json(response) as { details: unknown }).details).toEqual([detail]);
+  });
+
+  it('a large part without a form-data disposition is a 400 wherever it falls, never a wait', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/files', ({ files }) => files.length);
+    app.post('/parts', async ({ parts }) => {
+      for await (const _part of parts) {
+        // read none
+      }
+      return null;
+    });
+    // Dropped by the parser (no disposition, an attachment, a bare CR in its name); large enough
+    // that the parser, having dropped it, took no more of the body. Sizes either side of where
+    // the body's 64 KiB slices fall.
+    const heads = [
+      'Content-Type: text/plain',
+      'Content-Disposition: attachment; filename="a.txt"',
+      'Content-Disposition: form-data; name="a\rb"',
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...heads),
+        fc.integer({ min: 0, max: 600_000 }),
+        fc.boolean(),
+        fc.constantFrom('/files', '/parts'),
+        async (head, size, fieldFirst, path) => {
+          const dropped = `--x\r\n${head}\r\n\r\n${'v'.repeat(size)}\r\n`;
+          const field = '--x\r\nContent-Disposition: form-data; name="f"\r\n\r\nok\r\n';
+          const body = `${fieldFirst ? field : ''}${dropped}--x--\r\n`;
+          const chunks = async function* () {
+            for (let at = 0; at < body.length; at += 65_536) yield body.slice(at, at + 65_536);
+          };
+          const response = await app.execute(
+            new Request({
+              method: 'POST',
+              path,
+              headers: { 'content-type': 'multipart/form-data; boundary=x' },
+              body: chunks(),
+            }),
+          );
+          expect(response.statusCode).toBe(400);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('parts without a form-data disposition count toward parts: a flood of them is 413', async () => {
