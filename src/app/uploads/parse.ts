@@ -11,6 +11,8 @@
  * holds a write until the current part's stream is read, and the pump holds the body until the
  * parser takes the write, so a slow reader slows the client (TCP backpressure), never memory.
  */
+
+import type { EventEmitter } from 'node:events';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../../errors.js';
 import { parseMediaType } from '../../http/media-type.js';
@@ -183,6 +185,18 @@ export class PartSource {
     );
     this.#parser.on('partsLimit', () => this.fail(limitCrossed('parts', limits.parts, undefined)));
     this.#parser.on('error', (error: unknown) => this.fail(malformed(error)));
+    // A part the parser drops unannounced (no form-data disposition) is refused as soon as its
+    // header block is read: after a large one as the body's last part, the parser takes no more
+    // of the body and never finishes, so nothing else would end the request. The parser reads
+    // each block in its own listener first, announcing the part if it keeps it.
+    const blocks = (this.#parser as unknown as { _parser?: { parser?: EventEmitter } })._parser
+      ?.parser;
+    let headerBlocks = 0;
+    blocks?.on('part', (part: EventEmitter) =>
+      part.once('header', () => {
+        if (++headerBlocks > this.#parts && !this.#closed) this.fail(notFormData());
+      }),
+    );
     this.#parser.on('finish', () => {
       if (!this.#closed && this.#dropped()) return this.fail(notFormData());
       this.#ended = true;
@@ -275,11 +289,6 @@ export class PartSource {
         if (error) reject(error);
         else resolve();
       });
-      // A part the parser drops unannounced (no form-data disposition) is refused as soon as
-      // its headers are read, which the parser does within write(): after a large one it may
-      // never take the rest of the chunk, so neither its callback nor `finish` would come and
-      // the request would wait for ever.
-      if (!this.#closed && this.#dropped()) this.fail(notFormData());
     });
   }
 
