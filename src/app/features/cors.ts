@@ -256,6 +256,7 @@ export function preflightResponse(
   cors: CompiledCors | undefined,
   request: Request,
   pathMethods: ReadonlySet<string>,
+  corsOf: (method: string) => CompiledCors | undefined = () => cors,
 ): Response {
   const allow = new Set(pathMethods);
   allow.add(HTTPMethod.OPTIONS);
@@ -275,7 +276,22 @@ export function preflightResponse(
   if (origin === undefined || !pathMethods.has(asked) || !allowed.has(asked)) return response;
   headers.set('Access-Control-Allow-Origin', origin);
   if (cors.credentials) headers.set('Access-Control-Allow-Credentials', 'true');
-  const methods = [...allowed].filter((method) => pathMethods.has(method));
+  // A browser keeps every method listed here for this origin and URL (the CORS-preflight cache
+  // of the Fetch standard, §4.8) and then sends it without asking again: only methods whose own
+  // route would grant this origin the same (credentials included) are listed, so a route with
+  // CORS of its own, or none, is never opened by its neighbour's preflight.
+  const grants = (method: string): boolean => {
+    const own = corsOf(method);
+    return (
+      own !== undefined &&
+      allowedOrigin(own, request.headers.get('origin')) !== undefined &&
+      (own.methods ?? pathMethods).has(method) &&
+      (!cors.credentials || own.credentials)
+    );
+  };
+  const methods = [...allowed].filter(
+    (method) => pathMethods.has(method) && (method === asked || grants(method)),
+  );
   // A browser compares the method as it will send it, case and all (fetch upper-cases only
   // DELETE, GET, HEAD, OPTIONS, POST and PUT): a lower-case `patch` is granted as written.
   if (sent !== asked) methods.push(sent);

@@ -282,7 +282,13 @@ export function answerPreflight(
     }
   }
   const entry = preflightEntry(byMethod, request);
-  return preflightResponse(entry?.value.features?.cors, request, pathMethods);
+  // Each method's own CORS (HEAD's is its GET route's), for what the preflight may list.
+  const corsOf = (method: string) =>
+    (
+      byMethod.get(method) ??
+      (method === HTTPMethod.HEAD ? byMethod.get(HTTPMethod.GET) : undefined)
+    )?.value.features?.cors;
+  return preflightResponse(entry?.value.features?.cors, request, pathMethods, corsOf);
 }
 
 /** The route of a path that a CORS preflight asks about (`Access-Control-Request-Method`). */

@@ -270,3 +270,51 @@ describe('configured origins', () => {
     );
   });
 });
+
+describe("a preflight and its path's other routes", () => {
+  const ORIGINS = ['https://partner.example', 'https://admin.example', 'https://other.example'];
+  const METHODS = ['GET', 'PUT', 'DELETE'] as const;
+  // What a route may say of CORS: the application's, its own origin, or none.
+  const settings = fc.constantFrom<'inherit' | 'admin' | 'off'>('inherit', 'admin', 'off');
+
+  it('lists only methods whose own route would grant the origin, as a browser caches them all', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(settings, settings, settings),
+        fc.constantFrom(...ORIGINS),
+        fc.constantFrom(...METHODS),
+        async (perMethod, origin, asked) => {
+          const app = new RestApplication({ logger: silentLogger }).cors({
+            origin: ORIGINS.slice(0, 2),
+            credentials: true,
+            maxAge: 600,
+          });
+          METHODS.forEach((method, i) => {
+            const route = app.route(method, '/docs/{id}', () => 'ok');
+            if (perMethod[i] === 'admin') {
+              route.cors({ origin: 'https://admin.example', credentials: true });
+            } else if (perMethod[i] === 'off') route.cors(false);
+          });
+          // What the route of each method would answer an actual request from this origin.
+          const granted = new Set<string>();
+          for (const method of METHODS) {
+            const actual = await app.request('/docs/1', { method, headers: { Origin: origin } });
+            if (actual.headers.get('access-control-allow-origin') === origin) granted.add(method);
+          }
+          const preflight = await app.request('/docs/1', {
+            method: 'OPTIONS',
+            headers: { Origin: origin, 'Access-Control-Request-Method': asked },
+          });
+          const listed = (preflight.headers.get('access-control-allow-methods') ?? '')
+            .split(',')
+            .map((method) => method.trim())
+            .filter((method) => (METHODS as readonly string[]).includes(method));
+          for (const method of listed)
+            expect([method, granted.has(method)]).toEqual([method, true]);
+          expect(listed.length > 0).toBe(granted.has(asked));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
