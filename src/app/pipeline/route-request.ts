@@ -149,14 +149,6 @@ function dispatchRoute(
       ? multipartTotal(uploads)
       : ((route.route.settings.bodyLimit as number | undefined) ?? host.bodyLimit);
   if (limit !== host.bodyLimit) recordBodyLimit(request, limit);
-  const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
-  if (declared !== undefined && Number(declared) > limit) {
-    // An upload says which of its limits it crossed, as when the bound is crossed while read.
-    if (uploads !== undefined) {
-      throw new HttpError(413, `Upload over the size limit of ${limit} bytes`, [{ limit: 'size' }]);
-    }
-    throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
-  }
   const state = exchange.state ?? newRequestState(request, matched.values);
   recordRouting(request, route.template);
   recordPathParams(request, entry.paramNames, matched.values);
@@ -167,6 +159,16 @@ function dispatchRoute(
   const routed = exchange as RoutedExchange;
   routed.route = route;
   routed.state = state;
+  // Refused before anything reads the body, and answered as the route answers its errors (its
+  // CORS, its routers' error handlers), as the same body sent without a length would be.
+  const declared = MultiValueHeaders.getLower(request.headers, 'content-length');
+  if (declared !== undefined && Number(declared) > limit) {
+    // An upload says which of its limits it crossed, as when the bound is crossed while read.
+    if (uploads !== undefined) {
+      throw new HttpError(413, `Upload over the size limit of ${limit} bytes`, [{ limit: 'size' }]);
+    }
+    throw new HttpError(413, `Request body is larger than the limit of ${limit} bytes`);
+  }
   const answer =
     hooks?.onRequest === undefined
       ? checkAuthorization(routed)

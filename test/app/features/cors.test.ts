@@ -318,3 +318,31 @@ describe("a preflight and its path's other routes", () => {
     );
   });
 });
+
+describe('a body refused by its declared length', () => {
+  it("is answered as the route answers its errors: its router's CORS and error handler", async () => {
+    const router = new Router()
+      .cors({ origin: 'https://app.example', credentials: true })
+      .errorHandler(413, () => ({ message: 'router 413 handler' }));
+    router.post('/notes', ({ body }) => body);
+    const app = new RestApplication({ logger: silentLogger, bodyLimit: 10 })
+      .cors({ origin: 'https://www.example' })
+      .mount('/api', router);
+    const body = 'x'.repeat(50);
+    const sent = async function* () {
+      yield body;
+    };
+    const headers = { Origin: 'https://app.example', 'Content-Type': 'text/plain' };
+    const declared = await app.request('/api/notes', {
+      method: 'POST',
+      body,
+      headers: { ...headers, 'Content-Length': String(body.length) },
+    });
+    const unannounced = await app.request('/api/notes', { method: 'POST', body: sent(), headers });
+    for (const response of [declared, unannounced]) {
+      expect(response.statusCode).toBe(413);
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(JSON.parse(String(response.body))).toEqual({ message: 'router 413 handler' });
+    }
+  });
+});
