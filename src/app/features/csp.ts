@@ -119,6 +119,10 @@ export function addCspHeader(
     headers.set(csp.headerName, csp.parts[0] as string);
     return;
   }
+  // A 304 leaves the page a cache holds, whose scripts carry the nonce of the policy stored
+  // with it; a 304's fields replace the stored ones (RFC 9111 §4.3.4), so a fresh nonce there
+  // would block them. The stored policy stays.
+  if (response.statusCode === 304) return;
   const nonce = `'nonce-${requestNonce(state ?? newRequestState(request))}'`;
   headers.set(csp.headerName, csp.parts.join(nonce));
 }

@@ -73,6 +73,34 @@ describe('Content-Security-Policy', () => {
       );
     }
   });
+
+  it('leaves a 304 without a policy, so the cached page keeps the nonce its scripts carry', async () => {
+    const app = new RestApplication({ logger: silentLogger }).csp({
+      directives: { scriptSrc: ["'self'", "'nonce'"] },
+    });
+    const page = (nonce: string) =>
+      new Response(200, `<script nonce="${nonce}">start()</script>`, {
+        contentType: 'text/html',
+      });
+    app.get('/provided', ({ cspNonce }) => page(cspNonce)).etag(() => 'release-42');
+    app.get('/handled', ({ cspNonce }) => page(cspNonce).setEtag('release-42'));
+    for (const path of ['/provided', '/handled']) {
+      const first = await app.request(path);
+      expect(first.headers.get('content-security-policy')).toMatch(/'nonce-/);
+      const again = await app.request(path, {
+        headers: { 'If-None-Match': first.headers.get('etag') as string },
+      });
+      expect([path, again.statusCode]).toEqual([path, 304]);
+      expect([path, again.headers.get('content-security-policy')]).toEqual([path, undefined]);
+    }
+    // A policy without a nonce is the same on every response, a 304's too.
+    const fixed = new RestApplication({ logger: silentLogger }).csp({
+      directives: { defaultSrc: ["'self'"] },
+    });
+    fixed.get('/', () => 'page').etag(() => 'v1');
+    const revalidated = await fixed.request('/', { headers: { 'If-None-Match': '"v1"' } });
+    expect(revalidated.headers.get('content-security-policy')).toBe("default-src 'self'");
+  });
 });
 
 describe('default headers', () => {
