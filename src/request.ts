@@ -371,7 +371,7 @@ export class Request {
         // as the bytes' would be: one nobody knows is 415 on every adapter.
         if (charsetDecoder(type) === null)
           throw new HttpError(415, `Unsupported charset in ${type}`);
-        return withinLimit(body, this.bodyLimit);
+        return withoutBom(withinLimit(body, this.bodyLimit));
       }
       return decodeText(await this.bytes(), type);
     })();
@@ -426,10 +426,18 @@ export class Request {
  */
 export function jsonBodyNow(request: Request): unknown {
   const body = bodyRead(request) ?? request.body;
-  if (typeof body === 'string') return parseJson(withinLimit(body, request.bodyLimit));
+  if (typeof body === 'string') return parseJson(withoutBom(withinLimit(body, request.bodyLimit)));
   if (body instanceof Uint8Array)
     return parseJson(decodeUtf8(withinLimit(body, request.bodyLimit)));
   return request.bytes().then(parseJsonBytes);
+}
+
+/**
+ * Text that arrived as text, without the byte order mark its bytes would have lost in decoding
+ * (a decoder drops it, RFC 8259 §8.1): the same body reads the same on every adapter.
+ */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function parseJsonBytes(bytes: Uint8Array): unknown {

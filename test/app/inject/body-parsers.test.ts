@@ -297,6 +297,33 @@ describe('declared charsets', () => {
   });
 });
 
+describe('a body that arrives as text (a Lambda event, a test) or as bytes', () => {
+  it('reads the same, a leading byte order mark dropped from both (RFC 8259 §8.1)', async () => {
+    const app = newApp();
+    app.post('/text', ({ body }) => ({ body }));
+    app.post('/json', ({ jsonBody }) => ({ jsonBody }));
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.string({ unit: 'grapheme' }), async (bom, text) => {
+        const prefix = bom ? '\uFEFF' : '';
+        for (const [path, type, content] of [
+          ['/text', 'text/plain; charset=utf-8', `${prefix}${text}`],
+          ['/json', 'application/json', `${prefix}${JSON.stringify({ text })}`],
+        ] as const) {
+          const asText = await send(app, path, type, content);
+          const asBytes = await send(app, path, type, new TextEncoder().encode(content));
+          expect([path, asText.statusCode, json(asText)]).toEqual([
+            path,
+            asBytes.statusCode,
+            json(asBytes),
+          ]);
+          expect(asText.statusCode).toBe(200);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe('app.request() bodies', () => {
   it('sends what fetch() takes as fetch() would, with its Content-Type', async () => {
     const app = newApp();
