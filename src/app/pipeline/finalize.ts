@@ -213,7 +213,9 @@ function completeHeaders(
     );
   }
   if (request.requestId !== undefined) {
-    MultiValueHeaders.setDefault(headers, 'X-Request-ID', 'x-request-id', request.requestId);
+    // This request's id, whatever a relayed response (an upstream's fetch() answer) carried: the
+    // id the client gets is the one this service logs.
+    MultiValueHeaders.setTrusted(headers, 'X-Request-ID', 'x-request-id', request.requestId);
   }
   if (!asError && checkResponsePreconditions(request, response)) return response;
   if (forbidsContent(response.statusCode)) {

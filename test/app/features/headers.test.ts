@@ -168,6 +168,20 @@ describe('request ids', () => {
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(line.fields?.requestId, line.message).toBe('req-42');
   });
+
+  it("are this request's on a relayed response that carried another's", async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    // An upstream's answer, relayed as it came, with the upstream's own id.
+    app.get(
+      '/weather',
+      () => new globalThis.Response('sunny', { headers: { 'X-Request-ID': 'upstream-7' } }),
+    );
+    app.get('/own', () => new Response(200, 'ok', { headers: { 'X-Request-ID': 'handler-set' } }));
+    for (const path of ['/weather', '/own']) {
+      const response = await app.request(path, { headers: { 'X-Request-ID': 'client-trace-1' } });
+      expect([path, response.headers.getAll('x-request-id')]).toEqual([path, ['client-trace-1']]);
+    }
+  });
 });
 
 describe('types', () => {
