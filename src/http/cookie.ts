@@ -25,6 +25,10 @@ const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // value that was set.
 const VALUE = /^[\x21\x23-\x24\x26-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
 const ATTRIBUTE = /^[\x20-\x3a\x3c-\x7e]*$/;
+// A domain-value is a host name (RFC 6265 §4.1.2.3; an internationalised one in its A-label
+// form): labels of letters, digits and hyphens, a leading dot allowed and ignored.
+const DOMAIN =
+  /^\.?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
 
 // The option names, checked against CookieOptions by the compiler: a misspelt `httpOnly` would
 // otherwise leave the cookie readable by scripts.
@@ -98,8 +102,16 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
       );
     }
   }
+  const site = options.sameSite === undefined ? undefined : sameSite(options.sameSite);
+  const secure = options.secure === true || site === 'None' || options.partitioned === true;
+  checkPrefix(name, options, secure);
   let out = `${name}=${encoded}`;
-  if (options.domain !== undefined) out += `; Domain=${attribute('Domain', options.domain)}`;
+  if (options.domain !== undefined) {
+    if (typeof options.domain !== 'string' || !DOMAIN.test(options.domain)) {
+      throw new TypeError(`Invalid cookie Domain ${JSON.stringify(options.domain)}`);
+    }
+    out += `; Domain=${options.domain}`;
+  }
   if (options.path !== undefined) out += `; Path=${attribute('Path', options.path)}`;
   if (options.expires !== undefined) {
     if (!(options.expires instanceof Date) || Number.isNaN(options.expires.getTime())) {
@@ -109,14 +121,31 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   }
   if (options.maxAge !== undefined) {
     if (!Number.isFinite(options.maxAge)) throw new TypeError('Cookie maxAge must be finite');
-    out += `; Max-Age=${Math.floor(options.maxAge)}`;
+    // Digits, never an exponent (`1e+21`), which a browser ignores (RFC 6265 §5.2.2).
+    out += `; Max-Age=${BigInt(Math.floor(options.maxAge))}`;
   }
-  const site = options.sameSite === undefined ? undefined : sameSite(options.sameSite);
   if (options.httpOnly) out += '; HttpOnly';
-  if (options.secure || site === 'None' || options.partitioned) out += '; Secure';
+  if (secure) out += '; Secure';
   if (site !== undefined) out += `; SameSite=${site}`;
   if (options.partitioned) out += '; Partitioned';
   return out;
+}
+
+/**
+ * The rules a browser holds a prefixed name to (RFC 6265bis §4.1.3), whatever the case of the
+ * prefix: it drops a `__Secure-` cookie without `Secure`, and a `__Host-` one without `Secure`,
+ * with a `Domain` or with a `Path` other than `/`, so a login (or a logout's expired cookie)
+ * would silently not happen.
+ */
+function checkPrefix(name: string, options: CookieOptions, secure: boolean): void {
+  const lower = name.toLowerCase();
+  const host = lower.startsWith('__host-');
+  if (!host && !lower.startsWith('__secure-')) return;
+  const prefix = host ? '__Host-' : '__Secure-';
+  if (!secure) throw new TypeError(`Cookie ${name}: a ${prefix} cookie needs secure: true`);
+  if (host && (options.domain !== undefined || options.path !== '/')) {
+    throw new TypeError(`Cookie ${name}: a __Host- cookie needs path: '/' and no domain`);
+  }
 }
 
 // Any other value would be written into the header as it is, attributes and all.

@@ -129,3 +129,70 @@ describe('cookies', () => {
     );
   });
 });
+
+describe('cookies a browser would drop', () => {
+  it('refuses prefixed names without what the prefix promises, a Domain that is no host name', () => {
+    expect(() => serializeCookie('__Secure-pref', 'x')).toThrow(/needs secure: true/);
+    expect(() => serializeCookie('__secure-pref', 'x')).toThrow(TypeError);
+    expect(() => serializeCookie('__Host-sid', 'abc', { httpOnly: true })).toThrow(TypeError);
+    expect(() =>
+      serializeCookie('__Host-sid', 'abc', { secure: true, path: '/', domain: 'app.example' }),
+    ).toThrow(/path: '\/' and no domain/);
+    expect(() => serializeCookie('__Host-sid', 'abc', { secure: true })).toThrow(TypeError);
+    expect(() => serializeCookie('d', 'x', { domain: 'app example' })).toThrow(TypeError);
+    expect(() => serializeCookie('d', 'x', { domain: 'a;b' })).toThrow(TypeError);
+    expect(serializeCookie('__Host-sid', 'abc', { secure: true, path: '/', httpOnly: true })).toBe(
+      '__Host-sid=abc; Path=/; HttpOnly; Secure',
+    );
+    // SameSite=None and Partitioned imply Secure.
+    expect(serializeCookie('__Secure-p', 'x', { sameSite: 'None' })).toBe(
+      '__Secure-p=x; Secure; SameSite=None',
+    );
+    expect(serializeCookie('d', 'x', { domain: '.app.example' })).toBe('d=x; Domain=.app.example');
+    expect(serializeCookie('big', 'x', { maxAge: 1e21 })).toBe(
+      'big=x; Max-Age=1000000000000000000000',
+    );
+  });
+
+  it('writes what a browser keeps whenever it writes a prefixed cookie (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('__Host-', '__Secure-', '__HOST-', '__secure-', ''),
+        fc.record(
+          {
+            secure: fc.boolean(),
+            path: fc.constantFrom('/', '/app'),
+            domain: fc.constantFrom('app.example', '.example.com'),
+            sameSite: fc.constantFrom('Strict', 'Lax', 'None') as fc.Arbitrary<
+              'Strict' | 'Lax' | 'None'
+            >,
+            partitioned: fc.boolean(),
+            maxAge: fc.double({ min: -1e30, max: 1e30, noNaN: true }),
+          },
+          { requiredKeys: [] },
+        ),
+        (prefix, options) => {
+          let header: string;
+          try {
+            header = serializeCookie(`${prefix}name`, 'v', options);
+          } catch (error) {
+            expect(error).toBeInstanceOf(TypeError);
+            expect(prefix).not.toBe('');
+            return;
+          }
+          const attributes = header.split('; ').slice(1);
+          const lower = prefix.toLowerCase();
+          if (lower !== '') expect(attributes).toContain('Secure');
+          if (lower === '__host-') {
+            expect(attributes).toContain('Path=/');
+            expect(attributes.some((a) => a.startsWith('Domain='))).toBe(false);
+          }
+          for (const attribute of attributes.filter((a) => a.startsWith('Max-Age='))) {
+            expect(attribute).toMatch(/^Max-Age=-?\d+$/);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
