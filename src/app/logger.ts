@@ -47,23 +47,27 @@ const CONSOLE_LOGGER_OPTIONS = Object.keys({
   level: true,
 } satisfies Record<keyof ConsoleLoggerOptions, true>);
 
-function serialise(fields: LogFields | undefined): LogFields | undefined {
-  if (fields === undefined) return undefined;
-  const out: LogFields = {};
-  for (const key of Object.keys(fields)) {
-    const value = fields[key];
-    out[key] =
-      value instanceof Error
-        ? { name: value.name, message: value.message, stack: value.stack }
-        : value;
-  }
+/**
+ * What an error tells: its own fields (a system error's `code`, `errno`, `syscall`), its name,
+ * message and stack, the `cause` it wraps (the root of a failure, as Node code reports it) and
+ * an AggregateError's `errors`; the replacer writes those in turn.
+ */
+function errorFields(error: Error): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ...error,
+    name: error.name,
+    message: error.message,
+    stack: error.stack,
+  };
+  if (error.cause !== undefined) out.cause = error.cause;
+  if (error instanceof AggregateError) out.errors = error.errors;
   return out;
 }
 
 /**
  * Makes any value writable, since a request can make anything reach the log (a thrown value
  * is logged as it is): an object met again is `"[Circular]"`, a bigint its digits, an error
- * its name, message and stack wherever it sits.
+ * its fields, name, message, stack and cause wherever it sits.
  */
 function safeReplacer(): (key: string, value: unknown) => unknown {
   const seen = new WeakSet<object>();
@@ -72,9 +76,7 @@ function safeReplacer(): (key: string, value: unknown) => unknown {
     if (typeof value !== 'object' || value === null) return value;
     if (seen.has(value)) return '[Circular]';
     seen.add(value);
-    return value instanceof Error
-      ? { name: value.name, message: value.message, stack: value.stack }
-      : value;
+    return value instanceof Error ? errorFields(value) : value;
   };
 }
 
@@ -92,7 +94,8 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;
     const line = JSON.stringify(
-      { level, time: new Date().toISOString(), msg: message, ...serialise(fields) },
+      // Errors among the fields are written by the replacer, as anywhere in the line.
+      { level, time: new Date().toISOString(), msg: message, ...fields },
       safeReplacer(),
     );
     if (level === 'warn' || level === 'error') console.error(line);

@@ -291,6 +291,43 @@ describe('the default console logger', () => {
       spy.mockRestore();
     }
   });
+
+  it("writes an error's cause, its own fields and an AggregateError's errors, as pino does", async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      const app = new RestApplication({ logger: createConsoleLogger() });
+      const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), {
+        code: 'ECONNREFUSED',
+      });
+      app.get('/wrapped', () => {
+        throw new Error('Database unavailable', { cause: refused });
+      });
+      app.get('/several', () => {
+        throw new AggregateError([new Error('first'), refused], 'Both failed');
+      });
+      app.get('/itself', () => {
+        const error = new Error('loop');
+        error.cause = error;
+        throw error;
+      });
+      for (const path of ['/wrapped', '/several', '/itself']) await app.request(path);
+      const [wrapped, several, itself] = written.map((line) => JSON.parse(line) as Line);
+      expect(wrapped?.error).toMatchObject({
+        message: 'Database unavailable',
+        cause: { message: 'connect ECONNREFUSED 10.0.0.5:5432', code: 'ECONNREFUSED' },
+      });
+      expect(several?.error).toMatchObject({
+        name: 'AggregateError',
+        errors: [{ message: 'first' }, { code: 'ECONNREFUSED' }],
+      });
+      expect(itself?.error).toMatchObject({ message: 'loop', cause: '[Circular]' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
 
 describe("`log.error('message', error)`, as console and Powertools users write it", () => {
