@@ -63,6 +63,8 @@ const MAX_DIMENSION_VALUE_LENGTH = 1024;
 /** Printable ASCII only: CloudWatch refuses other characters, control characters included, in dimensions. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const NON_WHITESPACE = /\S/;
+const LARGEST_VALUE = 2 ** 360;
+const SMALLEST_VALUE = 2 ** -360;
 
 function checkName(kind: string, name: unknown, maxLength = MAX_NAME_LENGTH): string {
   if (typeof name !== 'string' || name === '' || name.length > maxLength) {
@@ -87,6 +89,12 @@ export function isDimensionText(text: string): boolean {
 /** Checks one `addMetric(name, unit, value)` call. */
 export function checkMetric(name: unknown, unit: unknown, value: unknown): void {
   checkName('Metric', name);
+  // CloudWatch's rules for a metric name are its dimensions' (printable ASCII, not all spaces).
+  if (!isDimensionText(name as string)) {
+    throw new TypeError(
+      `Metric name ${JSON.stringify(name)} must be printable ASCII with a non-space character`,
+    );
+  }
   if (typeof unit !== 'string' || !UNITS.has(unit)) {
     throw new TypeError(
       `Unknown metric unit ${JSON.stringify(unit)}; expected one of ${METRIC_UNITS.join(', ')}`,
@@ -94,6 +102,13 @@ export function checkMetric(name: unknown, unit: unknown, value: unknown): void 
   }
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     throw new TypeError(`Metric "${String(name)}" needs a finite number, got ${String(value)}`);
+  }
+  // CloudWatch refuses values too large or too small (MetricDatum: -2^360 to 2^360).
+  const size = Math.abs(value);
+  if (size > LARGEST_VALUE || (size !== 0 && size < SMALLEST_VALUE)) {
+    throw new TypeError(
+      `Metric "${String(name)}" is ${value}, outside the range CloudWatch takes (2^-360 to 2^360 in magnitude)`,
+    );
   }
 }
 

@@ -163,6 +163,7 @@ describe('dimensions, namespace and service name CloudWatch refuses', () => {
     const app = new RestApplication({ logger: silentLogger });
     const refused: CloudGatewayAdapterOptions[] = [
       { namespace: 'AWS/Lambda' },
+      { namespace: ':colon' },
       { namespace: '' },
       { namespace: '   ' },
       { namespace: 'n'.repeat(256) },
@@ -309,6 +310,13 @@ describe('the injectable metrics where none are recorded', () => {
       ['an unknown unit', (metrics) => metrics.addMetric('Orders', 'Bogus', 1)],
       ['a reserved name', (metrics) => metrics.addMetric('Latency', 'Milliseconds', 1)],
       ['no finite number', (metrics) => metrics.addMetric('Orders', 'Count', Number.NaN)],
+      ['a value CloudWatch refuses', (metrics) => metrics.addMetric('Orders', 'Count', 1e200)],
+      [
+        'a tiny value CloudWatch refuses',
+        (metrics) => metrics.addMetric('Orders', 'Count', 1e-200),
+      ],
+      ['a metric name with a tab', (metrics) => metrics.addMetric('a\tb', 'Count', 1)],
+      ['a metric name of spaces', (metrics) => metrics.addMetric('   ', 'Count', 1)],
       ['a dimension with a control character', (metrics) => metrics.addDimension('tier', 'a\nb')],
       ['a property JSON cannot encode', (metrics) => metrics.addProperty('id', 10n)],
     ];

@@ -29,11 +29,12 @@ export function checkMetricsLine({ namespace, serviceName }: MetricsLine): void 
     typeof namespace !== 'string' ||
     namespace.length > 255 ||
     !isDimensionText(namespace) ||
+    namespace.startsWith(':') ||
     namespace.startsWith('AWS/')
   ) {
     throw new SetupError(
       'INVALID_OPTION',
-      `namespace must be 1 to 255 printable ASCII characters, not all spaces and not starting with "AWS/" (reserved for AWS services), got ${JSON.stringify(namespace)}`,
+      `namespace must be 1 to 255 printable ASCII characters, not all spaces, not starting with ":" or "AWS/" (reserved for AWS services), got ${JSON.stringify(namespace)}`,
     );
   }
   if (
