@@ -7,7 +7,14 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 130 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 132 KiB: the
+ * same stop's second round of fixes took the core from 132,952 to 134,522 bytes (1.5 KiB):
+ * cookies a browser would drop refused (`__Host-`/`__Secure-` rules, a host-name `Domain`,
+ * `Max-Age` in digits, 0.5 KiB), a preflight listing only the methods each route would grant
+ * (0.3 KiB), an error's cause and fields in the default logger, the metric value and name
+ * checks, a body's byte order mark, no CSP nonce on a 304, a deadline-bound body released
+ * unsent, a failure shared by requests that shared a session value's making.
+ * Before that, 130 KiB: a
  * third review stop's fixes took the core from 129,592 to 132,952 bytes (3.3 KiB):
  * `validateResponses` checking the value a JSON `Response` spells and the schema's output form
  * (1.2 KiB), stream bodies let go at once while a read waits (0.6 KiB), session values one per
@@ -92,7 +99,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 130 * 1024;
+const CORE_BUDGET = 132 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
