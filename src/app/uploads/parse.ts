@@ -144,6 +144,9 @@ export class PartSource {
     | { resolve: (part: RawPart | undefined) => void; reject: (error: unknown) => void }
     | undefined;
   #error: unknown;
+  // A part refused when the parser met it: handed out after the whole parts before it, where
+  // #error fails the parts being read too.
+  #refusedPart: unknown;
   #ended = false;
   #closed = false;
   #current: RawPart | undefined;
@@ -183,7 +186,9 @@ export class PartSource {
     this.#parser.on('file', (field, stream, filename, _encoding, contentType) =>
       this.#announce(field, stream, filename, contentType),
     );
-    this.#parser.on('partsLimit', () => this.fail(limitCrossed('parts', limits.parts, undefined)));
+    this.#parser.on('partsLimit', () =>
+      this.#refuseFrom(limitCrossed('parts', limits.parts, undefined)),
+    );
     this.#parser.on('error', (error: unknown) => this.fail(malformed(error)));
     // A part the parser drops unannounced (no form-data disposition) is refused as soon as its
     // header block is read: after a large one as the body's last part, the parser takes no more
@@ -194,11 +199,11 @@ export class PartSource {
     let headerBlocks = 0;
     blocks?.on('part', (part: EventEmitter) =>
       part.once('header', () => {
-        if (++headerBlocks > this.#parts && !this.#closed) this.fail(notFormData());
+        if (++headerBlocks > this.#parts && !this.#closed) this.#refuseFrom(notFormData());
       }),
     );
     this.#parser.on('finish', () => {
-      if (!this.#closed && this.#dropped()) return this.fail(notFormData());
+      if (!this.#closed && this.#dropped()) return this.#refuseFrom(notFormData());
       this.#ended = true;
       this.#settle();
     });
@@ -222,7 +227,7 @@ export class PartSource {
     const refusal = this.#dropped() ? notFormData() : this.#refusal(field, filename);
     if (refusal !== undefined) {
       stream.resume();
-      this.fail(refusal);
+      this.#refuseFrom(refusal);
       return;
     }
     const limit = filename === undefined ? limits.fieldSize : limits.fileSize;
@@ -295,13 +300,13 @@ export class PartSource {
   #settle(): void {
     const waiter = this.#waiter;
     if (waiter === undefined) return;
-    if (this.#error !== undefined) {
-      this.#waiter = undefined;
-      waiter.reject(this.#error);
-    } else if (this.#queue.length > 0) {
+    if (this.#queue.length > 0) {
       this.#waiter = undefined;
       this.#current = this.#queue.shift() as RawPart;
       waiter.resolve(this.#current);
+    } else if (this.#error !== undefined || this.#refusedPart !== undefined) {
+      this.#waiter = undefined;
+      waiter.reject(this.#error ?? this.#refusedPart);
     } else if (this.#ended) {
       this.#waiter = undefined;
       waiter.resolve(undefined);
@@ -395,14 +400,33 @@ export class PartSource {
     this.#settle();
   }
 
+  /**
+   * Refuses a part the parser has just met (over a count limit, or no form-data part): the
+   * parts before it are whole and are still handed out, and `error` comes after them. A reader
+   * that stops before it (a `parts` loop left early) never meets it, whether the parser read
+   * ahead to it (a body in memory, parsed in one go) or not (a body still arriving).
+   */
+  #refuseFrom(error: unknown): void {
+    this.#refusedPart ??= error;
+    this.#stop(false);
+    this.#settle();
+  }
+
   /** Stops reading: the rest of the body stays unread and the parser is dropped. */
   close(): void {
+    this.#stop(true);
+  }
+
+  // `dropParts`: the parts not yet handed out go too (they may be incomplete).
+  #stop(dropParts: boolean): void {
+    if (dropParts) {
+      // Part streams end here: a reader waiting on one wakes up (and learns why from #error).
+      for (const part of this.#queue.splice(0)) part.stream.destroy();
+      this.#current?.stream.destroy();
+    }
     if (this.#closed) return;
     this.#closed = true;
     this.#wake?.();
-    // Part streams end here: a reader waiting on one wakes up (and learns why from #error).
-    for (const part of this.#queue) part.stream.destroy();
-    this.#current?.stream.destroy();
     this.#parser.removeAllListeners('file');
     this.#parser.on('error', () => undefined);
     this.#parser.destroy();

@@ -228,6 +228,38 @@ describe('limits', () => {
     expect((json(response) as { details: unknown }).details).toEqual([detail]);
   });
 
+  it('a parts loop meets a refused part only if it reads that far, however far the parser read ahead', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 1, max: 9 }),
+        async (limit, over, reads) => {
+          const count = limit + over;
+          const app = new RestApplication({ logger: silentLogger, multipart: { parts: limit } });
+          app.post('/up', async ({ parts }) => {
+            const seen: string[] = [];
+            for await (const part of parts) {
+              seen.push(part.field);
+              if (seen.length === reads) break;
+            }
+            return seen;
+          });
+          const fields = Array.from({ length: count }, (_, i) => ({ name: `a${i}`, value: 'v' }));
+          // In memory, as on Lambda and in-process: the parser reads every part at once.
+          const response = await post(app, '/up', fields);
+          if (Math.min(reads, count) <= limit && (reads <= count || count <= limit)) {
+            expect(response.statusCode).toBe(200);
+            expect(json(response)).toEqual(fields.slice(0, reads).map((field) => field.name));
+          } else {
+            expect(response.statusCode).toBe(413);
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
   it('a large part without a form-data disposition is a 400 wherever it falls, never a wait', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.post('/files', ({ files }) => files.length);
