@@ -145,6 +145,7 @@ export type { VaryMembers } from './http/vary.js';
 export type {
   ClientCertificate,
   FramedBody,
+  LambdaContext,
   MetricsRecorder,
   PlatformContext,
   ReadableStreamLike,

@@ -40,7 +40,7 @@ export interface ClientCertificate {
  */
 export interface PlatformContext {
   lambdaEvent?: unknown;
-  lambdaContext?: unknown;
+  lambdaContext?: LambdaContext;
   authorizer?: Record<string, unknown>;
   metrics?: MetricsRecorder;
   /** A Fetch runtime's arguments after the request (restmachine/fetch). */
@@ -57,6 +57,25 @@ export interface PlatformContext {
    */
   buffered?: boolean;
   [key: string]: unknown;
+}
+
+/**
+ * The context object the Lambda runtime passes with each event (`@types/aws-lambda` calls it
+ * `Context`; its deprecated `done`/`fail`/`succeed` are left out).
+ */
+export interface LambdaContext {
+  callbackWaitsForEmptyEventLoop: boolean;
+  functionName: string;
+  functionVersion: string;
+  invokedFunctionArn: string;
+  memoryLimitInMB: string;
+  awsRequestId: string;
+  logGroupName: string;
+  logStreamName: string;
+  identity?: { cognitoIdentityId: string; cognitoIdentityPoolId: string } | undefined;
+  clientContext?: { client: unknown; custom?: unknown; env: unknown } | undefined;
+  tenantId?: string | undefined;
+  getRemainingTimeInMillis(): number;
 }
 
 /** Adds custom metrics to the current invocation's metrics line (a no-op outside Lambda). */

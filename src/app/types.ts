@@ -3,7 +3,7 @@
  * destructure, with path parameters inferred from the route string.
  */
 import type { HeadersInit, MultiValueHeaders } from '../http/headers.js';
-import type { MetricsRecorder, Request, RequestBody } from '../request.js';
+import type { LambdaContext, MetricsRecorder, Request, RequestBody } from '../request.js';
 import type { Response } from '../response.js';
 import type { StandardSchemaV1 } from './inject/validation.js';
 import type { AnyLogger, Logger } from './logger.js';
@@ -61,7 +61,7 @@ export interface BuiltinInjectables {
   /** The Lambda event, on AWS Lambda; `undefined` elsewhere. */
   lambdaEvent: unknown;
   /** The Lambda context, on AWS Lambda; `undefined` elsewhere. */
-  lambdaContext: unknown;
+  lambdaContext: LambdaContext | undefined;
   /** `requestContext.authorizer` of an API Gateway event; `undefined` elsewhere. */
   authorizer: Record<string, unknown> | undefined;
   /** Custom metrics for this invocation's metrics line; a no-op outside Lambda. */

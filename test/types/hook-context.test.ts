@@ -27,8 +27,13 @@ describe('hook contexts', () => {
     });
     app
       .get('/notes/{id}', ({ note, page, id }) => ({ note, page, id }))
-      .etag(({ mediaType }) => {
+      .etag(({ mediaType, lambdaContext }) => {
         expectTypeOf(mediaType).toEqualTypeOf<string | undefined>();
+        // The Lambda context as the runtime passes it, read without a cast.
+        expectTypeOf(lambdaContext?.awsRequestId).toEqualTypeOf<string | undefined>();
+        expectTypeOf(lambdaContext?.getRemainingTimeInMillis).toEqualTypeOf<
+          (() => number) | undefined
+        >();
         return mediaType === 'text/html' ? '1-html' : '1';
       })
       .onRequest(({ id, tenant }) => {

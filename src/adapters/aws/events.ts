@@ -188,24 +188,7 @@ export interface ALBResult {
   isBase64Encoded?: boolean | undefined;
 }
 
-/**
- * The context object the Lambda runtime passes with each event (`@types/aws-lambda` calls it
- * `Context`; its deprecated `done`/`fail`/`succeed` are left out).
- */
-export interface LambdaContext {
-  callbackWaitsForEmptyEventLoop: boolean;
-  functionName: string;
-  functionVersion: string;
-  invokedFunctionArn: string;
-  memoryLimitInMB: string;
-  awsRequestId: string;
-  logGroupName: string;
-  logStreamName: string;
-  identity?: { cognitoIdentityId: string; cognitoIdentityPoolId: string } | undefined;
-  clientContext?: { client: unknown; custom?: unknown; env: unknown } | undefined;
-  tenantId?: string | undefined;
-  getRemainingTimeInMillis(): number;
-}
+export type { LambdaContext } from '../../request.js';
 
 /** Every event the adapter accepts: REST / HTTP API 1.0, HTTP API 2.0 and Function URLs, ALB. */
 export type GatewayEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | ALBEvent;
