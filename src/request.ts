@@ -21,6 +21,10 @@ export type {
   WholeBodyReader,
 } from './request-body.js';
 
+import type { MetricsRecorder } from './metrics.js';
+
+export type { MetricsRecorder } from './metrics.js';
+
 /** Client certificate details, as much as the runtime gives. */
 export interface ClientCertificate {
   subject?: string | Record<string, unknown>;
@@ -76,13 +80,6 @@ export interface LambdaContext {
   clientContext?: { client: unknown; custom?: unknown; env: unknown } | undefined;
   tenantId?: string | undefined;
   getRemainingTimeInMillis(): number;
-}
-
-/** Adds custom metrics to the current invocation's metrics line (a no-op outside Lambda). */
-export interface MetricsRecorder {
-  addMetric(name: string, unit: string, value: number): void;
-  addDimension(name: string, value: string): void;
-  addProperty(name: string, value: unknown): void;
 }
 
 /** What `new Request(...)` takes. */

@@ -4,38 +4,9 @@
  * during development rather than only once metrics are on, as a 500 on every request.
  */
 
-/** The units CloudWatch takes. */
-export const METRIC_UNITS = [
-  'Seconds',
-  'Microseconds',
-  'Milliseconds',
-  'Bytes',
-  'Kilobytes',
-  'Megabytes',
-  'Gigabytes',
-  'Terabytes',
-  'Bits',
-  'Kilobits',
-  'Megabits',
-  'Gigabits',
-  'Terabits',
-  'Percent',
-  'Count',
-  'Bytes/Second',
-  'Kilobytes/Second',
-  'Megabytes/Second',
-  'Gigabytes/Second',
-  'Terabytes/Second',
-  'Bits/Second',
-  'Kilobits/Second',
-  'Megabits/Second',
-  'Gigabits/Second',
-  'Terabits/Second',
-  'Count/Second',
-  'None',
-] as const;
+import { METRIC_UNITS } from '../../metrics.js';
 
-export type MetricUnit = (typeof METRIC_UNITS)[number];
+export { METRIC_UNITS, type MetricUnit } from '../../metrics.js';
 
 const UNITS: ReadonlySet<string> = new Set(METRIC_UNITS);
 

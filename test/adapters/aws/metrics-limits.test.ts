@@ -307,6 +307,7 @@ describe('streamHandler', () => {
 describe('the injectable metrics where none are recorded', () => {
   it('checks each call as on Lambda, so a mistake shows in development too', async () => {
     const mistakes: Array<[string, (metrics: MetricsRecorder) => void]> = [
+      // @ts-expect-error: the unit is typed; JavaScript callers are checked at run time.
       ['an unknown unit', (metrics) => metrics.addMetric('Orders', 'Bogus', 1)],
       ['a reserved name', (metrics) => metrics.addMetric('Latency', 'Milliseconds', 1)],
       ['no finite number', (metrics) => metrics.addMetric('Orders', 'Count', Number.NaN)],

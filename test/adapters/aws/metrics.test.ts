@@ -36,6 +36,7 @@ function buildApp() {
   });
   app.get('/bad-unit', ({ metrics }) => {
     try {
+      // @ts-expect-error: the unit is typed; JavaScript callers are checked at run time.
       metrics.addMetric('Weird', 'Furlongs', 1);
       return 'accepted';
     } catch (error) {
