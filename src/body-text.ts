@@ -27,3 +27,11 @@ export function decodeUtf8(bytes: Uint8Array): string {
     throw new HttpError(400, 'Request body is not valid UTF-8');
   }
 }
+
+/**
+ * Text that arrived as text, without the byte order mark its bytes would have lost in decoding
+ * (a decoder drops it, RFC 8259 §8.1): the same body reads the same on every adapter.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -2,7 +2,7 @@
  * The Request model: what every adapter turns its runtime's request into.
  */
 
-import { decodeText, decodeUtf8 } from './body-text.js';
+import { decodeText, decodeUtf8, withoutBom } from './body-text.js';
 import { HttpError } from './errors.js';
 import { charsetDecoder } from './http/charset.js';
 import { parseCookieHeader } from './http/cookie.js';
@@ -21,8 +21,10 @@ export type {
   WholeBodyReader,
 } from './request-body.js';
 
+import type { LambdaContext } from './lambda-context.js';
 import type { MetricsRecorder } from './metrics.js';
 
+export type { LambdaContext } from './lambda-context.js';
 export type { MetricsRecorder } from './metrics.js';
 
 /** Client certificate details, as much as the runtime gives. */
@@ -61,25 +63,6 @@ export interface PlatformContext {
    */
   buffered?: boolean;
   [key: string]: unknown;
-}
-
-/**
- * The context object the Lambda runtime passes with each event (`@types/aws-lambda` calls it
- * `Context`; its deprecated `done`/`fail`/`succeed` are left out).
- */
-export interface LambdaContext {
-  callbackWaitsForEmptyEventLoop: boolean;
-  functionName: string;
-  functionVersion: string;
-  invokedFunctionArn: string;
-  memoryLimitInMB: string;
-  awsRequestId: string;
-  logGroupName: string;
-  logStreamName: string;
-  identity?: { cognitoIdentityId: string; cognitoIdentityPoolId: string } | undefined;
-  clientContext?: { client: unknown; custom?: unknown; env: unknown } | undefined;
-  tenantId?: string | undefined;
-  getRemainingTimeInMillis(): number;
 }
 
 /** What `new Request(...)` takes. */
@@ -446,14 +429,6 @@ export function jsonBodyNow(request: Request): unknown {
   if (body instanceof Uint8Array)
     return parseJson(decodeUtf8(withinLimit(body, request.bodyLimit)));
   return request.bytes().then(parseJsonBytes);
-}
-
-/**
- * Text that arrived as text, without the byte order mark its bytes would have lost in decoding
- * (a decoder drops it, RFC 8259 §8.1): the same body reads the same on every adapter.
- */
-function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function parseJsonBytes(bytes: Uint8Array): unknown {

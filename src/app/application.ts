@@ -43,12 +43,8 @@ import {
 } from './routing/registration.js';
 import type { NotForHooks, RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
 import { Router } from './routing/router.js';
-import {
-  compileTable,
-  logLateProblems,
-  type RoutingTable,
-  startupProblem,
-} from './routing/routing-table.js';
+import { compileTable, type RoutingTable } from './routing/routing-table.js';
+import { logLateProblems, startupProblem } from './routing/table-problems.js';
 import { testRequest } from './test-request.js';
 import { isPending } from './thenable.js';
 import type {

@@ -188,7 +188,7 @@ export interface ALBResult {
   isBase64Encoded?: boolean | undefined;
 }
 
-export type { LambdaContext } from '../../request.js';
+export type { LambdaContext } from '../../lambda-context.js';
 
 /** Every event the adapter accepts: REST / HTTP API 1.0, HTTP API 2.0 and Function URLs, ALB. */
 export type GatewayEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | ALBEvent;

@@ -25,7 +25,6 @@ import {
   type PathParamPositions,
 } from '../inject/getters.js';
 import type { Injectable } from '../inject/handler-parameters.js';
-import type { Logger } from '../logger.js';
 import type { Registry } from '../types.js';
 import type { MultipartLimits } from '../uploads/limits.js';
 import { RouteMatcher } from './path-matcher.js';
@@ -128,43 +127,8 @@ export interface TableSource extends InjectionHost, FeaturesSource {
   readonly authorizationRequired?: boolean;
 }
 
-/**
- * What makes startup refuse `table`: its first problem, or, under `authorization: 'required'`,
- * the routes no authorization hook guards, all named; `undefined` when it may start.
- */
-export function startupProblem(
-  table: RoutingTable,
-  authorizationRequired: boolean,
-): SetupError | undefined {
-  if (table.problems.length > 0) return table.problems[0];
-  if (!authorizationRequired || table.unguarded.length === 0) return undefined;
-  return new SetupError(
-    'UNGUARDED_ROUTE',
-    `authorization: 'required', but no authorization hook guards ${table.unguarded.join(', ')}; ` +
-      'register authorized() on their router (or with { global: true }), or mark them .public()',
-  );
-}
-
-/**
- * Startup refuses a table with problems; one registered after startup cannot be refused, so
- * the routes it concerns fail closed (500) or keep their first registration, and each problem
- * is logged once (`logged` holds the messages already logged).
- */
-export function logLateProblems(
-  table: RoutingTable,
-  logged: Set<string>,
-  logger: Logger,
-  authorizationRequired: boolean,
-): void {
-  const unguarded = authorizationRequired ? table.unguarded.map(unguardedProblem) : [];
-  for (const problem of [...table.problems, ...unguarded]) {
-    if (logged.has(problem.message)) continue;
-    logged.add(problem.message);
-    logger.error(`Registration after startup: ${problem.message}`, { code: problem.code });
-  }
-}
-
-function unguardedProblem(label: string): SetupError {
+/** The problem of a route that no authorization hook guards under `authorization: 'required'`. */
+export function unguardedProblem(label: string): SetupError {
   const message = `${label}: authorization: 'required', but no authorization hook guards it`;
   return new SetupError('UNGUARDED_ROUTE', message);
 }
