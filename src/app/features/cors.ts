@@ -247,7 +247,8 @@ function requestedHeaders(headers: MultiValueHeaders): string | undefined {
 
 /**
  * Answers a preflight. `cors` is the setting of the route the preflight asks about (`undefined`
- * when the path has no route for that method) and `pathMethods` the methods the path serves.
+ * when the path has no route for that method), `pathMethods` the methods the path serves and
+ * `corsOf` each method's own route's CORS (what the answer may list).
  * A refused preflight is still a 204, but without the Access-Control-Allow-* headers: the
  * browser then refuses the actual request. Granted or refused, it is an answer to OPTIONS and
  * carries `Allow` as every other one does (RFC 9110 §9.3.7, §10.2.1).
@@ -256,7 +257,7 @@ export function preflightResponse(
   cors: CompiledCors | undefined,
   request: Request,
   pathMethods: ReadonlySet<string>,
-  corsOf: (method: string) => CompiledCors | undefined = () => cors,
+  corsOf: (method: string) => CompiledCors | undefined,
 ): Response {
   const allow = new Set(pathMethods);
   allow.add(HTTPMethod.OPTIONS);
@@ -266,7 +267,8 @@ export function preflightResponse(
   addVary(headers, 'Access-Control-Request-Method');
   addVary(headers, 'Access-Control-Request-Headers');
   if (cors === undefined) return response;
-  const origin = allowedOrigin(cors, request.headers.get('origin'));
+  const sentOrigin = request.headers.get('origin');
+  const origin = allowedOrigin(cors, sentOrigin);
   const sent = (request.headers.get('access-control-request-method') ?? '').trim();
   // Read as the request's own method is (`patch` is served as PATCH).
   const asked = parseMethod(sent) ?? sent;
@@ -284,7 +286,7 @@ export function preflightResponse(
     const own = corsOf(method);
     return (
       own !== undefined &&
-      allowedOrigin(own, request.headers.get('origin')) !== undefined &&
+      allowedOrigin(own, sentOrigin) !== undefined &&
       (own.methods ?? pathMethods).has(method) &&
       (!cors.credentials || own.credentials)
     );
