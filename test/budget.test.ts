@@ -7,7 +7,12 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 132 KiB: the
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 136 KiB: a
+ * fourth review stop's fixes took the core from 134,522 to 135,570 bytes (1.0 KiB): route
+ * templates refused where no request could match them and checked again joined to their mount
+ * prefixes, a duplicate route kept in registration order, a 401 a hook throws given the
+ * challenge, and a failed startup's 500 completed like any answer.
+ * Before that, 132 KiB: the
  * same stop's second round of fixes took the core from 132,952 to 134,522 bytes (1.5 KiB):
  * cookies a browser would drop refused (`__Host-`/`__Secure-` rules, a host-name `Domain`,
  * `Max-Age` in digits, 0.5 KiB), a preflight listing only the methods each route would grant
@@ -99,7 +104,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 132 * 1024;
+const CORE_BUDGET = 136 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the

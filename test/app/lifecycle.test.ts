@@ -89,6 +89,16 @@ describe('lifecycle', () => {
     expect(String(a.body)).not.toContain('cannot connect');
     await expect(app.startup()).rejects.toThrow('cannot connect');
     expect(logged).toEqual(['Application startup failed']);
+    // Completed like any answer: an adapter writes its type and length from the headers.
+    expect(a.headers.get('content-type')).toBe('application/json');
+    expect(a.headers.get('content-length')).toBe(String(Buffer.byteLength(String(a.body))));
+    expect(a.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+    const head = await app.request('/', { method: 'HEAD' });
+    expect([head.statusCode, head.body, head.headers.get('content-type')]).toEqual([
+      500,
+      undefined,
+      'application/json',
+    ]);
   });
 
   it('writes the access log line of a request a failed startup answered, without the hooks', async () => {

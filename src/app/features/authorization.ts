@@ -126,7 +126,8 @@ export function checkChallenge(challenge: string | undefined, what: string): str
 
 /**
  * Wraps an `authorized` function: a falsy result becomes a 401 carrying the challenge, which
- * RFC 9110 §15.5.2 requires on every 401 (configure it with `wwwAuthenticate`).
+ * RFC 9110 §15.5.2 requires on every 401 (configure it with `wwwAuthenticate`). A 401 the
+ * function throws itself (`token expired`) gets the same challenge when it brings none.
  */
 export function authorizedProvider(
   fn: Function,
@@ -137,10 +138,29 @@ export function authorizedProvider(
     if (!value) throw new HttpError(401, 'Unauthorized', undefined, headers);
     return value;
   };
-  return (context) => {
-    const value = fn(context);
-    return isThenable(value) ? Promise.resolve(value).then(check) : check(value);
+  const challenged = (error: unknown): never => {
+    throw headers === undefined ? error : withChallenge(error, headers);
   };
+  return (context) => {
+    let value: unknown;
+    try {
+      value = fn(context);
+    } catch (error) {
+      return challenged(error);
+    }
+    return isThenable(value) ? Promise.resolve(value).then(check, challenged) : check(value);
+  };
+}
+
+/** `error` as a 401 with the challenge, when it is a 401 that carries no `WWW-Authenticate`. */
+function withChallenge(error: unknown, headers: Record<string, string>): unknown {
+  if (!(error instanceof HttpError) || error.statusCode !== 401) return error;
+  const own = error.headers ?? {};
+  if (Object.keys(own).some((name) => name.toLowerCase() === 'www-authenticate')) return error;
+  const challenged = new HttpError(401, error.message, error.details, { ...own, ...headers });
+  if (error.cause !== undefined) challenged.cause = error.cause;
+  challenged.stack = error.stack;
+  return challenged;
 }
 
 /**

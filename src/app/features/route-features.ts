@@ -54,8 +54,11 @@ export interface RouteFeatures {
 export interface FeaturesSource {
   readonly authorizationHooks: readonly AuthorizationHook[];
   readonly defaultHeaderSources: readonly DefaultHeadersSource[];
-  /** The names the route's renderers inject: checks they reach guard the route too. */
-  readonly rendererNames?: readonly string[];
+  /**
+   * The names the route's renderers and body parsers inject: checks they reach guard the route
+   * too.
+   */
+  readonly rendererAndParserNames?: readonly string[];
 }
 
 /** Where the features keep their settings on routes and routers (`settings[key]`). */
@@ -170,13 +173,17 @@ export function compileRouteFeatures(
       conditional = { etag, lastModified, varyAccept };
     }
     if (source.authorizationHooks.length > 0) {
-      // A renderer runs after the handler: a check only it reaches must still come first.
+      // A renderer runs after the handler, a body parser and the default headers around it: a
+      // check only they reach must still come first.
       const roots = [
         ...route.handler.names,
         ...(etag?.names ?? []),
         ...(lastModified?.names ?? []),
-        ...(source.rendererNames ?? []),
+        ...(source.rendererAndParserNames ?? []),
       ];
+      for (const defaults of source.defaultHeaderSources) {
+        if (defaults.kind === 'function') roots.push(...defaults.injectable.names);
+      }
       for (const hook of source.authorizationHooks) if (hook.global) roots.push(hook.name);
       const hooks = hooksFor(source.authorizationHooks, compiler.reach(roots));
       if (hooks.length > 0) {

@@ -119,11 +119,14 @@ export function builtinErrorResponse(
   return response;
 }
 
-/** The 500 of an application that cannot run, echoing the request id like every response. */
+/**
+ * The 500 of an application that cannot run, completed like every answer (its Content-Type and
+ * Content-Length, the request id, no body on HEAD) but with none of the application's features.
+ */
 export function failedApplicationResponse(request: Request, jsonOnly: boolean): Response {
   const response = builtinErrorResponse(request, 500, 'Internal Server Error', undefined, jsonOnly);
-  response.headers.set('X-Request-ID', request.requestId as string);
-  return response;
+  // A text body completes without waiting (only a file or a Blob body waits).
+  return finalizeResponse(response, request, request.method === 'HEAD') as Response;
 }
 
 /**

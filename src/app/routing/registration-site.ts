@@ -41,9 +41,15 @@ function shorten(file: string): string {
   return cwd !== undefined && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path;
 }
 
-/** The stack at a route's registration. */
+// Registrations are numbered as they happen, so that a duplicate route keeps the one registered
+// first whatever the order its routers were mounted in.
+let registrations = 0;
+
+/** The stack at a route's registration, and its place among the application's registrations. */
 export class RegistrationSite {
   readonly #trace = new Error();
+  /** How many routes were registered before this one, in this process. */
+  readonly order = registrations++;
 
   /**
    * `file:line:column` of the application code that registered the route (relative to the

@@ -42,6 +42,7 @@ import {
   isPublic,
   routerScope,
 } from './scope.js';
+import { validateTemplate } from './template.js';
 import { checkUses } from './uses.js';
 
 export type { CompiledErrorHandler } from './scope.js';
@@ -200,6 +201,17 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
       .filter((segment) => segment.startsWith('{'))
       .map((segment) => segment.slice(1, segment.endsWith('*}') ? -2 : -1));
     const params: PathParamPositions = new Map(paramNames.map((name, at) => [name, at]));
+    // A mount prefix and the route were each checked alone; joined, a parameter may appear
+    // twice, or a prefix's catch-all stand before the route's segments. Such a route is left
+    // out of the table: nothing could route to it as written.
+    if (template !== route.path) {
+      try {
+        validateTemplate(template);
+      } catch (error) {
+        problems.push(error as SetupError);
+        continue;
+      }
+    }
     let compiled: CompiledRoute;
     try {
       for (const name of paramNames) {
@@ -232,7 +244,10 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         {
           authorizationHooks: exempt ? [] : scope.authorizationHooks,
           defaultHeaderSources: source.defaultHeaderSources,
-          rendererNames: renderers.flatMap((renderer) => renderer.names),
+          rendererAndParserNames: [
+            ...renderers.flatMap((renderer) => renderer.names),
+            ...(bodies.parsers ?? []).flatMap((parser) => parser.injectable.names),
+          ],
         },
         routers,
         route,
@@ -310,13 +325,14 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     });
     const previous = matcher.add(template, route.method, compiled);
     if (previous !== undefined) {
+      // The route registered first stays (docs/hooks-and-scope.md), whichever router holds it:
+      // a later duplicate never takes the place of a guarded route.
+      const [first, second] =
+        previous.route.site.order < route.site.order ? [previous, compiled] : [compiled, previous];
       problems.push(
-        new SetupError(
-          'DUPLICATE_ROUTE',
-          duplicateRouteMessage(route.method, previous, { route, template }),
-        ),
+        new SetupError('DUPLICATE_ROUTE', duplicateRouteMessage(route.method, first, second)),
       );
-      matcher.add(template, route.method, previous);
+      matcher.add(template, route.method, first);
     }
   }
   let renderers: CompiledRenderer[] = [];

@@ -30,6 +30,27 @@ function refuseForeignSyntax(path: string, segment: string): void {
 }
 
 /**
+ * Refuses a static segment no request could match as written: requests are matched once their
+ * dot-segments are removed (RFC 3986 §5.2.4) and each segment is percent-decoded, so a template
+ * says `a b` where a client sends `a%20b` (docs/application.md, "Routing rules").
+ */
+function refuseUnmatchable(path: string, segment: string): void {
+  if (segment === '.' || segment === '..') {
+    throw new SetupError(
+      'INVALID_ROUTE',
+      `Route ${path}: "${segment}" segments are removed from request paths before matching (RFC 3986 §5.2.4), so no request matches it; leave it out`,
+    );
+  }
+  const percentEscape = /%[0-9A-Fa-f]{2}/.exec(segment);
+  if (percentEscape !== null) {
+    throw new SetupError(
+      'INVALID_ROUTE',
+      `Route ${path}: "${percentEscape[0]}" in a template would match only a client's "${percentEscape[0].replace('%', '%25')}"; request segments are percent-decoded before matching, so write the character itself`,
+    );
+  }
+}
+
+/**
  * Checks a route template: `/a/{b}/{rest*}`; a catch-all only as the last segment; no parameter
  * named like a built-in (`{log}`, `{request}`).
  */
@@ -44,7 +65,10 @@ export function validateTemplate(path: string): void {
   const seen = new Set<string>();
   segments.forEach((segment, index) => {
     refuseForeignSyntax(path, segment);
-    if (!segment.includes('{') && !segment.includes('}')) return;
+    if (!segment.includes('{') && !segment.includes('}')) {
+      refuseUnmatchable(path, segment);
+      return;
+    }
     const match = PARAM.exec(segment);
     if (match === null) {
       throw new SetupError(

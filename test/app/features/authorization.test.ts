@@ -95,6 +95,75 @@ describe('authorization hooks', () => {
     expect((await app.request('/b')).statusCode).toBe(500);
   });
 
+  it('a 401 a hook throws itself gets the challenge, unless it brings its own', async () => {
+    const app = new RestApplication({ logger: silentLogger, wwwAuthenticate: 'Bearer realm="x"' })
+      .authorized('user', ({ headers }) => {
+        if (headers.get('authorization') === 'Bearer old')
+          throw new HttpError(401, 'token expired');
+        return headers.get('authorization');
+      })
+      .authorized('session', async () => {
+        throw new HttpError(401, 'session ended', undefined, {
+          'www-authenticate': 'Cookie realm="s"',
+        });
+      })
+      .authorized('late', async () => {
+        throw new HttpError(401, 'checked later');
+      });
+    app.get('/user', ({ user }) => user);
+    app.get('/session', ({ session }) => session);
+    app.get('/late', ({ late }) => late);
+    const expired = await app.request('/user', { headers: { authorization: 'Bearer old' } });
+    expect(expired.statusCode).toBe(401);
+    expect(JSON.parse(expired.body as string).error).toBe('token expired');
+    // RFC 9110 §15.5.2: a server generating a 401 MUST send WWW-Authenticate.
+    expect(expired.headers.get('www-authenticate')).toBe('Bearer realm="x"');
+    expect((await app.request('/late')).headers.get('www-authenticate')).toBe('Bearer realm="x"');
+    expect((await app.request('/session')).headers.getAll('www-authenticate')).toEqual([
+      'Cookie realm="s"',
+    ]);
+  });
+
+  it('a check only a body parser or the default headers reach still runs first', async () => {
+    const ran: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .authorized('user', ({ headers }) => headers.get('authorization'))
+      .accepts('text/csv', ({ body, user }) => `${user}:${body}`);
+    app.post('/csv', ({ parsedBody }) => {
+      ran.push('csv');
+      return { parsedBody };
+    });
+    // Without the check first, the parser's 415 and the route's 406 told an anonymous client
+    // what the route takes and gives.
+    for (const headers of [
+      {},
+      { 'content-type': 'text/xml' },
+      { 'content-type': 'text/csv', accept: 'image/png' },
+    ]) {
+      const response = await app.request('/csv', { method: 'POST', body: 'a,b', headers });
+      expect(response.statusCode).toBe(401);
+    }
+    const signed = await app.request('/csv', {
+      method: 'POST',
+      body: 'a,b',
+      headers: { 'content-type': 'text/csv', authorization: 'ann' },
+    });
+    expect(signed.body).toBe('{"parsedBody":"ann:a,b"}');
+    const withDefaults = new RestApplication({ logger: silentLogger })
+      .authorized('user', ({ headers }) => headers.get('authorization'))
+      .defaultHeaders(({ user }) => ({ 'X-User': String(user) }));
+    withDefaults.get('/open', () => {
+      ran.push('open');
+      return 'open';
+    });
+    // The default headers need `user`, so even the 401 cannot be completed: a logged 500
+    // (docs/http-semantics.md), and the handler never ran.
+    expect((await withDefaults.request('/open')).statusCode).toBe(500);
+    const allowed = await withDefaults.request('/open', { headers: { authorization: 'bob' } });
+    expect(allowed.headers.get('x-user')).toBe('bob');
+    expect(ran).toEqual(['csv', 'open']);
+  });
+
   it('a check only a renderer reaches still runs before the handler', async () => {
     const orders: string[] = [];
     const app = new RestApplication({ logger: silentLogger })

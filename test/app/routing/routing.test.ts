@@ -47,6 +47,18 @@ describe('registration', () => {
     expect(() => app.get('/{a}/{a}', () => 1)).toThrow(/appears twice/);
   });
 
+  it('refuses static segments no request could match as written', async () => {
+    const app = newApp();
+    // Requests are matched once dot-segments are removed and each segment is percent-decoded.
+    expect(() => app.get('/x/../y', () => 1)).toThrow(/"\.\." segments are removed/);
+    expect(() => app.get('/v1/./z', () => 1)).toThrow(/"\." segments are removed/);
+    expect(() => app.get('/a%20b', () => 1)).toThrow(/would match only a client's "%2520"/);
+    expect(() => app.mount('/a%2Fb', new Router())).toThrow(/percent-decoded before matching/);
+    // A literal percent sign is text like any other: `/100%25` reaches it.
+    app.get('/a b/100%', () => 'decoded');
+    expect((await app.request('/a%20b/100%25')).body).toBe('decoded');
+  });
+
   it('refuses a path parameter named like a built-in, which would stand in for it', async () => {
     const app = newApp().dependency('who', ({ log }) => {
       log.info('resolving who');
@@ -88,6 +100,48 @@ describe('registration', () => {
     app.get('/d', () => 1);
     app.get('/d', () => 2);
     await expect(app.startup()).rejects.toMatchObject({ code: 'DUPLICATE_ROUTE' });
+  });
+
+  it('names a duplicate in the order registered, whatever the order routers were mounted in', async () => {
+    const app = newApp();
+    const admin = new Router();
+    admin.get('/secret', () => 'router');
+    app.mount('/admin', admin);
+    app.get('/admin/secret', () => 'app');
+    const failure = await app.startup().then(
+      () => undefined,
+      (error: SetupError) => error,
+    );
+    expect(failure?.code).toBe('DUPLICATE_ROUTE');
+    // The router's route came first in the source, though the application's own are compiled
+    // before any mount's.
+    expect(failure?.message).toMatch(
+      /first at \S+ \(as \/secret in a router mounted at \/admin\), then at /,
+    );
+  });
+
+  it('a duplicate registered after startup never takes the place of the guarded route it copies', async () => {
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void errors.push(message) };
+    const app = new RestApplication({ logger });
+    const open = new Router();
+    open.get('/health', () => 'ok');
+    app.mount('/', open);
+    const admin = new Router().authorized('user', ({ headers }) => headers.get('x-user'));
+    admin.delete('/users/{id}', ({ id }) => `deleted ${id}`);
+    app.mount('/admin', admin);
+    await app.startup();
+    const ran: string[] = [];
+    open.delete('/admin/users/{uid}', ({ uid }) => void ran.push(uid));
+    app.get('/admin/users/{id}', () => 'late, but its own method');
+    const response = await app.request('/admin/users/7', { method: 'DELETE' });
+    expect(response.statusCode).toBe(401);
+    expect(ran).toEqual([]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^Registration after startup: DELETE \/admin\/users\/\{uid\} matches the same requests as DELETE \/admin\/users\/\{id\}: first at .*mounted at \/admin\), then at /,
+      ),
+    ]);
   });
 });
 
@@ -179,6 +233,37 @@ describe('mounting', () => {
     expect((await app.request('/live/late')).statusCode).toBe(404);
     router.get('/late', () => 'late');
     expect((await app.request('/live/late')).body).toBe('late');
+  });
+
+  it('checks a route joined to its mount prefix as a template registered whole', async () => {
+    const orgs = new Router();
+    orgs.get('/users/{id}', ({ id }) => id);
+    const sameName = newApp().mount('/orgs/{id}', orgs);
+    await expect(sameName.startup()).rejects.toThrow(
+      'Route /orgs/{id}/users/{id}: parameter "id" appears twice',
+    );
+    const files = new Router();
+    files.get('/', ({ request }) => request.pathParams.rest);
+    files.delete('/danger', () => 'deleted everything');
+    const catchAll = newApp().mount('/files/{rest*}', files);
+    await expect(catchAll.startup()).rejects.toThrow(
+      'Route /files/{rest*}/danger: a catch-all must be the last segment',
+    );
+    // After startup such a route is logged and left out: nothing reaches its handler.
+    const errors: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void errors.push(message) };
+    const late = new RestApplication({ logger });
+    const later = new Router();
+    late.mount('/files/{rest*}', later);
+    await late.startup();
+    later.get('/', ({ request }) => `file ${request.pathParams.rest}`);
+    later.delete('/danger', () => 'deleted everything');
+    expect((await late.request('/files/a/b')).body).toBe('file a/b');
+    const deleted = await late.request('/files/photo.jpg', { method: 'DELETE' });
+    expect(deleted.statusCode).toBe(405);
+    expect(errors).toEqual([
+      'Registration after startup: Route /files/{rest*}/danger: a catch-all must be the last segment',
+    ]);
   });
 
   it('refuses mount loops', async () => {
