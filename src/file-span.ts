@@ -3,6 +3,7 @@
  * (docs/static-files.md). The file may have changed since the pipeline looked it up; one that
  * grew is cut at its looked-up size, one that shrank fails the body.
  */
+import { releasingSource } from './http/bytes.js';
 import type { FileBody } from './response.js';
 
 /** The inclusive byte span of a file body, as in Content-Range, and its length. */
@@ -30,7 +31,15 @@ export function fileSpan(body: FileBody): FileSpan {
  * that never come. The failure makes the adapter cut the response instead, which tells the
  * client the body is incomplete (RFC 9112 §6.3), and the log says why.
  */
-export async function* exactly<Chunk extends Uint8Array>(
+export function exactly<Chunk extends Uint8Array>(
+  stream: AsyncIterable<Chunk>,
+  length: number,
+  path: string,
+): AsyncIterableIterator<Chunk> {
+  return releasingSource(exactChunks(stream, length, path), stream);
+}
+
+async function* exactChunks<Chunk extends Uint8Array>(
   stream: AsyncIterable<Chunk>,
   length: number,
   path: string,

@@ -117,3 +117,29 @@ export function discardBody(body: unknown): void {
   // An async generator: its `finally` runs (an open cursor or upstream response is released).
   else if (typeof stream.return === 'function') stream.return().catch(() => undefined);
 }
+
+/**
+ * `chunks`, a generator reading `source`, made to let go of `source` even when stopped before
+ * its first step: a generator's `finally` runs only once it has started, so a client that left
+ * before the body began would leave the source open (an S3 socket, a file descriptor) until it
+ * is collected.
+ */
+export function releasingSource<T>(
+  chunks: AsyncGenerator<T>,
+  source: unknown,
+): AsyncIterableIterator<T> {
+  let started = false;
+  return {
+    next: () => {
+      started = true;
+      return chunks.next();
+    },
+    return: (value?: unknown) => {
+      if (!started) discardBody(source);
+      return chunks.return(value);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

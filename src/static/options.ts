@@ -158,8 +158,13 @@ export function resolveOptions(options: StaticRouterOptions): ResolvedOptions {
   }
   let fallback: readonly string[] | undefined;
   if (options.fallback !== undefined) {
+    // A file name, not a request path: each segment is escaped so that the resolver, which
+    // decodes a request's escapes, reads `app%20shell.html` or `100%.html` as written, and still
+    // refuses `..` and separators.
     const resolved =
-      typeof options.fallback === 'string' ? resolveStaticPath(`/${options.fallback}`) : undefined;
+      typeof options.fallback === 'string'
+        ? resolveStaticPath(`/${options.fallback.split('/').map(encodeURIComponent).join('/')}`)
+        : undefined;
     if (typeof resolved !== 'object' || resolved.directory || resolved.segments.length === 0) {
       throw invalid(
         `fallback must name a file inside the location, got ${JSON.stringify(options.fallback)}`,

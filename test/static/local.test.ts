@@ -5,6 +5,8 @@
  * siblings, read errors.
  */
 import { chmodSync, existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Router } from '../../src/index.js';
@@ -535,6 +537,24 @@ describe('SPA fallback', () => {
       expect(response.status, path).toBe(200);
       expect(response.text).toBe('<h1>spa</h1>');
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    }
+  });
+
+  it('names its file as written, a percent sign included, never as a request path', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'restmachine-fallback-'));
+    try {
+      await writeFile(join(root, 'app%20shell.html'), 'escaped name');
+      await writeFile(join(root, 'app shell.html'), 'decoded name');
+      await writeFile(join(root, '100%.html'), 'percent');
+      const app = quietApp();
+      app.mount('/a', new StaticRouter(root, { fallback: 'app%20shell.html' }));
+      app.mount('/b', new StaticRouter(root, { fallback: '100%.html' }));
+      expect((await send(app, '/a/route')).text).toBe('escaped name');
+      expect((await send(app, '/b/route')).text).toBe('percent');
+      expect(() => new StaticRouter(root, { fallback: '%2e%2e/x.html' })).not.toThrow();
+      expect(() => new StaticRouter(root, { fallback: 'a\\..\\x.html' })).toThrowError(/fallback/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   });
 

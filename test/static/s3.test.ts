@@ -266,6 +266,36 @@ describe('S3 only: index retry, errors and limits', () => {
     );
   });
 
+  it('a client that leaves before the body begins gives its S3 connection back', async (context) => {
+    const running = need(context);
+    const { Agent } = await import('node:http');
+    const { FetchAdapter } = await import('../../src/adapters/fetch/index.js');
+    await client.send(
+      new PutObjectCommand({ Bucket: 'site', Key: 'www/large.bin', Body: Buffer.alloc(1 << 20) }),
+    );
+    // Two sockets: without the release, two early cancels would leave none for the next request.
+    const pooled = new S3Client({
+      ...running.config,
+      requestHandler: { httpAgent: new Agent({ keepAlive: true, maxSockets: 2 }) },
+    });
+    try {
+      const app = quietApp();
+      app.mount('/', new StaticRouter('s3://site/www/', { s3: pooled }));
+      const adapter = new FetchAdapter(app);
+      for (let i = 0; i < 4; i++) {
+        const response = await adapter.fetch(new Request('http://x/large.bin'));
+        expect(response.status).toBe(200);
+        // Gone before the first chunk was read (a browser navigating away).
+        await response.body?.cancel();
+      }
+      const answer = adapter.fetch(new Request('http://x/custom')).then((r) => r.text());
+      const timeout = new Promise((resolve) => setTimeout(resolve, 5_000, 'no answer in 5 s'));
+      expect(await Promise.race([answer, timeout])).toBe('typed by upload');
+    } finally {
+      pooled.destroy();
+    }
+  });
+
   it('a key longer than 1024 bytes is 404 without calling S3', async (context) => {
     need(context);
     const counting = new S3Client((server as S3TestServer).config);

@@ -7,7 +7,7 @@
  */
 
 import { HttpError } from '../../errors.js';
-import { discardBody, utf8Length } from '../../http/bytes.js';
+import { discardBody, releasingSource, utf8Length } from '../../http/bytes.js';
 import { contentTypeFor } from '../../http/content-types.js';
 import { formatLastModified } from '../../http/date.js';
 import { formatEntityTag } from '../../http/etag.js';
@@ -280,7 +280,7 @@ function holdToDeclaredLength(response: Response, body: StreamBody): void {
     response.headers.delete('content-length');
     return;
   }
-  response.body = exactLength(body, Number(value));
+  response.body = releasingSource(exactLength(body, Number(value)), body);
 }
 
 async function* exactLength(body: StreamBody, length: number): AsyncGenerator<Uint8Array | string> {

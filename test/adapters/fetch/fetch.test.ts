@@ -18,6 +18,7 @@ import {
   type Request as RestRequest,
   silentLogger,
 } from '../../../src/index.js';
+import { StaticRouter } from '../../../src/static/index.js';
 import { listenFetch } from './fetch-server.js';
 
 const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
@@ -240,6 +241,60 @@ describe('responses', () => {
       expect(errors).toEqual([]);
     },
   );
+
+  it('lets go of a body cancelled before its first read: a stream of declared length, a file', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { readdir, readlink } = await import('node:fs/promises');
+    const app = new RestApplication({ logger: silentLogger });
+    let destroyed = false;
+    app.get('/declared', () => {
+      const stream = new PassThrough();
+      stream.on('close', () => {
+        destroyed = true;
+      });
+      stream.write('12345');
+      return new Response(200, stream, {
+        contentType: 'text/plain',
+        headers: { 'Content-Length': '10' },
+      });
+    });
+    const path = join(directory, 'large.bin');
+    await writeFile(path, new Uint8Array(1 << 20));
+    app.mount('/files', new StaticRouter(directory));
+    const early = new FetchAdapter(app);
+    // Well before a collection would close what was left open (about 2 s in this suite).
+    const eventually = async (holds: () => Promise<boolean> | boolean) => {
+      const deadline = Date.now() + 500;
+      while (!(await holds()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      return holds();
+    };
+    // A client that leaves before the body begins (a browser navigating away): the source held
+    // to its Content-Length is let go, as one cancelled mid-body is.
+    await (await early.fetch(new Request('http://x/declared'))).body?.cancel();
+    expect(await eventually(() => destroyed)).toBe(true);
+    const openOnFile = async () => {
+      const links = await Promise.all(
+        (await readdir('/proc/self/fd')).map((fd) =>
+          readlink(`/proc/self/fd/${fd}`).catch(() => ''),
+        ),
+      );
+      return links.filter((link) => link === path).length;
+    };
+    // Left open, a descriptor is closed by a collection at some point, with a warning: either
+    // shows that the body did not let go of its file.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 5; i++) {
+        await (await early.fetch(new Request('http://x/files/large.bin'))).body?.cancel();
+      }
+      expect(await eventually(async () => (await openOnFile()) === 0)).toBe(true);
+      expect(warnings.filter((message) => message.includes('file descriptor'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 
   it('streams a file, and only the selected range of it', async () => {
     const whole = await adapter.fetch(new Request('http://x/file'));
