@@ -4,6 +4,7 @@
  * symbol or a bigint does not compile, because JSON would send it as `{}`, nothing or an error.
  * The run-time half is pipeline/unrepresentable.ts.
  */
+import { MultiValueHeaders } from '../http/headers.js';
 import type { HandlerContext, Registry } from './types.js';
 
 /** Values the built-in renderers cannot represent. */
@@ -59,9 +60,21 @@ export function isTuple(value: unknown): value is [unknown, number, unknown?] {
   if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3)) return false;
   const status = value[1];
   if (!Number.isInteger(status) || status < 100 || status > 599) return false;
-  if (value.length === 3) {
-    const headers = value[2];
-    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return false;
-  }
-  return true;
+  return value.length === 2 || isHeaders(value[2]);
+}
+
+/**
+ * Headers a tuple may carry: a plain object, `MultiValueHeaders` or a WHATWG `Headers`. Any other
+ * object (a Date, a Map, a class instance) makes the array data, whose fields must never become
+ * response headers.
+ */
+function isHeaders(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return (
+    prototype === Object.prototype ||
+    prototype === null ||
+    value instanceof MultiValueHeaders ||
+    (typeof Headers === 'function' && value instanceof Headers)
+  );
 }

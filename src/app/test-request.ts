@@ -31,8 +31,8 @@ export function testRequest(path: string, init: TestRequestInit): Request {
 }
 
 /**
- * A body as fetch takes it, and the Content-Type fetch would send with it: bytes of any view as
- * they are; a Blob, form data or URL-encoded parameters serialised by the runtime's own Request,
+ * A body as fetch takes it, and the Content-Type fetch would send with it: text as
+ * `text/plain;charset=UTF-8`; bytes of any view as they are; a Blob, form data or URL-encoded parameters serialised by the runtime's own Request,
  * as `fetch()` would (a multipart boundary, `application/x-www-form-urlencoded;charset=UTF-8`,
  * the Blob's type).
  */
@@ -51,5 +51,7 @@ function asRequestBody(
     const serialised = new globalThis.Request('http://localhost/', { method: 'POST', body });
     return [serialised.body ?? undefined, serialised.headers.get('content-type')];
   }
+  // Text goes as `fetch()` sends it, with its type.
+  if (typeof body === 'string') return [body, 'text/plain;charset=UTF-8'];
   return [body as RequestBody | null | undefined, undefined];
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../src/adapters/fetch/index.js';
 import type { ServeHandle } from '../../src/adapters/node/index.js';
 import {
+  MultiValueHeaders,
   Request,
   type Response,
   RestApplication,
@@ -158,6 +159,35 @@ describe('a Blob or an ArrayBuffer view returned by a handler, in process', () =
     expect(response.statusCode).toBe(201);
     expect(response.headers.get('content-type')).toBe('x/y');
     expect(text).toBe('{"id":1}');
+  });
+
+  it('takes as headers only a plain object, MultiValueHeaders or Headers: other arrays are data', async () => {
+    class Meta {
+      source = 'db';
+    }
+    const app = new RestApplication({ logger: log.logger });
+    app.get('/date', () => ['alice', 200, new Date(0)]);
+    app.get('/instance', () => ['alice', 201, new Meta()]);
+    app.get('/plain', () => ['alice', 201, { 'X-Source': 'db' }]);
+    app.get('/null-prototype', () => [
+      'alice',
+      201,
+      Object.assign(Object.create(null), { 'X-A': '1' }),
+    ]);
+    app.get('/multi', () => ['alice', 201, new MultiValueHeaders({ 'X-A': '1' })]);
+    app.get('/whatwg', () => ['alice', 201, new Headers({ 'X-A': '1' })]);
+    for (const path of ['/date', '/instance']) {
+      const response = await app.request(path);
+      expect(response.statusCode, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe('application/json');
+      expect(response.headers.has('source'), path).toBe(false);
+    }
+    expect((await app.request('/date')).body).toBe('["alice",200,"1970-01-01T00:00:00.000Z"]');
+    expect((await app.request('/plain')).headers.get('x-source')).toBe('db');
+    for (const path of ['/null-prototype', '/multi', '/whatwg']) {
+      const response = await app.request(path);
+      expect([response.statusCode, response.headers.get('x-a')], path).toEqual([201, '1']);
+    }
   });
 
   it('sends a DataView or an Int16Array as the bytes it spans', async () => {

@@ -59,7 +59,7 @@ describe('a route registered twice', () => {
     app.get('/api/users/{id}', () => 2);
     app.mount('/api/users', users);
     await expect(app.startup()).rejects.toThrow(
-      /^GET \/api\/users\/\{userId\} matches the same requests as GET \/api\/users\/\{id\}: first at test\/app\/newcomer-mistakes\.test\.ts:\d+:\d+, then at test\/app\/newcomer-mistakes\.test\.ts:\d+:\d+ \(as \/\{userId\} in a router mounted at \/api\/users\)$/,
+      /^GET \/api\/users\/\{id\} matches the same requests as GET \/api\/users\/\{userId\}: first at test\/app\/newcomer-mistakes\.test\.ts:58:\d+ \(as \/\{userId\} in a router mounted at \/api\/users\), then at test\/app\/newcomer-mistakes\.test\.ts:59:\d+$/,
     );
   });
 });
@@ -176,6 +176,9 @@ describe('renderers', () => {
     const app = new RestApplication();
     for (const range of ['text/*', '*/*']) {
       expect(() => app.provides(range, () => ''), range).toThrow(/is a media range/);
+      // A route's own renderer, when it is registered, not at startup.
+      const route = app.get(`/${range.length}`, () => 'x');
+      expect(() => route.provides(range, () => ''), range).toThrow(/is a media range/);
     }
   });
 

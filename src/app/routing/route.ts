@@ -7,6 +7,7 @@ import { type CompressOptions, compressSetting } from '../compression/options.js
 import { type CorsOptions, checkCorsOptions } from '../features/cors.js';
 import { type CompiledCsp, type CspOptions, compileCsp } from '../features/csp.js';
 import { describeHook } from '../features/hooks.js';
+import { rendererMediaType } from '../features/renderers.js';
 import { addParser } from '../inject/body-parsers.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { StandardSchemaV1 } from '../inject/validation.js';
@@ -114,6 +115,7 @@ export class Route<
    * app.get('/report', () => data).provides('text/csv', ({ result }) => toCsv(result));
    */
   provides(mediaType: string, renderer: Renderer<Deps>): this {
+    rendererMediaType(mediaType);
     this.renderers.set(mediaType, describeInjectable(renderer, `Renderer for ${mediaType}`));
     this.#changed();
     return this;

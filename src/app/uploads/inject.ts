@@ -84,12 +84,13 @@ function contentType(state: RequestState): string | undefined {
   return MultiValueHeaders.getLower(state.request.headers, 'content-type');
 }
 
-function unsupported(type: string | undefined): HttpError {
+// `expected`: what the name reads, as the 415's `Accept` lists it.
+function unsupported(type: string | undefined, expected: string): HttpError {
   return new HttpError(
     415,
     type === undefined
-      ? `Request body needs Content-Type: ${MULTIPART_MEDIA_TYPE}`
-      : `Unsupported Content-Type ${JSON.stringify(type)}; expected ${MULTIPART_MEDIA_TYPE}`,
+      ? `Request body needs Content-Type: ${expected}`
+      : `Unsupported Content-Type ${JSON.stringify(type)}; expected ${expected}`,
   );
 }
 
@@ -107,7 +108,7 @@ export function readFiles(state: RequestState, limits: MultipartLimits): Promise
   const type = contentType(state);
   if (isMultipart(type)) return collected(state, limits).then((upload) => upload.files);
   if (type !== undefined && mediaTypeEssence(type) === FORM_MEDIA_TYPE) return Promise.resolve([]);
-  return Promise.reject(unsupported(type));
+  return Promise.reject(unsupported(type, `${FORM_MEDIA_TYPE} or ${MULTIPART_MEDIA_TYPE}`));
 }
 
 /** `parts`: the parts of a multipart body as they arrive. */
@@ -116,7 +117,7 @@ export function readParts(
   limits: MultipartLimits,
 ): Promise<AsyncIterable<MultipartPart>> {
   const type = contentType(state);
-  if (!isMultipart(type)) return Promise.reject(unsupported(type));
+  if (!isMultipart(type)) return Promise.reject(unsupported(type, MULTIPART_MEDIA_TYPE));
   return openUpload(state, 'streamed', async (contentType) => {
     const { streamParts } = await import('./parts.js');
     const upload = streamParts(state.request, contentType, limits);

@@ -361,5 +361,16 @@ describe('app.request() bodies', () => {
       body: new Blob(['a,b'], { type: 'text/plain' }),
     });
     expect(blobType.body).toBe('text/plain');
+    // Text as fetch() sends it: a route taking text/* reads it in-process as behind a server.
+    const text = await app.request('/type', { method: 'POST', body: 'buy milk' });
+    expect(text.body).toBe(
+      new globalThis.Request('http://x/', { method: 'POST', body: 'x' }).headers.get(
+        'content-type',
+      ),
+    );
+    const notes = newApp().accepts('text/*', ({ body }) => ({ text: body }));
+    notes.post('/notes', ({ parsedBody }) => [parsedBody, 201]);
+    const created = await notes.request('/notes', { method: 'POST', body: 'buy milk' });
+    expect([created.statusCode, json(created)]).toEqual([201, { text: 'buy milk' }]);
   });
 });

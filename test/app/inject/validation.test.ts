@@ -162,8 +162,11 @@ describe('validates', () => {
     const none = await app.request('/search', { method: 'POST' });
     expect(none.statusCode).toBe(200);
     expect(json(none.body)).toEqual({ tag: null });
-    const empty = await app.request('/search', { method: 'POST', body: '' });
+    const empty = await app.request('/search', { method: 'POST', body: new Uint8Array(0) });
     expect(json(empty.body)).toEqual({ tag: null });
+    // Text goes with the type fetch() gives it, which is no JSON.
+    const text = await app.request('/search', { method: 'POST', body: '' });
+    expect(text.statusCode).toBe(415);
     const sent = await app.request('/search', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

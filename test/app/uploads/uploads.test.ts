@@ -165,6 +165,10 @@ describe('formBody and files', () => {
     expect(other.headers.get('accept')).toBe(
       'application/x-www-form-urlencoded, multipart/form-data',
     );
+    // The message says the same as the header.
+    expect((json(other) as { error: string }).error).toBe(
+      'Unsupported Content-Type "application/json"; expected application/x-www-form-urlencoded or multipart/form-data',
+    );
   });
 
   it('validates() with source formBody covers multipart text fields', async () => {
