@@ -26,10 +26,13 @@ function bodyFailure(reason: unknown): HttpError {
  * limit) cancels `source`.
  */
 export function receivedBody(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
+  // Taken on the first read: a route that never reads the body never touches `source`, even
+  // one that code in front of the adapter has read already.
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        reader ??= readerOf(source);
         const step = await reader.read().catch((reason: unknown) => {
           throw bodyFailure(reason);
         });
@@ -37,9 +40,23 @@ export function receivedBody(source: ReadableStream<Uint8Array>): ReadableStream
         else controller.enqueue(step.value);
       },
       cancel(reason) {
-        return reader.cancel(reason);
+        if (reader !== undefined) return reader.cancel(reason);
+        if (!source.locked) return source.cancel(reason);
       },
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * A reader of `source`; a body already read or locked (by code in front of the adapter) is the
+ * application's wiring mistake, a logged 500 that says so, never the client's fault.
+ */
+function readerOf(source: ReadableStream<Uint8Array>): ReadableStreamDefaultReader<Uint8Array> {
+  if (source.locked) {
+    throw new Error(
+      'The request body was read before the request reached the Fetch adapter: hand the adapter the Request unread (or request.clone())',
+    );
+  }
+  return source.getReader();
 }

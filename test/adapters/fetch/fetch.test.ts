@@ -242,6 +242,31 @@ describe('responses', () => {
     },
   );
 
+  it('a body read before the adapter fails only the routes that read it, as a logged 500', async () => {
+    const errors: string[] = [];
+    const app = new RestApplication({
+      logger: {
+        ...silentLogger,
+        error: (_message, fields) => void errors.push(String(fields?.error)),
+      },
+    }).cors({ origin: '*' });
+    app.post('/ping', () => ({ pong: true }));
+    app.post('/echo', ({ request }) => request.text());
+    const used = async (path: string) => {
+      const request = new Request(`http://x${path}`, { method: 'POST', body: 'hello' });
+      await request.text();
+      return new FetchAdapter(app).fetch(request);
+    };
+    const ping = await used('/ping');
+    expect([ping.status, await ping.json()]).toEqual([200, { pong: true }]);
+    const echo = await used('/echo');
+    // The application's error path: its CORS headers and request id, its JSON error body.
+    expect(echo.status).toBe(500);
+    expect(echo.headers.get('access-control-allow-origin')).toBe('*');
+    expect(echo.headers.get('x-request-id')).not.toBeNull();
+    expect(errors.join('\n')).toContain('read before the request reached the Fetch adapter');
+  });
+
   it('lets go of a body cancelled before its first read: a stream of declared length, a file', async () => {
     const { PassThrough } = await import('node:stream');
     const { readdir, readlink } = await import('node:fs/promises');
