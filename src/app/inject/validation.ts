@@ -140,8 +140,25 @@ export function queryInput(request: Request, schema: StandardSchemaV1): Record<s
 
 /** The Standard JSON Schema converter (https://standardschema.dev/json-schema), as used here. */
 interface InputSchemaConverter {
-  input?: (options: { target: string }) => unknown;
+  input?: (options: ConversionOptions) => unknown;
 }
+
+interface ConversionOptions {
+  target: string;
+  libraryOptions?: Record<string, unknown>;
+}
+
+/**
+ * Asks zod to write a member JSON Schema cannot express (`z.coerce.date()`, `z.bigint()`,
+ * `z.custom()`, `z.map()`) as `{}` rather than throw, so one such property does not cost every
+ * other its list (a property that cannot be expressed is simply not a list). The options are
+ * each vendor's own (Standard JSON Schema's `libraryOptions`); others ignore a key they do not
+ * know.
+ */
+const CONVERSION: ConversionOptions = {
+  target: 'draft-2020-12',
+  libraryOptions: { unrepresentable: 'any' },
+};
 
 const NO_LISTS: ReadonlySet<string> = new Set();
 // Once per validator: converting a schema to JSON Schema takes tens of microseconds.
@@ -163,16 +180,25 @@ function listProperties(schema: StandardSchemaV1): ReadonlySet<string> {
 
 function findListProperties(schema: StandardSchemaV1): ReadonlySet<string> {
   const converter = (schema['~standard'] as { jsonSchema?: InputSchemaConverter }).jsonSchema;
-  let root: unknown;
-  try {
-    root = converter?.input?.call(converter, { target: 'draft-2020-12' });
-  } catch {
-    return NO_LISTS;
-  }
+  const root =
+    convertInput(converter, CONVERSION) ?? convertInput(converter, { target: 'draft-2020-12' });
   if (!isRecord(root)) return NO_LISTS;
   const lists = new Set<string>();
   addListProperties(root, root, lists, 0);
   return lists.size === 0 ? NO_LISTS : lists;
+}
+
+// `undefined` when the converter throws: a vendor that refuses zod's option gets a second try
+// without it.
+function convertInput(
+  converter: InputSchemaConverter | undefined,
+  options: ConversionOptions,
+): unknown {
+  try {
+    return converter?.input?.call(converter, options);
+  } catch {
+    return undefined;
+  }
 }
 
 // Adds the properties of `object` that take an array, and those of its members when it is a

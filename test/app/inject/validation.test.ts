@@ -355,6 +355,49 @@ describe('query validators and repeated keys', () => {
     expect(json(both.body)).toEqual({ kind: 'text', q: 'a', ids: ['1', '2'] });
   });
 
+  it('gives a list every value beside a property JSON Schema cannot express', async () => {
+    // z.coerce.date() and z.coerce.bigint() have no JSON Schema: zod throws for the whole object
+    // unless told to write them as {}, and then no property was a list.
+    const Search = z.object({
+      tag: z.array(z.string()),
+      since: z.coerce.date().optional(),
+      cursor: z.coerce.bigint().optional(),
+    });
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('search', Search, { source: 'queryParams' })
+      .withRoutes((r) => [
+        r
+          .get('/s', ({ search }) => ({ ...search, cursor: search.cursor?.toString() }))
+          .uses('search'),
+      ]);
+    const response = await app.request('/s?tag=a&tag=b&since=1970-01-01&cursor=7');
+    expect([response.statusCode, json(response.body)]).toEqual([
+      200,
+      { tag: ['a', 'b'], since: '1970-01-01T00:00:00.000Z', cursor: '7' },
+    ]);
+    const client = await createClient<typeof app>({ app }).get('/s', { query: { tag: ['x'] } });
+    expect([client.status, client.data]).toEqual([200, { tag: ['x'] }]);
+    // A vendor that refuses zod's option is asked again without it.
+    const strict = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: {
+          input: (options: { libraryOptions?: unknown }) => {
+            if (options.libraryOptions !== undefined) throw new Error('unknown option');
+            return { type: 'object', properties: { tag: { type: 'array' } } };
+          },
+        },
+      },
+    };
+    const other = new RestApplication({ logger: silentLogger }).validates('q', strict, {
+      source: 'queryParams',
+    });
+    other.get('/q', ({ q }) => q);
+    expect(json((await other.request('/q?tag=a&tag=b')).body)).toEqual({ tag: ['a', 'b'] });
+  });
+
   it('gives first values to a validator without a JSON Schema of its input', async () => {
     const seen: unknown[] = [];
     const echo = {
