@@ -61,7 +61,9 @@ const PLAIN_KEY = /^[^.[\]"]+$/;
 
 /**
  * Formats a Standard Schema path as a dotted path (`items[0].name`, `''` for the root); a key
- * with `.`, `[`, `]` or `"` in it, or an empty one, is quoted (`a["b.c"]`, `[""]`).
+ * with `.`, `[`, `]` or `"` in it, or an empty one, is quoted (`a["b.c"]`, `[""]`). Only a
+ * number is an index: validators give array indexes as numbers, so a record's key `"1"` is
+ * `by.1`, as configuration errors write it (src/config/path.ts).
  */
 export function dottedPath(
   path: ReadonlyArray<PropertyKey | StandardSchemaV1.PathSegment> | undefined,
@@ -72,7 +74,6 @@ export function dottedPath(
     const key = typeof part === 'object' && part !== null ? part.key : part;
     if (typeof key === 'number') out += `[${key}]`;
     else if (typeof key !== 'string') out += out === '' ? String(key) : `.${String(key)}`;
-    else if (/^\d+$/.test(key) && out !== '') out += `[${key}]`;
     else if (PLAIN_KEY.test(key)) out += out === '' ? key : `.${key}`;
     // Quoted as configuration errors quote it, so `a.b` the key is not `a` then `b`.
     else out += `[${JSON.stringify(key)}]`;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { dottedPath } from '../../../src/app/inject/validation.js';
 import { createClient } from '../../../src/client/index.js';
-import { parsePath } from '../../../src/config/path.js';
+import { formatPath, parsePath } from '../../../src/config/path.js';
 import { HttpError, RestApplication, silentLogger, ValidationError } from '../../../src/index.js';
 import { openapi } from '../../../src/openapi/index.js';
 
@@ -89,14 +89,30 @@ describe('validates', () => {
   });
 
   it('gives a path that reads back as the key it names (property)', () => {
+    // Digits are a key like any other (`by.1`), as configuration errors write them; only a
+    // number is an array index (`by[1]`).
     fc.assert(
-      fc.property(
-        fc.string().filter((key) => !/^\d+$/.test(key)),
-        (key) => {
-          expect(parsePath(dottedPath(['by', key]))).toEqual(['by', key]);
-        },
-      ),
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^\d+$/), fc.nat()), (key) => {
+        expect(parsePath(dottedPath(['by', key]))).toEqual(['by', key]);
+        expect(dottedPath(['by', key])).toBe(formatPath(['by', key]));
+      }),
     );
+  });
+
+  it('writes a record key made of digits as a key, an array index as an index', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'counts',
+      z.object({ by: z.record(z.string(), z.number()), list: z.array(z.number()) }),
+    );
+    app.post('/counts', ({ counts }) => counts);
+    const bad = await app.request('/counts', {
+      method: 'POST',
+      json: { by: { 1: 'x' }, list: [0, 'y'] },
+    });
+    expect(json(bad.body).details.map((issue: { path: string }) => issue.path)).toEqual([
+      'by.1',
+      'list[1]',
+    ]);
   });
 
   it('accepts a function validator that throws ValidationError', async () => {
