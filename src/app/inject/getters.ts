@@ -17,6 +17,7 @@ import { builtinGetter, isRouteBuiltin } from './builtins.js';
 import type { Getter, RequestState } from './request-state.js';
 import {
   queryInput,
+  refusingTooDeep,
   runStandardSchema,
   type StandardSchemaV1,
   type ValidationSource,
@@ -313,7 +314,9 @@ export class GetterCompiler {
         const fn =
           binding.kind === 'provider' && binding.guard !== undefined
             ? binding.guard.wrap(host.wwwAuthenticate)
-            : binding.injectable.fn;
+            : binding.kind === 'validator'
+              ? refusingTooDeep(binding.injectable.fn)
+              : binding.injectable.fn;
         // Providers can only ask for names that verify() accepted for every route that uses
         // them, so their getters can be shared across routes.
         const inner = names.map((innerName) => this.#getter(innerName, available));

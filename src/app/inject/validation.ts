@@ -5,6 +5,7 @@
 import { ValidationError, type ValidationIssue } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
 import type { Request } from '../../request.js';
+import { isThenable } from '../thenable.js';
 
 /** The Standard Schema v1 interface (https://standardschema.dev), copied as its authors advise. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -101,6 +102,23 @@ function tooDeep(error: unknown): never {
     ]);
   }
   throw error;
+}
+
+/**
+ * A function validator that refuses input nested too deeply for it as a Standard Schema's is
+ * refused: a hand-written recursive walk runs out of stack as a recursive schema does. Only the
+ * validator's own throw counts; the values it injects fail as they would anywhere else.
+ */
+export function refusingTooDeep(validator: Function): (context: unknown) => unknown {
+  return (context) => {
+    let result: unknown;
+    try {
+      result = validator(context);
+    } catch (error) {
+      tooDeep(error);
+    }
+    return isThenable(result) ? Promise.resolve(result).then(undefined, tooDeep) : result;
+  };
 }
 
 /** Runs a Standard Schema validator; resolves to the output or throws `ValidationError`. */

@@ -509,4 +509,33 @@ describe('input nested deeper than a validator can follow', () => {
     const shallow = await app.request('/trees', { method: 'POST', json: [[], [[]]] });
     expect(shallow.body).toBe('{"depth":2}');
   });
+
+  it('is a 422 from a function validator too, synchronous or not', async () => {
+    // A hand-written recursive walk runs out of stack as a recursive schema does.
+    const depthOf = (value: unknown): number => (Array.isArray(value) ? 1 + depthOf(value[0]) : 0);
+    const errors: string[] = [];
+    const app = new RestApplication({
+      logger: { ...silentLogger, error: (message) => void errors.push(message) },
+    })
+      .validates('walked', ({ jsonBody }) => ({ depth: depthOf(jsonBody) }))
+      .validates('awaited', async ({ jsonBody }) => ({ depth: depthOf(await jsonBody) }));
+    app.post('/walked', ({ walked }) => walked);
+    app.post('/awaited', ({ awaited }) => awaited);
+    const depth = 200_000;
+    for (const path of ['/walked', '/awaited']) {
+      const response = await app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      });
+      expect([path, response.statusCode, JSON.parse(response.body as string).details]).toEqual([
+        path,
+        422,
+        [{ path: '', message: 'The input is nested too deeply to validate' }],
+      ]);
+      const shallow = await app.request(path, { method: 'POST', json: [[[]]] });
+      expect(shallow.body).toBe('{"depth":3}');
+    }
+    expect(errors).toEqual([]);
+  });
 });
