@@ -123,6 +123,21 @@ describe('names an injection object cannot hold', () => {
     );
   });
 
+  it('refuses then, which would make the injection object a promise, however it is registered', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const refusal = expect.objectContaining({
+      code: 'NAME_CLASH',
+      message: expect.stringMatching(/"then" cannot be registered.*promise/),
+    });
+    expect(() => app.dependency('then', () => () => 'hijacked')).toThrow(refusal);
+    expect(() => app.validates('then', () => () => 'hijacked')).toThrow(refusal);
+    expect(() => app.onStartup('then', () => () => 'hijacked')).toThrow(refusal);
+    expect(() => app.authorized('then', () => true)).toThrow(refusal);
+    // A path parameter is a string, never a method: `{then}` is a name like any other.
+    app.get('/p/{then}', ({ then }) => ({ then }));
+    expect((await app.request('/p/x')).body).toBe('{"then":"x"}');
+  });
+
   it('says an anonymous dependency needs a name, and takes Unicode identifiers', async () => {
     const app = new RestApplication({ logger: silentLogger });
     expect(() => app.dependency(() => 1)).toThrow(/A dependency needs a name/);

@@ -67,6 +67,15 @@ export function addBinding(bindings: Map<string, Binding>, binding: Binding): vo
       '"__proto__" cannot be registered: it is not a name an object can hold',
     );
   }
+  // The injection object is handed on as a step's result, and a step's result with a `then`
+  // method is awaited as a promise (thenable.ts): a function registered as `then` would be
+  // called in the handler's place, and the handler would get whatever it resolved to.
+  if (name === 'then') {
+    throw new SetupError(
+      'NAME_CLASH',
+      '"then" cannot be registered: an injection object holding it would be taken for a promise',
+    );
+  }
   if (BUILTIN_NAMES.has(name)) {
     throw new SetupError('NAME_CLASH', `"${name}" is a built-in name and cannot be registered`);
   }
