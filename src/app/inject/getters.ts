@@ -6,7 +6,6 @@
  */
 
 import { HttpError, SetupError } from '../../errors.js';
-import { DataRecord } from '../../http/data-record.js';
 import type { Logger } from '../logger.js';
 import { isPending, isThenable } from '../thenable.js';
 import { readFiles, readFormOrUpload, readParts } from '../uploads/inject.js';
@@ -16,6 +15,7 @@ import { type CompiledParser, parsedBodyGetter, readValidatedJsonBody } from './
 import { builtinGetter, isRouteBuiltin } from './builtins.js';
 import type { Getter, RequestState } from './request-state.js';
 import {
+  headerInput,
   queryInput,
   refusingTooDeep,
   runStandardSchema,
@@ -150,14 +150,8 @@ function schemaSource(
       return queryInput(state.request, schema);
     case 'pathParams':
       return state.request.pathParams;
-    case 'headers': {
-      const out = new DataRecord<string>();
-      for (const [name, value] of state.request.headers) {
-        const key = name.toLowerCase();
-        if (!Object.hasOwn(out, key)) out[key] = value;
-      }
-      return out;
-    }
+    case 'headers':
+      return headerInput(state.request);
   }
 }
 

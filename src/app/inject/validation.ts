@@ -4,6 +4,7 @@
  */
 import { ValidationError, type ValidationIssue } from '../../errors.js';
 import { DataRecord } from '../../http/data-record.js';
+import { MultiValueHeaders } from '../../http/headers.js';
 import type { Request } from '../../request.js';
 import { isThenable } from '../thenable.js';
 
@@ -154,6 +155,23 @@ export function queryInput(request: Request, schema: StandardSchemaV1): Record<s
   for (const key of Object.keys(first)) {
     out[key] = lists.has(key) ? (all[key] as string[]) : (first[key] as string);
   }
+  return out;
+}
+
+/**
+ * What a `headers` validator validates: each header by its lower-case name, its lines joined
+ * into one value with ", ", since repeated field lines are one comma-separated list (RFC 9110
+ * §5.3). Every adapter then gives the same list: a Fetch runtime's `Headers` joins the lines
+ * before we see them (and an HTTP API or a function URL with "," alone, the same list by §5.6.1),
+ * Node and the REST API and ALB events keep them apart. `Cookie` lines are joined with "; " instead, as `cookies` reads them and as HTTP/2 says
+ * they are rejoined (RFC 9113 §8.2.3). No request header is a list that cannot be joined
+ * (`Set-Cookie` is a response header).
+ */
+export function headerInput(request: Request): Record<string, string> {
+  const out = new DataRecord<string>();
+  MultiValueHeaders.forEachField(request.headers, (_name, key, values) => {
+    out[key] = values.join(key === 'cookie' ? '; ' : ', ');
+  });
   return out;
 }
 

@@ -486,6 +486,64 @@ describe('query validators and repeated keys', () => {
   });
 });
 
+describe('header validators and repeated field lines', () => {
+  it('sees the lines of a repeated header as one list, joined with ", "', async () => {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'h',
+      z.object({ 'x-role': z.string(), cookie: z.string().optional() }),
+      { source: 'headers' },
+    );
+    app.get('/h', ({ h }) => h);
+    const response = await app.request('/h', {
+      headers: [
+        ['X-Role', 'user'],
+        ['x-role', 'admin'],
+        ['cookie', 'a=1'],
+        ['Cookie', 'b=2'],
+      ],
+    });
+    // RFC 9110 §5.3: repeated lines are one comma-separated list; Cookie lines are rejoined with
+    // "; ", as `cookies` reads them (RFC 9113 §8.2.3).
+    expect(json(response.body)).toEqual({ 'x-role': 'user, admin', cookie: 'a=1; b=2' });
+  });
+
+  it('gives each header sent by its lower-case name, its lines joined in order (property)', async () => {
+    const seen: unknown[] = [];
+    const echo = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => {
+          seen.push(value);
+          return { value };
+        },
+      },
+    };
+    const app = new RestApplication({ logger: silentLogger }).validates('h', echo, {
+      source: 'headers',
+    });
+    app.get('/h', ({ h }) => (h === undefined ? null : 'ok'));
+    const name = fc.constantFrom('X-A', 'x-a', 'X-b', 'cookie', 'Cookie', 'accept');
+    const value = fc.stringMatching(/^[a-z0-9=;,]{0,5}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(name, value), { maxLength: 8 }), async (lines) => {
+        seen.length = 0;
+        await app.request('/h', { headers: lines });
+        const expected = new Map<string, string[]>();
+        for (const [line, text] of lines) {
+          const key = line.toLowerCase();
+          expected.set(key, [...(expected.get(key) ?? []), text]);
+        }
+        const input = seen[0] as Record<string, string>;
+        for (const [key, values] of expected) {
+          expect(input[key]).toBe(values.join(key === 'cookie' ? '; ' : ', '));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe('input nested deeper than a validator can follow', () => {
   it('is a 422, not a 500 and an error line', async () => {
     type Tree = Tree[];

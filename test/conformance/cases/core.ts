@@ -22,7 +22,8 @@ function buildApp() {
       'newItem',
       z.object({ title: z.string().min(1), tags: z.array(z.string()).optional() }),
     )
-    .validates('filters', z.object({ tag: z.string() }).optional());
+    .validates('filters', z.object({ tag: z.string() }).optional())
+    .validates('multi', z.object({ 'x-multi': z.string().optional() }), { source: 'headers' });
   app.get('/', () => ({ hello: 'world' }));
   app.get('/items/{id}', ({ item }) => item);
   app.post('/items', ({ newItem }) => [{ id: '2', ...newItem }, 201, { Location: '/items/2' }]);
@@ -51,6 +52,7 @@ function buildApp() {
     all: request.queryParamsAll,
   }));
   app.get('/headers', ({ headers }) => ({ values: headers.getAll('x-multi') }));
+  app.get('/headers/validated', ({ multi }) => multi);
   app.post('/echo', ({ jsonBody }) => jsonBody);
   app.post('/search', ({ filters }) => ({ tag: filters?.tag ?? null }));
   app.post('/text-echo', ({ body }) => body);
@@ -551,6 +553,15 @@ export const coreCases: CasesModule = {
         'one',
         'two',
       ]);
+    });
+
+    test('a headers validator sees repeated lines as one comma-separated list', async (send) => {
+      // RFC 9110 §5.3: one list whether the runtime joined the lines or kept them apart. An HTTP
+      // API or a function URL joins them with "," before the function sees them, the library
+      // with ", " (§5.6.1: the same list).
+      const response = await send(get('/headers/validated', { 'x-multi': ['one', 'two'] }));
+      const { 'x-multi': seen } = response.json() as { 'x-multi': string };
+      expect(seen.split(/,\s*/)).toEqual(['one', 'two']);
     });
 
     test('every Set-Cookie survives as its own header', async (send) => {
