@@ -51,6 +51,7 @@ import type {
   ApplicationOptions,
   LifecycleHandler,
   Provider,
+  RegistrableName,
   Registry,
   Renderer,
   TestRequestInit,
@@ -101,19 +102,19 @@ export function dispatchRequest(
 // application itself, so a chain of registrations keeps every application method.
 export interface RestApplication<Deps extends Registry = {}> {
   dependency<Name extends string, T>(
-    name: Name,
+    name: RegistrableName<Name>,
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   dependency(provider: Provider<Deps, unknown>, options?: DependencyOptions): this;
   authorized<Name extends string, T>(
-    name: Name,
+    name: RegistrableName<Name>,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
   ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>> & NotForHooks<Name>> &
     RoutesCarriedBy<this>;
   forbidden<Name extends string>(
-    name: Name,
+    name: RegistrableName<Name>,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
   ): RestApplication<With<Deps, Name, false> & NotForHooks<Name>> & RoutesCarriedBy<this>;
@@ -195,7 +196,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     V extends StandardSchemaV1 | ValidatorFunction<Deps, unknown>,
     Source extends ValidationSource = 'jsonBody',
   >(
-    name: Name,
+    name: RegistrableName<Name>,
     validator: V & TextInputCheck<V, Source>,
     options?: ValidatesOptions<Source>,
   ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
@@ -215,7 +216,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * app.get('/bookmarks/{id}', ({ bookmark }) => bookmark);
    */
   resourceExists<Name extends string, T>(
-    name: Name,
+    name: RegistrableName<Name>,
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>> & NotForHooks<Name>> &
@@ -276,7 +277,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * const app = new RestApplication().onStartup('db', async () => connect());
    */
   onStartup<Name extends string, T>(
-    name: Name,
+    name: RegistrableName<Name>,
     handler: LifecycleHandler<Deps, T>,
   ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   onStartup(handler: LifecycleHandler<Deps>): this;
