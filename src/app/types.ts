@@ -280,19 +280,23 @@ export type ValidatorOutput<V> = V extends StandardSchemaV1
 
 /**
  * Whether some text (or, for a query parameter of a validator whose lists are known, a list of
- * texts) can be a `T`.
+ * texts) can be a `T`. A list must take text too: `?ids=1&ids=2` is `['1', '2']`, which no
+ * `number[]` is.
  */
 export type TakesText<T, Source, Lists = true> = unknown extends T
   ? true
   : [Extract<T, string>] extends [never]
     ? Source extends 'queryParams'
       ? Lists extends true
-        ? [Extract<T, readonly unknown[]>] extends [never]
-          ? false
-          : true
+        ? ListOfText<Extract<T, readonly unknown[]>>
         : false
       : false
     : true;
+
+/** Whether some member of `Lists` (the array members of a query property) can hold texts. */
+type ListOfText<Lists extends readonly unknown[]> = [Lists] extends [never]
+  ? false
+  : TakesText<Lists[number], 'element'>;
 
 /**
  * Whether a validator says which of its properties take lists: only one with a Standard JSON
@@ -302,11 +306,20 @@ export type KnowsLists<V> = V extends { readonly '~standard': { readonly jsonSch
   ? true
   : false;
 
-/** The literal keys of `Input` (each member of a union apart) whose values text cannot be. */
+/**
+ * The keys of `Input` (each member of a union apart) whose values text cannot be, with
+ * `[key: string]` for a record's or a catch-all's values: a key no property names gets its
+ * first value only, never a list (docs/application.md, "Validation").
+ */
 export type TextMismatchIn<Input, Source, Lists = true> = Input extends unknown
   ? {
       [K in keyof Input]-?: string extends K
-        ? never
+        ? // zod writes an empty object's input as Record<string, never>: no key is asked for.
+          [Input[K]] extends [never]
+          ? never
+          : TakesText<Input[K], Source, false> extends false
+            ? '[key: string]'
+            : never
         : TakesText<Input[K], Source, Lists> extends false
           ? K
           : Source extends 'headers'
