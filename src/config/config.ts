@@ -46,6 +46,7 @@ import {
   plainValue,
   type ScalarNode,
 } from './source.js';
+import { normalisedText } from './source-text.js';
 import { nodesFromYaml } from './yaml-source.js';
 
 /** Where interpolations look things up. */
@@ -173,6 +174,7 @@ export class Config {
   /** Reads YAML text (YAML 1.2, core schema: `yes` stays a string). */
   static fromYaml(text: string, options: YamlConfigOptions = {}): Config {
     checkOptionNames('Config.fromYaml()', options, YAML_CONFIG_OPTIONS);
+    text = normalisedText(text);
     const { filename } = options;
     const baseDir =
       options.baseDir ?? (filename === undefined ? process.cwd() : dirname(resolvePath(filename)));

@@ -33,6 +33,7 @@ import { normalizeSchema } from './schema/draft07.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
 import { nearestNode, plainValue } from './source.js';
+import { normalisedText } from './source-text.js';
 import { nodesFromYaml } from './yaml-source.js';
 
 /** Options shared by every way of making a {@link Schema}. */
@@ -128,6 +129,7 @@ export class Schema {
       );
     }
     if (text === undefined) throw new ConfigTooLargeError(MAX_FILE_BYTES, { file: path }, 'file');
+    text = normalisedText(text);
     // JSONC: its comments and trailing commas become spaces, then it is strict JSON.
     if (extension === '.jsonc') {
       const json = jsoncAsJson(text);
@@ -153,6 +155,7 @@ export class Schema {
     file: string | undefined,
     options: SchemaOptions | undefined,
   ): Schema {
+    text = normalisedText(text);
     let definition: unknown;
     try {
       // Before any parser recurses into the text (nesting.ts).

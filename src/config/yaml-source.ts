@@ -53,7 +53,7 @@ const MAX_NODES = MAX_DOCUMENT_VALUES;
 /**
  * Parses YAML text into nodes. Syntax errors are {@link ConfigMalformedError}s with a position.
  * JSON is read the same way (it is YAML 1.2); `language` is what messages call the text, so a
- * `.json` file's errors say JSON.
+ * `.json` file's errors say JSON. Its bare CRs must already be LFs (source-text.ts).
  */
 export function nodesFromYaml(
   text: string,

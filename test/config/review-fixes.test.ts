@@ -363,6 +363,74 @@ describe('a .json configuration', () => {
   });
 });
 
+describe('old Mac line breaks (a bare CR)', () => {
+  // RFC 8259 §2 counts CR as whitespace, YAML 1.2 §5.4 as a line break.
+  it('read in JSON as JSON.parse reads them', () => {
+    for (const text of [
+      '[1,\r2]',
+      '{"a":\r"x"}',
+      '{"a": 1,\r"b": 2}',
+      '{\r  "a": {\r    "c": "d"\r  }\r}\r',
+    ]) {
+      expect(Config.fromYaml(text, { filename: 'c.json' }).resolve()).toEqual(JSON.parse(text));
+      expect(Config.fromYaml(text, { filename: 'c.jsonc' }).resolve()).toEqual(JSON.parse(text));
+    }
+    expect(Config.fromYaml('{"a": 1 // one\r, "b": 2}', { filename: 'c.jsonc' }).resolve()).toEqual(
+      { a: 1, b: 2 },
+    );
+    // A raw CR inside a JSON string is still refused, where it is.
+    expect(thrown(() => Config.fromYaml('{\r"a": "x\ry"}', { filename: 'c.json' })).message).toBe(
+      'c.json:2:8: invalid JSON: control character in string',
+    );
+  });
+
+  it('break YAML lines, in plain, quoted and block scalars as an LF does', () => {
+    const text = 'a: 1\rb: "x\r  y"\rc: |\r  one\r  two\rd: [1,\r  2]\r';
+    expect(Config.fromYaml(text).resolve()).toEqual({ a: 1, b: 'x y', c: 'one\ntwo\n', d: [1, 2] });
+    expect(Schema.fromYaml('type: object\rrequired: [a]\r').validate({})).toHaveLength(1);
+    // The nesting check, which runs before the parser, sees those lines too.
+    const deep = Array.from({ length: 260 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\r');
+    expect(thrown(() => Config.fromYaml(`${deep} 1`)).message).toMatch(/nests more than 200/);
+    const broken = thrown(() => Config.fromYaml('a: 1\rb: [\r', { filename: 'c.yaml' }));
+    expect(broken.message).toBe(
+      thrown(() => Config.fromYaml('a: 1\nb: [\n', { filename: 'c.yaml' })).message,
+    );
+  });
+
+  it('give the values and positions LF and CR LF give (property)', () => {
+    // Every scalar breaks the schema, so each one's line and column is in the message.
+    const schema = Schema.fromObject({
+      $ref: '#/definitions/containers',
+      definitions: {
+        containers: {
+          type: ['object', 'array'],
+          additionalProperties: { $ref: '#/definitions/containers' },
+          items: { $ref: '#/definitions/containers' },
+        },
+      },
+    });
+    const value = fc.jsonValue().filter((v) => !/[$\r]/.test(JSON.stringify(v)));
+    const read = (text: string, filename: string) => {
+      const config = Config.fromYaml(text, { filename });
+      try {
+        return [config.resolve(), config.validate(schema)];
+      } catch (error) {
+        return [config.resolve(), (error as Error).message];
+      }
+    };
+    fc.assert(
+      fc.property(value, fc.boolean(), (document, asJson) => {
+        const text = asJson ? JSON.stringify(document, null, 2) : stringifyYaml(document);
+        const filename = asJson ? 'c.json' : 'c.yaml';
+        const withLf = read(text, filename);
+        expect(withLf[0]).toEqual(JSON.parse(JSON.stringify(document)));
+        expect(read(text.replaceAll('\n', '\r'), filename)).toEqual(withLf);
+        expect(read(text.replaceAll('\n', '\r\n'), filename)).toEqual(withLf);
+      }),
+    );
+  });
+});
+
 describe('draft-06', () => {
   it('ignores if/then/else, which draft-06 does not have', () => {
     const draft06 = Schema.fromObject({
