@@ -246,6 +246,23 @@ describe('encodings', () => {
       's3cret',
     );
   });
+
+  it('reads a ${file:} without its byte order mark, UTF-8 as UTF-16', () => {
+    writeFileSync(join(folder, 'secret8.txt'), '\uFEFFs3cret');
+    writeFileSync(join(folder, 'port8.txt'), '\uFEFF5432');
+    const config = Config.fromObject(
+      { s: '${file:secret8.txt}', port: '${file:port8.txt}', mixed: 'x${file:secret8.txt}' },
+      { baseDir: folder },
+    );
+    expect(config.resolve()).toEqual({ s: 's3cret', port: '5432', mixed: 'xs3cret' });
+    const schema = Schema.fromObject({ properties: { port: { type: 'integer' } } });
+    expect(config.validate(schema)).toMatchObject({ port: 5432 });
+    // Only the first character is the mark: one further on is content.
+    writeFileSync(join(folder, 'twice.txt'), '\uFEFF\uFEFFa');
+    expect(Config.fromObject({ t: '${file:twice.txt}' }, { baseDir: folder }).get('t')).toBe(
+      '\uFEFFa',
+    );
+  });
 });
 
 describe('a .json configuration', () => {

@@ -40,7 +40,11 @@ function readText(path: string, maxBytes: number): FileText {
     // soon as one byte past the limit has been read. Bytes that are not text (not UTF-8, nor
     // UTF-16 with a byte order mark) are refused, never replaced (a binary key would change).
     const text = readTextUpTo(path, maxBytes);
-    return text === undefined ? { kind: 'too-large' } : { kind: 'text', text };
+    if (text === undefined) return { kind: 'too-large' };
+    // The byte order mark marks the encoding and is no part of the value (decodeText drops
+    // UTF-16's already): a password saved by Notepad as "UTF-8 with BOM" must not come back
+    // with an invisible U+FEFF in front.
+    return { kind: 'text', text: text.startsWith('\uFEFF') ? text.slice(1) : text };
   } catch (error) {
     if (error instanceof NotTextError) {
       // Nothing of the content: the value is a secret.
