@@ -12,16 +12,12 @@ import type { PathSegment } from './path.js';
 /**
  * Why text is not strict JSON (RFC 8259: no comments, single quotes or trailing commas), and
  * where: a syntax error, a key written twice in one object, or nesting deeper than the checks
- * can follow. `undefined` when it is JSON. The value is `JSON.parse`'s, when it parses.
+ * can follow. `undefined` when it is JSON. The value is `JSON.parse`'s, when it parses. A byte
+ * order mark is dropped before (source-text.ts).
  */
 export function strictJsonProblem(
   text: string,
 ): { readonly offset: number; readonly reason: string } | { readonly value: unknown } {
-  // RFC 8259 §8.1: a parser may ignore a byte order mark; JSON.parse does not.
-  if (text.startsWith('\uFEFF')) {
-    const rest = strictJsonProblem(text.slice(1));
-    return 'value' in rest ? rest : { ...rest, offset: rest.offset + 1 };
-  }
   let value: unknown;
   try {
     value = JSON.parse(text);

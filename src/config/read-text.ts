@@ -35,8 +35,8 @@ export class NotTextError extends Error {
 
 /**
  * The text of a file's bytes: UTF-16 (little or big endian) when they start with its byte
- * order mark, which is dropped, else UTF-8 (a UTF-8 byte order mark stays, as the YAML reader
- * expects). Throws {@link NotTextError} when they are not valid in that encoding.
+ * order mark, which is dropped, else UTF-8 (a UTF-8 byte order mark stays; each reader drops
+ * it: source-text.ts, interpolation/files.ts). Throws {@link NotTextError} when they are not valid in that encoding.
  */
 export function decodeText(bytes: Buffer): string {
   const utf16 =

@@ -448,6 +448,58 @@ describe('old Mac line breaks (a bare CR)', () => {
   });
 });
 
+describe('a byte order mark at the start of the text', () => {
+  const schema = Schema.fromObject({ properties: { port: { maximum: 10 } } });
+  const message = (action: () => unknown) => thrown(action).message;
+
+  it('is no column: line 1 positions are those of the text without it', () => {
+    for (const [filename, text] of [
+      ['c.yaml', 'port: 70000\n'],
+      ['c.json', '{"port": 70000}'],
+      ['c.jsonc', '/* c */ {"port": 70000,}'],
+    ] as const) {
+      const plain = message(() => Config.fromYaml(text, { filename }).validate(schema));
+      expect(plain).toMatch(/^c\.jsonc?:1:\d+: |^c\.yaml:1:7: /);
+      expect(message(() => Config.fromYaml(`\uFEFF${text}`, { filename }).validate(schema))).toBe(
+        plain,
+      );
+    }
+    for (const [filename, text] of [
+      ['c.json', '{"port": 1,}'],
+      ['c.jsonc', '{"port": 1 /* open'],
+      ['c.yaml', 'port: [1'],
+    ] as const) {
+      const plain = message(() => Config.fromYaml(text, { filename }));
+      expect(message(() => Config.fromYaml(`\uFEFF${text}`, { filename }))).toBe(plain);
+    }
+    const file = join(folder, 'bom.schema.json');
+    writeFileSync(file, '\uFEFF{"type": "integer",}');
+    expect(message(() => Schema.fromFile(file))).toBe(
+      `${file}:1:20: invalid JSON: unexpected "}", expected a property name`,
+    );
+    expect(message(() => Schema.fromJson('\uFEFF{"type": "integer",}'))).toBe(
+      '1:20: invalid JSON: unexpected "}", expected a property name',
+    );
+  });
+
+  it('changes no value and no position (property)', () => {
+    const value = fc.jsonValue().filter((v) => !JSON.stringify(v).includes('$'));
+    const read = (text: string, filename: string) => {
+      try {
+        return Config.fromYaml(text, { filename }).validate(Schema.fromObject({ type: 'object' }));
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    fc.assert(
+      fc.property(value, fc.constantFrom('c.json', 'c.yaml'), (document, filename) => {
+        const text = filename === 'c.json' ? JSON.stringify(document) : stringifyYaml(document);
+        expect(read(`\uFEFF${text}`, filename)).toEqual(read(text, filename));
+      }),
+    );
+  });
+});
+
 describe('draft-06', () => {
   it('ignores if/then/else, which draft-06 does not have', () => {
     const draft06 = Schema.fromObject({
