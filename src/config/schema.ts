@@ -32,6 +32,7 @@ import {
 import { normalizeSchema } from './schema/draft07.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { addPlaceholderKeywords, withPlaceholders } from './schema/placeholders.js';
+import { withReferencedDefaults } from './schema/reference-defaults.js';
 import { nearestNode, plainValue } from './source.js';
 import { normalisedText } from './source-text.js';
 import { nodesFromYaml } from './yaml-source.js';
@@ -364,7 +365,8 @@ function compile(state: SchemaState, mode: Mode, premade?: Validator): ValidateF
   if (cached) return cached;
   const validator = premade ?? createValidator(state.dialect, { useDefaults: mode === 'defaults' });
   const prepare = (schema: unknown): AnySchema => {
-    const normalized = withKnownMetaSchema(normalizeSchema(schema, state.dialect));
+    const written = mode === 'defaults' ? withReferencedDefaults(schema) : schema;
+    const normalized = withKnownMetaSchema(normalizeSchema(written, state.dialect));
     return (
       mode === 'raw' ? withPlaceholders(normalized, state.originals) : normalized
     ) as AnySchema;

@@ -432,6 +432,67 @@ describe('schemas', () => {
     expect(Schema.fromFile(join(fixtures, 'seed-schema.yaml')).dialect).toBe('draft-07');
   });
 
+  it('applies a default written in the definition a $ref names', () => {
+    const defaults = (schema: object) =>
+      Config.fromObject({}).validate(Schema.fromObject(schema), { applyDefaults: true });
+    const definitions = {
+      port: { type: 'integer', default: 8080 },
+      // A chain of references: the first default on the way is taken.
+      alias: { $ref: '#/definitions/port' },
+      tls: { type: 'boolean' },
+      'a/b~c': { default: 'escaped' },
+    };
+    expect(
+      defaults({
+        properties: {
+          port: { $ref: '#/definitions/port' },
+          other: { $ref: '#/definitions/alias' },
+          // A default beside the $ref wins.
+          own: { $ref: '#/definitions/port', default: 1 },
+          tls: { $ref: '#/definitions/tls', default: false },
+          none: { $ref: '#/definitions/tls' },
+          escaped: { $ref: '#/definitions/a~1b~0c' },
+        },
+        definitions,
+      }),
+    ).toEqual({ port: 8080, other: 8080, own: 1, tls: false, escaped: 'escaped' });
+    // 2020-12's $defs, and a definition's own properties inside it.
+    expect(
+      defaults({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        properties: { server: { $ref: '#/$defs/server', default: {} } },
+        $defs: {
+          server: { properties: { port: { $ref: '#/$defs/port' } } },
+          port: { default: 80 },
+        },
+      }),
+    ).toEqual({ server: { port: 80 } });
+    // A $ref inside another base URI ($id) is not followed: its "#/..." is another document.
+    expect(
+      defaults({
+        properties: { inner: { $ref: 'inner.json', default: {} } },
+        definitions: {
+          inner: {
+            $id: 'inner.json',
+            properties: { port: { $ref: '#/definitions/port' } },
+            definitions: { port: { default: 1 } },
+          },
+          port: { default: 2 },
+        },
+      }),
+    ).toEqual({ inner: {} });
+    // Only when asked; the schema as given is unchanged.
+    const schema = Schema.fromObject({
+      properties: { port: { $ref: '#/definitions/port' } },
+      definitions,
+    });
+    expect(Config.fromObject({}).validate(schema)).toEqual({});
+    expect(schema.definition).toEqual({
+      properties: { port: { $ref: '#/definitions/port' } },
+      definitions,
+    });
+  });
+
   it('rejects a file extension it cannot read, naming those it can', () => {
     const error = thrown(() => Schema.fromFile('schema.txt'));
     expect(error).toBeInstanceOf(SchemaError);
