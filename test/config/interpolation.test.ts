@@ -215,6 +215,25 @@ describe('cycles', () => {
     expect((error as ConfigCircularReferenceError).chain).toEqual(['b', 'a', 'b']);
   });
 
+  it('follows a path through a reference to a map that refers back into it: no cycle', () => {
+    expect(yaml('a: ${b}\nb:\n  x: 1\n  y: ${a.x}\n').resolve()).toEqual({
+      a: { x: 1, y: 1 },
+      b: { x: 1, y: 1 },
+    });
+    const text = 'defaults:\n  host: h\n  url: "http://${current.host}"\ncurrent: ${defaults}\n';
+    expect(yaml(text).get('defaults.url')).toBe('http://h');
+    // Through a chain of references, relative ones and list indexes too.
+    const chain = 'a: ${b}\nb: ${.c}\nc:\n  - {x: 1, y: "${a[0].x}"}\n';
+    expect(yaml(chain).get('c[0].y')).toBe(1);
+    // A default still applies when the path is not there, and real cycles are still found.
+    expect(yaml('a: ${nope,default=x}\nb: ${a.k,default=d}\n').get('b')).toBe('d');
+    const cycle = thrown(() => yaml('a: ${b}\nb:\n  x: ${a.x}\n').resolve());
+    // b.x is a.x, which is b.x itself.
+    expect(cycle.message).toBe('app.yaml:3:6: b.x: ${a.x}: circular reference: b.x -> b.x');
+    const round = thrown(() => yaml('a: ${b}\nb: ${a}\nc: ${a.x}\n').get('c'));
+    expect((round as ConfigCircularReferenceError).chain).toEqual(['a', 'b', 'a']);
+  });
+
   it('resolves a chain of 10,000 references without overflowing the stack', () => {
     const lines = Array.from({ length: 10_000 }, (_, index) => `k${index}: \${k${index + 1}}`);
     lines.push('k10000: 42');

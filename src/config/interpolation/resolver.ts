@@ -342,8 +342,7 @@ export class Resolution {
     node: ScalarNode,
     frame: Frame,
   ): Resolved | Missing | undefined {
-    let base: ConfigNode | undefined = expression.dots === 0 ? this.source.root : node.parent;
-    for (let level = 1; level < expression.dots && base; level++) base = base.parent;
+    const base = this.base(expression, node);
     if (!base) {
       // A path that no document can hold is a mistake in the text, not a value not there: no
       // default stands in for it.
@@ -360,6 +359,13 @@ export class Resolution {
       const child = childNode(current, segments[index]!);
       if (!child) return new Missing(wanted());
       current = child;
+    }
+    if (index < segments.length && current.kind === 'scalar') {
+      const through = this.throughReferences(current, segments.slice(index));
+      if (through) {
+        current = through;
+        index = segments.length;
+      }
     }
     const resolved = this.finished(current);
     if (!resolved) return this.need(current, frame, expression);
@@ -385,6 +391,50 @@ export class Resolution {
       .map(({ path, sources }) => ({ path: path.slice(rest.length), sources }));
     this.checkSize(value, node, expression.source);
     return { value: cloneJson(value), coercible, secrets };
+  }
+
+  /** The node a reference's path starts from: the root, or an ancestor for leading dots. */
+  private base(expression: ReferenceExpression, node: ScalarNode): ConfigNode | undefined {
+    let base: ConfigNode | undefined = expression.dots === 0 ? this.source.root : node.parent;
+    for (let level = 1; level < expression.dots && base; level++) base = base.parent;
+    return base;
+  }
+
+  /**
+   * Where a path that goes on past `scalar` leads, when `scalar` is wholly a reference (and so
+   * may be one in the node it names, and so on): the path is followed through the nodes named,
+   * not through the resolved value. `a: ${b}` with `b: {x: 1, y: ${a.x}}` is no cycle, but
+   * resolving all of `a` to find `a.x` would need `b.y`, which is being resolved. `undefined`
+   * when the path cannot be followed that way (a default may apply, the node named is an
+   * `${env:}` or mixed text, or the references go round): then the whole value is resolved,
+   * as before, which reports a real cycle or applies the default.
+   */
+  private throughReferences(
+    scalar: ScalarNode,
+    rest: readonly PathSegment[],
+  ): ConfigNode | undefined {
+    const followed = new Set<ScalarNode>();
+    let current: ConfigNode = scalar;
+    let remaining = rest;
+    while (remaining.length > 0) {
+      if (current.kind !== 'scalar') {
+        const child = childNode(current, remaining[0]!);
+        if (!child) return undefined;
+        current = child;
+        remaining = remaining.slice(1);
+        continue;
+      }
+      if (followed.has(current) || typeof current.value !== 'string') return undefined;
+      if (!mayInterpolate(current.value)) return undefined;
+      followed.add(current);
+      const whole = wholeExpression(templateOf(this.source, current));
+      if (whole?.kind !== 'reference') return undefined;
+      const base = this.base(whole, current);
+      if (!base) return undefined;
+      current = base;
+      remaining = [...whole.segments, ...remaining];
+    }
+    return current;
   }
 
   private cycle(needed: ConfigNode): ConfigCircularReferenceError {
