@@ -95,6 +95,26 @@ describe('deep nesting', () => {
     expect(thrown(() => Config.fromObject(value).validateRaw(schema)).code).toBe('MALFORMED');
     expect(thrown(() => schema.validate(value)).code).toBe('MALFORMED');
   });
+
+  it('writing into text a value nested deeper than the stack allows is MALFORMED', () => {
+    // Far deeper than JSON.stringify can follow on any stack; the value itself is fine.
+    let value: unknown = 1;
+    for (let i = 0; i < 10 * depth; i++) value = { a: value };
+    const config = Config.fromObject({
+      x: value,
+      y: 'prefix ${x}',
+      z: '${x}',
+      w: '[${w0}]',
+      w0: [1],
+    });
+    const error = thrown(() => config.get('y'));
+    expect(error).toBeInstanceOf(ConfigMalformedError);
+    expect(error.message).toBe(
+      'y: "${x}": the value is nested too deeply to be written into text as JSON',
+    );
+    expect(typeof config.get('z')).toBe('object');
+    expect(config.get('w')).toBe('[[1]]');
+  });
 });
 
 describe('text nested deeper than a parser can follow', () => {

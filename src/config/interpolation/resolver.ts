@@ -250,7 +250,7 @@ export class Resolution {
         const resolved = this.expression(part, node, frame);
         if (!resolved) return undefined;
         const { value } = resolved;
-        text += typeof value === 'string' ? value : JSON.stringify(value);
+        text += typeof value === 'string' ? value : this.json(value, node, part);
         for (const secret of resolved.secrets) secrets.push(secret);
       }
       // UTF-16 length never exceeds UTF-8 length, so this catches doubling before it grows.
@@ -263,6 +263,23 @@ export class Resolution {
       coercible,
       secrets: sources.length === 0 ? NO_SECRETS : [{ path: ROOT, sources }],
     };
+  }
+
+  /**
+   * A value written into text as JSON. `JSON.stringify` recurses once per level, and references
+   * (or `fromObject`) can build a value nested deeper than the stack: that is refused as
+   * malformed, naming the key and the expression, rather than escaping as a bare RangeError.
+   */
+  private json(value: JsonValue, node: ScalarNode, expression: Expression): string {
+    try {
+      return JSON.stringify(value);
+    } catch (error) {
+      if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+      throw new ConfigMalformedError(
+        'the value is nested too deeply to be written into text as JSON',
+        context(this.source, node, expression),
+      );
+    }
   }
 
   /** Counts a value an interpolation produced, before it is copied; throws past a limit. */
