@@ -139,8 +139,14 @@ describe('patternProperties and dependencies naming __proto__', () => {
     );
     expect(schema.validate({})).toEqual([]);
     expect(schema.validate(JSON.parse('{"__proto__": 1, "bar": 2}'))).toEqual([]);
-    expect(schema.validate(JSON.parse('{"__proto__": 1}')).map((v) => v.message)).toEqual([
-      '"bar" is a required property',
+    // Reported as for any other name.
+    expect(schema.validate(JSON.parse('{"__proto__": 1}'))).toEqual([
+      {
+        path: '',
+        message: '"bar" is a dependency of "__proto__"',
+        keyword: 'dependencies',
+        value: JSON.parse('{"__proto__": 1}'),
+      },
     ]);
     expect(schema.validate(JSON.parse('{"constructor": 1}')).map((v) => v.message)).toEqual([
       '"baz" is a dependency of "constructor"',
@@ -148,6 +154,33 @@ describe('patternProperties and dependencies naming __proto__', () => {
     expect(schema.validate(JSON.parse('{"toString": 1}')).map((v) => v.message)).toEqual([
       '"qux" is a required property',
     ]);
+  });
+
+  it('a list of names __proto__ needs is checked like any other name, in every dialect', () => {
+    const dependencies = '"dependencies": {"__proto__": ["b", "c"], "a": ["b", "c"]}';
+    for (const dialect of ['draft-06', 'draft-07', '2019-09', '2020-12']) {
+      const uri = dialect.startsWith('draft')
+        ? `http://json-schema.org/${dialect}/schema#`
+        : `https://json-schema.org/draft/${dialect}/schema`;
+      const schema = schemaOf(`{"$schema": "${uri}", ${dependencies}}`);
+      const shape = (instance: string) =>
+        schema.validate(JSON.parse(instance)).map(({ message, keyword }) => [keyword, message]);
+      expect(shape('{"__proto__": 1, "c": 2}'), dialect).toEqual([
+        ['dependencies', '"b" is a dependency of "__proto__"'],
+      ]);
+      expect(shape('{"__proto__": 1}'), dialect).toEqual(
+        shape('{"a": 1}').map(([keyword, message]) => [
+          keyword,
+          message?.replace('"a"', '"__proto__"'),
+        ]),
+      );
+      expect(shape('{"__proto__": 1, "b": 2, "c": 3}'), dialect).toEqual([]);
+    }
+    const schema = schemaOf(`{${dependencies}}`);
+    const config = Config.fromYaml('__proto__: ${env:P}\nb: 1\n', { filename: 'c.yaml' });
+    expect(() => config.validateRaw(schema)).toThrow(
+      'c.yaml:1:1: (root): "c" is a dependency of "__proto__"',
+    );
   });
 });
 

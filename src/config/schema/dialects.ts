@@ -15,6 +15,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import addFormats from 'ajv-formats';
 import { SchemaError } from '../errors.js';
+import { addReachableNameKeywords } from './draft07.js';
 import { addExtraFormats } from './formats.js';
 import { useDecimalMultipleOf } from './multiple-of.js';
 
@@ -124,5 +125,6 @@ export function createValidator(dialect: Dialect, options: ValidatorOptions = {}
   addFormats.default(validator);
   addExtraFormats(validator);
   useDecimalMultipleOf(validator);
+  addReachableNameKeywords(validator);
   return validator;
 }
