@@ -9,6 +9,7 @@ import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
+import { admitRequest } from './connection.js';
 import { requestRefusal, toRequest } from './request.js';
 import {
   closeWithConnection,
@@ -147,6 +148,7 @@ export class NodeAdapter {
     expectsContinue: boolean,
   ): undefined | Promise<void> {
     let response: Response | Promise<Response>;
+    if (!admitRequest(req.socket, res)) return undefined;
     if (res.socket === null) closeWithConnection(req, res);
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);

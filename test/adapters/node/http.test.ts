@@ -14,6 +14,8 @@ import { memoryLogger, rawExchange, send, sleep, start } from './helpers.js';
 const MiB = 1024 * 1024;
 const log = memoryLogger();
 const streamEvents: string[] = [];
+// What the side-effecting route did: one entry per run.
+const charges: string[] = [];
 
 function buildApp() {
   const app = new RestApplication({ logger: log.logger, bodyLimit: 64 * 1024 }).validates(
@@ -35,6 +37,10 @@ function buildApp() {
   }));
   app.post('/upload', async ({ request }) => ({ length: (await request.bytes()).length }));
   app.post('/ignore-body', () => ({ ignored: true }));
+  app.post('/charge', () => {
+    charges.push('charged');
+    return 'charged';
+  });
   app.get('/cookies', () =>
     new Response(200, 'ok')
       .setCookie('a', '1', { path: '/' })
@@ -591,6 +597,37 @@ describe('oversized bodies', () => {
     );
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     expect(reply).toContain('Connection: close');
+  });
+});
+
+describe('requests pipelined behind a body nobody read', () => {
+  const first = 'POST /ignore-body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n';
+  const charge =
+    'POST /charge HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
+  const statusLines = (reply: string) => reply.match(/HTTP\/1\.1 \d{3}/g);
+
+  it('discards a small body of declared length and answers the next request too', async () => {
+    charges.length = 0;
+    const reply = await rawExchange(server.port, `${first}Content-Length: 5\r\n\r\nhello${charge}`);
+    expect(statusLines(reply)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect(reply).toContain('charged');
+    expect(charges).toEqual(['charged']);
+  });
+
+  it('does not run a request sent after an answer that closes the connection (RFC 9112 §9.6)', async () => {
+    for (const body of [
+      // Of unknown length, of a length too large to discard, and a request that asked to close.
+      'Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
+      `Content-Length: 20000\r\n\r\n${'x'.repeat(20_000)}`,
+      'Content-Length: 5\r\nConnection: close\r\n\r\nhello',
+    ]) {
+      charges.length = 0;
+      const reply = await rawExchange(server.port, `${first}${body}${charge}`);
+      expect(statusLines(reply), body).toEqual(['HTTP/1.1 200']);
+      expect(reply, body).toContain('Connection: close');
+      // The client gets no answer to the request, so it knows to retry it; it never ran.
+      expect(charges, body).toEqual([]);
+    }
   });
 });
 
