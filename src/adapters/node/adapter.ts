@@ -9,7 +9,7 @@ import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
-import { admitRequest } from './connection.js';
+import { admitRequest, isLastRequest } from './connection.js';
 import { requestRefusal, toRequest } from './request.js';
 import {
   closeWithConnection,
@@ -109,9 +109,10 @@ export class NodeAdapter {
   }
 
   /**
-   * From now on every response asks its client to close the connection, so keep-alive
-   * connections end after their current request. `serve()` calls this when it shuts down;
-   * call it yourself before closing a server you created.
+   * From now on every response to the last request received on its connection asks its client
+   * to close the connection, so keep-alive connections end after their current requests
+   * (pipelined requests already received are all answered first). `serve()` calls this when it
+   * shuts down; call it yourself before closing a server you created.
    */
   drain(): void {
     this.#draining = true;
@@ -179,7 +180,10 @@ export class NodeAdapter {
 
   #write(req: IncomingMessage, res: ServerResponse, response: Response): void {
     try {
-      writeResponse(req, res, response, this.#draining, this.#context);
+      // Draining closes a connection after the answer to the last request received on it, not
+      // before the answers to requests pipelined behind this one.
+      const close = this.#draining && isLastRequest(req.socket, res);
+      writeResponse(req, res, response, close, this.#context);
     } catch (error) {
       this.#fail(res, error, response.request);
     }

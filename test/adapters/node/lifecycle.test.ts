@@ -319,6 +319,40 @@ describe('shutdown', () => {
     }
   });
 
+  it('answers every pipelined request in flight, and says close only on the last answer', async () => {
+    const ran: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/a', async () => {
+      await sleep(300);
+      ran.push('a');
+      return 'a done';
+    });
+    app.post('/b', async () => {
+      await sleep(100);
+      ran.push('b');
+      return 'b done';
+    });
+    const handle = await start(app);
+    const exchange = rawExchange(
+      handle.port,
+      'POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n' +
+        'POST /b HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n',
+      5_000,
+    );
+    await sleep(50);
+    const closing = handle.close();
+    const reply = await exchange;
+    await closing;
+    expect(ran).toEqual(['b', 'a']);
+    const [first, second] = reply.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(first?.endsWith('\r\n\r\na done')).toBe(true);
+    expect(first).not.toContain('Connection: close');
+    expect(second).toMatch(/^HTTP\/1\.1 200 /);
+    expect(second?.endsWith('\r\n\r\nb done')).toBe(true);
+    expect(second).toContain('\r\nConnection: close\r\n');
+  });
+
   it('does not wait for idle keep-alive connections', async () => {
     const handle = await start(slowApp([]));
     const agent = new Agent({ keepAlive: true });
