@@ -196,12 +196,11 @@ export async function serve(
   // finishes it (a scanner, a half-open client) would hold close() for Node's 120 s handshake
   // timeout, so TLS servers keep their raw connections to cut them at shutdownTimeout.
   const handshaking = options.tls === undefined ? undefined : new Set<Socket>();
-  if (handshaking !== undefined) {
-    server.on('connection', (socket: Socket) => {
-      handshaking.add(socket);
-      socket.once('close', () => handshaking.delete(socket));
-    });
-  }
+  if (handshaking !== undefined) server.on('connection', keepIn(handshaking));
+  // Every connection as the HTTP layer gets it (after its TLS handshake), to find at shutdown
+  // those that never sent a byte (see drainServer).
+  const connections = new Set<Socket>();
+  server.on(options.tls === undefined ? 'connection' : 'secureConnection', keepIn(connections));
   // Bounded time for headers and for whole requests keeps slow clients (slowloris) from
   // holding connections open forever; 0 turns a limit off, as in Node.
   server.headersTimeout =
@@ -252,13 +251,32 @@ export async function serve(
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
         }
-        await drainServer(server, adapter, shutdownTimeout, handshaking);
+        await drainServer(server, adapter, shutdownTimeout, connections, handshaking);
         await app.shutdown();
       })();
       return closing;
     },
   };
   return handle;
+}
+
+/** A connection listener that keeps each socket in `set` while it is open. */
+function keepIn(set: Set<Socket>): (socket: Socket) => void {
+  return (socket) => {
+    set.add(socket);
+    socket.once('close', () => set.delete(socket));
+  };
+}
+
+/**
+ * Closes the connections that have not sent a byte: a browser's preconnect, opened in case a
+ * request follows. Node counts a connection as idle only between requests, not before its
+ * first, so `server.close()` and `closeIdleConnections()` would leave it open until
+ * `shutdownTimeout`, though no request is in progress on it. One that sent part of a request
+ * is left to finish it, as a request in flight.
+ */
+function closeSilent(connections: ReadonlySet<Socket>): void {
+  for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
 }
 
 /**
@@ -270,14 +288,16 @@ const SETTLE_GRACE = 1_000;
 
 /**
  * Stops accepting, lets in-flight requests finish, and cuts whatever is left after `grace`
- * milliseconds. Idle keep-alive connections are closed at once; busy ones are told to close
- * after their current response. Resolves once every connection is gone and every request has
- * settled, or `SETTLE_GRACE` after the cut if some never do.
+ * milliseconds. Idle keep-alive connections, and connections that never sent a request, are
+ * closed at once; busy ones are told to close after their current response. Resolves once every
+ * connection is gone and every request has settled, or `SETTLE_GRACE` after the cut if some
+ * never do.
  */
 function drainServer(
   server: Server | HttpsServer,
   adapter: NodeAdapter,
   grace: number,
+  connections: ReadonlySet<Socket>,
   rawConnections: ReadonlySet<Socket> | undefined,
 ): Promise<void> {
   adapter.drain();
@@ -294,8 +314,10 @@ function drainServer(
     // connections are gone, the requests that ran on them (a handler the client left, a cut
     // stream still tearing down) are polled until they settle: polling costs nothing per request.
     const poll = setInterval(() => {
-      if (!closed) server.closeIdleConnections();
-      else if (adapter.inFlight === 0 || Date.now() >= giveUpAt) done();
+      if (!closed) {
+        server.closeIdleConnections();
+        closeSilent(connections);
+      } else if (adapter.inFlight === 0 || Date.now() >= giveUpAt) done();
     }, 25);
     const done = (): void => {
       clearTimeout(timer);
@@ -304,6 +326,7 @@ function drainServer(
     };
     // `close()` stops listening and (Node >= 19) closes idle connections; its callback runs
     // once every connection is gone, including those still serving a request.
+    closeSilent(connections);
     server.close(() => {
       closed = true;
       if (adapter.inFlight === 0) done();

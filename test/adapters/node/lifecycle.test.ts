@@ -373,6 +373,20 @@ describe('shutdown', () => {
     }
   });
 
+  it('does not wait for a connection that never sent a request (a preconnect)', async () => {
+    const handle = await start(slowApp([]), { shutdownTimeout: 5_000 });
+    const silent = connect(handle.port, '127.0.0.1');
+    const closedByServer = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+    silent.on('error', () => undefined);
+    await new Promise((resolve) => silent.once('connect', resolve));
+    await sleep(50);
+    const began = Date.now();
+    await handle.close();
+    // Far below the 5 s shutdownTimeout it used to wait out.
+    expect(Date.now() - began).toBeLessThan(2_000);
+    await closedByServer;
+  });
+
   it('cuts requests still running after the grace period, then shuts down', async () => {
     const events: string[] = [];
     const handle = await start(slowApp(events, 60_000), { shutdownTimeout: 200 });

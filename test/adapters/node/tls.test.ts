@@ -9,10 +9,11 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
 import { RestApplication, silentLogger } from '../../../src/index.js';
-import { start } from './helpers.js';
+import { sleep, start } from './helpers.js';
 
 function findOpenssl(): boolean {
   try {
@@ -217,5 +218,30 @@ describe('TLS shutdown', () => {
     // Node's own handshake timeout is 120 s; close() ends soon after the grace period.
     expect(Date.now() - began).toBeLessThan(5_000);
     silent.destroy();
+  });
+
+  it('does not wait for a connection that finished its handshake and sent no request', async (context) => {
+    if (!hasOpenssl) {
+      console.info(`skipped: ${MISSING}`);
+      context.skip();
+    }
+    const handle = await start(new RestApplication({ logger: silentLogger }), {
+      tls: { key: serverPem.key, cert: serverPem.cert },
+      shutdownTimeout: 5_000,
+    });
+    // What a browser's preconnect does: TCP and TLS, then nothing until a request is needed.
+    const preconnect = tlsConnect({
+      port: handle.port,
+      host: '127.0.0.1',
+      rejectUnauthorized: false,
+    });
+    preconnect.on('error', () => undefined);
+    await new Promise((resolve) => preconnect.once('secureConnect', resolve));
+    await sleep(50);
+    const began = Date.now();
+    await handle.close();
+    // Far below the 5 s shutdownTimeout it used to wait out.
+    expect(Date.now() - began).toBeLessThan(2_000);
+    preconnect.destroy();
   });
 });
