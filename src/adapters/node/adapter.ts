@@ -149,11 +149,16 @@ export class NodeAdapter {
     expectsContinue: boolean,
   ): undefined | Promise<void> {
     let response: Response | Promise<Response>;
+    // An HTTP/1.0 message with Transfer-Encoding has faulty framing: answered 400 (see
+    // requestRefusal), then the connection closes (RFC 9112 §6.1, a MUST). Node would keep it
+    // for a client that asked to, and read what follows the body as the next request.
+    const http10 = req.httpVersionMinor === 0;
+    if (http10 && req.headers['transfer-encoding'] !== undefined) res.shouldKeepAlive = false;
     if (!admitRequest(req.socket, res)) return undefined;
     if (res.socket === null) closeWithConnection(req, res);
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
-      response = dispatch(this.app, request, requestRefusal(req.rawHeaders));
+      response = dispatch(this.app, request, requestRefusal(req.rawHeaders, http10));
     } catch (error) {
       this.#fail(res, error);
       return undefined;

@@ -230,8 +230,14 @@ let lastValidHost = '';
  * `chunked` (RFC 9112 §6.1): Node removes only the chunked framing, so the application would
  * read the body still encoded. Node's parser has already refused a missing Host in HTTP/1.1
  * and a Transfer-Encoding that does not end in `chunked`. One pass over the raw lines.
+ *
+ * `http10` says the request came as HTTP/1.0, which has no Transfer-Encoding: RFC 9112 §6.1
+ * makes such a message's framing faulty, a request smuggling attempt as likely as not (a
+ * proxy that read it as HTTP/1.0 saw another body), so it gets the 400 of a body whose length
+ * cannot be determined (RFC 9112 §6.3) rather than reaching the application; the adapter closes
+ * the connection after it.
  */
-export function requestRefusal(raw: readonly string[]): HttpError | undefined {
+export function requestRefusal(raw: readonly string[], http10 = false): HttpError | undefined {
   let host: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
@@ -240,6 +246,8 @@ export function requestRefusal(raw: readonly string[]): HttpError | undefined {
         return new HttpError(400, 'More than one Host header (RFC 9112 §3.2)');
       host = raw[i + 1] as string;
     } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      if (http10)
+        return new HttpError(400, 'Transfer-Encoding in an HTTP/1.0 request (RFC 9112 §6.1)');
       const coding = (raw[i + 1] as string).trim().toLowerCase();
       if (coding !== 'chunked') {
         // The library's own answer about the request, not a failure of the server to log.

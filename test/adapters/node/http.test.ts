@@ -771,6 +771,23 @@ describe('requests whose Host or transfer coding the server must refuse', () => 
   });
 });
 
+describe('an HTTP/1.0 request with Transfer-Encoding (RFC 9112 §6.1)', () => {
+  it('is refused with 400 as faulty framing, and its connection closed though it asked to keep it', async () => {
+    const began = Date.now();
+    const reply = await rawExchange(
+      server.port,
+      'POST /upload HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\nContent-Type: text/plain\r\n' +
+        'Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n',
+      5_000,
+    );
+    // The server closed the connection: the exchange did not wait for its 5 s timeout.
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(reply.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 400']);
+    expect(reply).toContain('Transfer-Encoding in an HTTP/1.0 request');
+    expect(reply).toContain('\r\nConnection: close\r\n');
+  });
+});
+
 describe('a request target with a fragment', () => {
   it('is routed without it, as a Fetch runtime reads it (RFC 9110 §4.2.5)', async () => {
     const app = new RestApplication();

@@ -290,4 +290,16 @@ describe('Host and Transfer-Encoding (RFC 9112 §3.2, §6.1)', () => {
       ),
     );
   });
+
+  it('answers 400 for any Transfer-Encoding in an HTTP/1.0 request, chunked included', () => {
+    fc.assert(
+      fc.property(
+        anyCase('transfer-encoding'),
+        fc.constantFrom('chunked', 'gzip, chunked'),
+        (name, coding) => {
+          expect(requestRefusal(['Host', 'x', name, coding], true)?.statusCode).toBe(400);
+        },
+      ),
+    );
+  });
 });
