@@ -149,7 +149,7 @@ async function* readMessage(
   }
 }
 
-const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
 
 /**
  * The path and query as the client sent them. RFC 9112 §3.2.2: a server must accept the
@@ -163,6 +163,34 @@ function originForm(target: string): string {
   if (authority === null) return target;
   const rest = target.slice(authority[0].length);
   return rest === '' || rest.charCodeAt(0) === 63 /* ? */ ? `/${rest}` : rest;
+}
+
+/**
+ * The authority of an absolute-form request target (`example.com:8080` in
+ * `GET http://example.com:8080/path`); undefined for any other form. RFC 9112 §3.2.2: the
+ * server must then ignore the Host field and use this authority instead, so it is the Host
+ * the application reads (a client, or a proxy that forwarded the target as it came, could
+ * otherwise route by one host and have the application act for another).
+ */
+export function targetAuthority(target: string | undefined): string | undefined {
+  if (target === undefined || target.charCodeAt(0) === 47 /* / */) return undefined;
+  return ABSOLUTE_FORM.exec(target)?.[1];
+}
+
+/** Raw header pairs with `authority` as their Host: the first Host line's value, or a new line. */
+function withHost(raw: readonly string[], authority: string): string[] {
+  const pairs: string[] = [];
+  let replaced = false;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      // A second Host line is refused anyway (requestRefusal).
+      pairs.push(name, replaced ? (raw[i + 1] as string) : authority);
+      replaced = true;
+    } else pairs.push(name, raw[i + 1] as string);
+  }
+  if (!replaced) pairs.push('Host', authority);
+  return pairs;
 }
 
 /**
@@ -191,8 +219,12 @@ export function toRequest(
   awaitingContinue?: ServerResponse,
   response?: ServerResponse,
 ): Request {
-  const path = originForm(message.url ?? '/');
-  const headers = MultiValueHeaders.fromRawPairs(message.rawHeaders);
+  const target = message.url ?? '/';
+  const path = originForm(target);
+  const authority = targetAuthority(target);
+  const headers = MultiValueHeaders.fromRawPairs(
+    authority === undefined ? message.rawHeaders : withHost(message.rawHeaders, authority),
+  );
   const socket = message.socket as TLSSocket;
   const encrypted = socket.encrypted === true;
   let protocol: 'http' | 'https' = encrypted ? 'https' : 'http';
@@ -235,9 +267,14 @@ let lastValidHost = '';
  * makes such a message's framing faulty, a request smuggling attempt as likely as not (a
  * proxy that read it as HTTP/1.0 saw another body), so it gets the 400 of a body whose length
  * cannot be determined (RFC 9112 §6.3) rather than reaching the application; the adapter closes
- * the connection after it.
+ * the connection after it. `authority` is that of an absolute-form target (see
+ * {@link targetAuthority}), the host the application sees: it must be a valid host too.
  */
-export function requestRefusal(raw: readonly string[], http10 = false): HttpError | undefined {
+export function requestRefusal(
+  raw: readonly string[],
+  http10 = false,
+  authority?: string,
+): HttpError | undefined {
   let host: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
@@ -259,6 +296,9 @@ export function requestRefusal(raw: readonly string[], http10 = false): HttpErro
         );
       }
     }
+  }
+  if (authority !== undefined && !HOST.test(authority)) {
+    return new HttpError(400, 'Invalid authority in the request target (RFC 9112 §3.2.2)');
   }
   if (host === undefined || host === lastValidHost) return undefined;
   if (!HOST.test(host)) return new HttpError(400, 'Invalid Host header (RFC 9112 §3.2)');

@@ -37,6 +37,7 @@ function buildApp() {
   }));
   app.post('/upload', async ({ request }) => ({ length: (await request.bytes()).length }));
   app.post('/ignore-body', () => ({ ignored: true }));
+  app.get('/host', ({ headers }) => ({ host: headers.getAll('host') }));
   app.post('/charge', () => {
     charges.push('charged');
     return 'charged';
@@ -190,6 +191,25 @@ describe('request mapping', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     expect(reply).toContain('"path":"/echo-request"');
     expect(reply).toContain('"query":"x=1"');
+  });
+
+  it('gives the application the authority of an absolute-form target as its Host (RFC 9112 §3.2.2)', async () => {
+    const ask = (target: string, host: string) =>
+      rawExchange(
+        server.port,
+        `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
+    const other = await ask('http://tenant-a.example/host', 'tenant-b.example');
+    expect(other).toMatch(/^HTTP\/1\.1 200 /);
+    expect(other.endsWith('{"host":["tenant-a.example"]}')).toBe(true);
+    expect(
+      (await ask('HTTP://a.example:8080/host', 'b.example')).endsWith(
+        '{"host":["a.example:8080"]}',
+      ),
+    ).toBe(true);
+    // An authority that is no host (userinfo, RFC 9110 §4.2.4; an empty one, §4.2.1) is refused.
+    expect(await ask('http://user@a.example/host', 'a.example')).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await ask('http:///host', 'a.example')).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it("says close, not a handler's keep-alive, when the connection closes after the response", async () => {
