@@ -15,7 +15,7 @@ import { discardBody } from '../../http/bytes.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
-import { markClosing } from './connection.js';
+import { markClosing, unreadBodyCloses } from './connection.js';
 
 /**
  * What writing a response needs from its adapter: the logger, and the count of requests still
@@ -93,40 +93,6 @@ function writeHead(
     writeFallback(res, 500, requestId, close);
     return false;
   }
-}
-
-/**
- * The largest unread request body that is read and thrown away after the response, keeping the
- * connection open, as plain Node does: a form or a JSON document a handler ignored costs a
- * keep-alive client its connection otherwise, and requests it pipelined behind it their answers.
- * Under the 16 KiB a request buffers by default, so the body never stops Node reading the
- * connection. Bodies larger or of unknown length close the connection instead: reading them
- * could cost as much as what the body limit (an early 413) was meant to spare.
- */
-const DISCARDED_BODY_LIMIT = 16 * 1024 - 1;
-
-/**
- * Whether the connection must close after the response because the request's body is still
- * (partly) unread (RFC 9112 §9.6 lets a server close; the client learns from `Connection:
- * close`). A small body of declared length is discarded instead (see DISCARDED_BODY_LIMIT).
- * A request without a body is not `complete` yet while its headers are being handled, which is
- * when a synchronous answer is written, so the framing headers decide.
- */
-function unreadBodyCloses(message: IncomingMessage, res: ServerResponse): boolean {
-  if (message.complete) return false;
-  const headers = message.headers;
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  if (length === undefined || length === '0') return false;
-  // A client that expects 100-continue and was not told to go on may never send the body, and
-  // its next request would be read as the rest of this one (RFC 9110 §10.1.1).
-  if (Number(length) > DISCARDED_BODY_LIMIT || headers.expect !== undefined) return true;
-  // Node throws away the body of a request nobody read; one a handler began reading and left
-  // is resumed here, so the rest of it flows past too.
-  res.once('finish', () => {
-    if (!message.complete) message.resume();
-  });
-  return false;
 }
 
 /**
