@@ -185,6 +185,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
   let started = false;
   // Replacements in a row whose workers died before serving for STEADY ms.
   let failures = 0;
+  // Replacements waiting for their pause to end.
+  const restarts = new Set<NodeJS.Timeout>();
 
   return new Promise<ClusterHandle>((resolve, reject) => {
     const listening = new Set<Worker>();
@@ -241,9 +243,13 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
         process.emitWarning(
           `restmachine worker ${worker.process.pid} ${why}; starting another in ${delay / 1_000} s`,
         );
-        setTimeout(() => {
+        // Not unref'd: when the last worker died, this timer is all that keeps the primary
+        // alive until the replacement is forked. close() clears it.
+        const restart = setTimeout(() => {
+          restarts.delete(restart);
           if (closing === undefined) fork();
-        }, delay).unref();
+        }, delay);
+        restarts.add(restart);
       });
     };
 
@@ -272,6 +278,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
         }
+        for (const restart of restarts) clearTimeout(restart);
+        restarts.clear();
         const exits: Promise<void>[] = [];
         for (const worker of workers) {
           exits.push(

@@ -76,3 +76,23 @@ it('replaces a worker that dies, waiting twice as long each time the replacement
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }, 30_000);
+
+it('keeps the primary running when its only worker dies, until the replacement is forked', async () => {
+  const { child, output } = launch({ ONE_WORKER: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    const url = await listeningUrl(child, output);
+    await pidFrom(url, '/crash');
+    while (!/starting another in 1 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    // Past the 1 s pause: the primary waited for it and forked the replacement.
+    await sleep(2_500);
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
