@@ -53,6 +53,11 @@ export interface ClusterHandle {
 }
 
 const SHUTDOWN = 'restmachine:shutdown';
+// The port the first worker bound, for the workers forked to replace others: with `port: 0` each
+// would otherwise pick a new free port once no worker holds the shared one (Node's cluster keeps
+// a port-0 listener only while a worker listens on it), and the cluster's `url` would lead
+// nowhere.
+const BOUND_PORT = 'RESTMACHINE_CLUSTER_PORT';
 const STARTUP_FAILED = 'restmachine:startup-failed';
 // A worker that dies is replaced after a pause that doubles with each replacement that dies in
 // turn (1 s, 2 s, 4 s... up to 30 s), so a fault that kills every new worker (a database that
@@ -125,6 +130,8 @@ async function startWorker(
     // Signals are handled here rather than in serve(), so that the worker also leaves the
     // cluster (disconnects) once it has shut down, and so can exit.
     const { workers: _workers, ...serveOptions } = options;
+    const boundPort = process.env[BOUND_PORT];
+    if (boundPort !== undefined) serveOptions.port = Number(boundPort);
     handle = await serve(app, { ...serveOptions, handleSignals: false });
   } catch (error) {
     process.off('message', onEarlyMessage);
@@ -193,7 +200,9 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
     let address: { port: number; address: string | null } | undefined;
 
     const fork = (): void => {
-      const worker = cluster.fork();
+      const worker = cluster.fork(
+        address === undefined ? undefined : { [BOUND_PORT]: String(address.port) },
+      );
       let listeningSince: number | undefined;
       workers.add(worker);
       // A message to a worker that is already exiting fails with EPIPE; its 'exit' event is

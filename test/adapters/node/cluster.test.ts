@@ -96,3 +96,29 @@ it('keeps the primary running when its only worker dies, until the replacement i
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }, 30_000);
+
+it('replaces the last worker of a port-0 cluster on the port the cluster reported', async () => {
+  const { child, output } = launch({ ONE_WORKER: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    const url = await listeningUrl(child, output);
+    const crashed = await pidFrom(url, '/crash');
+    while (!/starting another in 1 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    // The replacement starts 1 s after the crash; it must answer on the same URL.
+    const deadline = Date.now() + 10_000;
+    let replacement: number | undefined;
+    while (replacement === undefined && Date.now() < deadline) {
+      replacement = await pidFrom(url).catch(() => undefined);
+      if (replacement === undefined) await sleep(100);
+    }
+    expect(replacement).toBeDefined();
+    expect(replacement).not.toBe(crashed);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
