@@ -154,7 +154,8 @@ export class NodeAdapter {
     // for a client that asked to, and read what follows the body as the next request.
     const http10 = req.httpVersionMinor === 0;
     if (http10 && req.headers['transfer-encoding'] !== undefined) res.shouldKeepAlive = false;
-    if (!admitRequest(req.socket, res)) return undefined;
+    const place = admitRequest(req.socket, res);
+    if (place === 0) return undefined;
     if (res.socket === null) closeWithConnection(req, res);
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
@@ -165,13 +166,13 @@ export class NodeAdapter {
       return undefined;
     }
     if (!isPending(response)) {
-      this.#write(req, res, response);
+      this.#write(req, res, response, place);
       return undefined;
     }
     this.#context.inFlight++;
     return Promise.resolve(response).then(
       (settled) => {
-        this.#write(req, res, settled);
+        this.#write(req, res, settled, place);
         // A handler answered by its timeout's 503 still counts until it settles.
         const running = unfinished(settled);
         if (running === undefined) this.#context.inFlight--;
@@ -184,11 +185,12 @@ export class NodeAdapter {
     );
   }
 
-  #write(req: IncomingMessage, res: ServerResponse, response: Response): void {
+  // `place`: the request's among those received on its connection (connection.ts).
+  #write(req: IncomingMessage, res: ServerResponse, response: Response, place: number): void {
     try {
       // Draining closes a connection after the answer to the last request received on it, not
       // before the answers to requests pipelined behind this one.
-      const close = this.#draining && isLastRequest(req.socket, res);
+      const close = this.#draining && isLastRequest(req.socket, place);
       writeResponse(req, res, response, close, this.#context);
     } catch (error) {
       this.#fail(res, error, response.request);

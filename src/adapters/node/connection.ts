@@ -2,16 +2,19 @@
  * Whether a connection stays open after a response. A client may pipeline requests (RFC 9112
  * §9.3.2): send its next ones before the earlier answers arrive, and Node hands each to the
  * listener as soon as it is parsed, whatever the responses before it say; so the adapter
- * remembers, per connection, the last request received and whether the connection closes. Kept
- * in a WeakMap: one small object per connection, gone with its socket, one lookup per request.
- * And a request body left unread decides whether the connection can go on at all.
+ * remembers, per connection, how many requests it received and whether the connection closes.
+ * Kept in a WeakMap: one small object per connection, gone with its socket, one lookup per
+ * request. Numbers, not the responses themselves: a response kept until the next request on its
+ * connection would outlive young-generation collections, and everything it holds with it (GET /
+ * 56,616 → 57,884 instructions). And a request body left unread decides whether the connection
+ * can go on at all.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 interface Connection {
-  /** The response to the last request handed to the application on this connection. */
-  last: ServerResponse;
+  /** How many requests were handed to the application on this connection. */
+  received: number;
   /**
    * A response that closes the connection was written, or a request asked to close it: no
    * later request on it may be processed.
@@ -22,35 +25,35 @@ interface Connection {
 const connections = new WeakMap<Socket, Connection>();
 
 /**
- * Records a request Node parsed on `socket`, answered on `res`; false when it must not reach
- * the application. RFC 9112 §9.6: a server that sent `close`, or received it, "MUST NOT process
- * any further requests received on that connection". Node would still hand them over (a client
- * pipelining behind a request whose answer closes the connection), and their handlers would run
- * (a POST's side effect included) for answers that can never be sent. Left unanswered, the
- * request is lost with the connection, which tells the client to retry it (RFC 9112 §9.3.2).
+ * Records a request Node parsed on `socket`, answered on `res`: its place among the requests
+ * received on the connection (1 for the first), or 0 when it must not reach the application.
+ * RFC 9112 §9.6: a server that sent `close`, or received it, "MUST NOT process any further
+ * requests received on that connection". Node would still hand them over (a client pipelining
+ * behind a request whose answer closes the connection), and their handlers would run (a POST's
+ * side effect included) for answers that can never be sent. Left unanswered, the request is
+ * lost with the connection, which tells the client to retry it (RFC 9112 §9.3.2).
  */
-export function admitRequest(socket: Socket, res: ServerResponse): boolean {
+export function admitRequest(socket: Socket, res: ServerResponse): number {
   // Node closes after a request that asked for it (`Connection: close`, HTTP/1.0 without
   // keep-alive): that request is the connection's last.
   const connection = connections.get(socket);
   if (connection === undefined) {
-    connections.set(socket, { last: res, closing: !res.shouldKeepAlive });
-    return true;
+    connections.set(socket, { received: 1, closing: !res.shouldKeepAlive });
+    return 1;
   }
-  if (connection.closing) return false;
-  connection.last = res;
+  if (connection.closing) return 0;
   connection.closing = !res.shouldKeepAlive;
-  return true;
+  return ++connection.received;
 }
 
 /**
- * Whether `res` answers the last request received on `socket` so far: while the server drains,
- * only that one may say `Connection: close`. Said earlier, the requests pipelined behind it,
- * whose handlers already run, could never be answered.
+ * Whether the request `place` (from {@link admitRequest}) is the last received on `socket` so
+ * far: while the server drains, only its answer may say `Connection: close`. Said earlier, the
+ * requests pipelined behind it, whose handlers already run, could never be answered.
  */
-export function isLastRequest(socket: Socket, res: ServerResponse): boolean {
-  const last = connections.get(socket)?.last;
-  return last === undefined || last === res;
+export function isLastRequest(socket: Socket, place: number): boolean {
+  const received = connections.get(socket)?.received;
+  return received === undefined || received === place;
 }
 
 /** Notes that a response telling the client the connection closes was written on `socket`. */
