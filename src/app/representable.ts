@@ -4,6 +4,7 @@
  * symbol or a bigint does not compile, because JSON would send it as `{}`, nothing or an error.
  * The run-time half is pipeline/unrepresentable.ts.
  */
+import { isWhatwgHeaders } from '../http/header-fields.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import type { HandlerContext, Registry } from './types.js';
 
@@ -64,17 +65,19 @@ export function isTuple(value: unknown): value is [unknown, number, unknown?] {
 }
 
 /**
- * Headers a tuple may carry: a plain object, `MultiValueHeaders` or a WHATWG `Headers`. Any other
- * object (a Date, a Map, a class instance) makes the array data, whose fields must never become
+ * Headers a tuple may carry, as `HeadersInit` types them: a plain object (or a record without a
+ * prototype chain, such as `toDict()` gives), `MultiValueHeaders`, or a WHATWG `Headers`. Any
+ * other object (a Date, a class instance) makes the array data, whose fields must never become
  * response headers.
  */
 function isHeaders(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   return (
     prototype === Object.prototype ||
     prototype === null ||
+    Object.getPrototypeOf(prototype) === null ||
     value instanceof MultiValueHeaders ||
-    (typeof Headers === 'function' && value instanceof Headers)
+    isWhatwgHeaders(value)
   );
 }

@@ -20,7 +20,7 @@ export interface WhatwgHeadersLike {
  * Whether `init` is a WHATWG `Headers`: `forEach` and `get` together (an array has no `get`, our
  * own headers no `forEach`).
  */
-function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
+export function isWhatwgHeaders(init: object): init is WhatwgHeadersLike {
   return (
     typeof (init as WhatwgHeadersLike).forEach === 'function' &&
     typeof (init as { get?: unknown }).get === 'function'

@@ -176,6 +176,11 @@ describe('a Blob or an ArrayBuffer view returned by a handler, in process', () =
     ]);
     app.get('/multi', () => ['alice', 201, new MultiValueHeaders({ 'X-A': '1' })]);
     app.get('/whatwg', () => ['alice', 201, new Headers({ 'X-A': '1' })]);
+    app.get('/record', () => ['alice', 201, new MultiValueHeaders({ 'X-A': '1' }).toDict()]);
+    app.get('/headers-like', () => {
+      const like = { forEach: (fn: (value: string, name: string) => void) => fn('1', 'X-A') };
+      return ['alice', 201, Object.assign(Object.create(like), { get: () => '1' })];
+    });
     for (const path of ['/date', '/instance']) {
       const response = await app.request(path);
       expect(response.statusCode, path).toBe(200);
@@ -184,7 +189,7 @@ describe('a Blob or an ArrayBuffer view returned by a handler, in process', () =
     }
     expect((await app.request('/date')).body).toBe('["alice",200,"1970-01-01T00:00:00.000Z"]');
     expect((await app.request('/plain')).headers.get('x-source')).toBe('db');
-    for (const path of ['/null-prototype', '/multi', '/whatwg']) {
+    for (const path of ['/null-prototype', '/multi', '/whatwg', '/record', '/headers-like']) {
       const response = await app.request(path);
       expect([response.statusCode, response.headers.get('x-a')], path).toEqual([201, '1']);
     }
