@@ -51,7 +51,6 @@ import type {
   ApplicationOptions,
   LifecycleHandler,
   Provider,
-  RegistrableName,
   Registry,
   Renderer,
   TestRequestInit,
@@ -102,19 +101,19 @@ export function dispatchRequest(
 // application itself, so a chain of registrations keeps every application method.
 export interface RestApplication<Deps extends Registry = {}> {
   dependency<Name extends string, T>(
-    name: RegistrableName<Name>,
+    name: Name,
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   dependency(provider: Provider<Deps, unknown>, options?: DependencyOptions): this;
   authorized<Name extends string, T>(
-    name: RegistrableName<Name>,
+    name: Name,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
   ): RestApplication<With<Deps, Name, Truthy<Awaited<T>>> & NotForHooks<Name>> &
     RoutesCarriedBy<this>;
   forbidden<Name extends string>(
-    name: RegistrableName<Name>,
+    name: Name,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
   ): RestApplication<With<Deps, Name, false> & NotForHooks<Name>> & RoutesCarriedBy<this>;
@@ -196,7 +195,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     V extends StandardSchemaV1 | ValidatorFunction<Deps, unknown>,
     Source extends ValidationSource = 'jsonBody',
   >(
-    name: RegistrableName<Name>,
+    name: Name,
     validator: V & TextInputCheck<V, Source>,
     options?: ValidatesOptions<Source>,
   ): RestApplication<With<Deps, Name, ValidatorOutput<V>> & ValidatedBy<Name, Source, V>> &
@@ -216,7 +215,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * app.get('/bookmarks/{id}', ({ bookmark }) => bookmark);
    */
   resourceExists<Name extends string, T>(
-    name: RegistrableName<Name>,
+    name: Name,
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
   ): RestApplication<With<Deps, Name, NonNullable<Awaited<T>>> & NotForHooks<Name>> &
@@ -277,7 +276,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * const app = new RestApplication().onStartup('db', async () => connect());
    */
   onStartup<Name extends string, T>(
-    name: RegistrableName<Name>,
+    name: Name,
     handler: LifecycleHandler<Deps, T>,
   ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
   onStartup(handler: LifecycleHandler<Deps>): this;

@@ -181,26 +181,6 @@ export type OnResponseHook<Deps extends Registry, Path extends string = never> =
   context: RequestHookContext<Deps, Path> & ResponseHookExtras,
 ) => unknown;
 
-/**
- * Every built-in name, including the ones only renderers (`result`), error handlers (`error`)
- * and `onResponse` hooks (`response`, `elapsedMs`) get: none can be registered.
- */
-export type BuiltinName = keyof BuiltinInjectables | 'result' | 'error' | keyof ResponseHookExtras;
-
-/**
- * A name to register: `Name` itself, except for a name registration refuses, for which it is
- * the reason, so that a built-in name, `__proto__` or `then` is a compile error at
- * `dependency()`, `validates()` and the like, not a `NAME_CLASH` at run time (docs/application.md,
- * "Dependency injection by name"). A name only known as `string` is left to run time.
- */
-export type RegistrableName<Name extends string> = Name extends BuiltinName
-  ? `"${Name}" is a built-in name: register it under another name`
-  : Name extends '__proto__'
-    ? '"__proto__" cannot be registered: it is not a name an object can hold'
-    : Name extends 'then'
-      ? '"then" cannot be registered: an injection object holding it would be taken for a promise'
-      : Name;
-
 /** Merges a new name into a registry type. */
 export type With<Deps extends Registry, Name extends string, Value> = Deps & {
   [K in Name]: Value;

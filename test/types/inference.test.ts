@@ -3,7 +3,7 @@
  * runtime part only checks that the examples run.
  */
 import * as v from 'valibot';
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import {
   type MultiValueHeaders,
@@ -60,6 +60,22 @@ describe('type inference', () => {
     });
     // @ts-expect-error: `missing` was never registered.
     app.get('/x', ({ missing }) => missing);
+  });
+
+  it('registers a name a generic helper was given, as a plugin of shared dependencies does', async () => {
+    function withClock<Name extends string>(app: RestApplication, name: Name) {
+      return app.dependency(name, () => 1_700_000_000_000);
+    }
+    function guarded<Name extends string>(router: Router, name: Name) {
+      return router.authorized(name, () => true);
+    }
+    const app = withClock(new RestApplication({ logger: silentLogger }), 'now');
+    app.get('/now', ({ now }) => {
+      expectTypeOf(now).toEqualTypeOf<number>();
+      return now;
+    });
+    guarded(new Router(), 'user');
+    expect((await app.request('/now')).body).toBe('1700000000000');
   });
 
   it('lets providers inject earlier registrations, and routers declare what they use', () => {

@@ -5,7 +5,6 @@
 
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
-import type { BuiltinName } from '../types.js';
 import { readJsonBody, refuseContentCoding } from './body-parsers.js';
 import { checkDimension, checkMetric, checkProperty } from './metrics-check.js';
 import { type Getter, type RequestState, requestNonce } from './request-state.js';
@@ -82,41 +81,38 @@ export function builtinGetter(name: string, host: BuiltinHost): Getter | undefin
 
 /**
  * Every built-in name, including the ones only renderers (`result`), error handlers (`error`)
- * and `onResponse` hooks (`response`, `elapsedMs`) get. Listed against `BuiltinName`, the type
- * registration signatures refuse, so the two cannot drift apart.
+ * and `onResponse` hooks (`response`, `elapsedMs`) get.
  */
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set(
-  Object.keys({
-    request: true,
-    pathParams: true,
-    queryParams: true,
-    queryParamsAll: true,
-    headers: true,
-    body: true,
-    jsonBody: true,
-    formBody: true,
-    files: true,
-    parts: true,
-    parsedBody: true,
-    cookies: true,
-    requestId: true,
-    cspNonce: true,
-    log: true,
-    lambdaEvent: true,
-    lambdaContext: true,
-    authorizer: true,
-    metrics: true,
-    fetchEnv: true,
-    fetchContext: true,
-    signal: true,
-    lastEventId: true,
-    mediaType: true,
-    result: true,
-    error: true,
-    response: true,
-    elapsedMs: true,
-  } satisfies Record<BuiltinName, true>),
-);
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
+  'request',
+  'pathParams',
+  'queryParams',
+  'queryParamsAll',
+  'headers',
+  'body',
+  'jsonBody',
+  'formBody',
+  'files',
+  'parts',
+  'parsedBody',
+  'cookies',
+  'requestId',
+  'cspNonce',
+  'log',
+  'lambdaEvent',
+  'lambdaContext',
+  'authorizer',
+  'metrics',
+  'fetchEnv',
+  'fetchContext',
+  'signal',
+  'lastEventId',
+  'mediaType',
+  'result',
+  'error',
+  'response',
+  'elapsedMs',
+]);
 
 // Names given only where they make sense, as extras: a renderer's result, an error handler's
 // error, an `onResponse` hook's response and time taken.

@@ -25,7 +25,6 @@ import type {
   OnRequestHook,
   OnResponseHook,
   Provider,
-  RegistrableName,
   Registry,
   Truthy,
   With,
@@ -139,7 +138,7 @@ export class Router<Deps extends Registry = {}> {
    *   .dependency('user', ({ db, headers }) => db.userFor(headers.get('authorization')));
    */
   dependency<Name extends string, T>(
-    name: RegistrableName<Name>,
+    name: Name,
     provider: Provider<Deps, T>,
     options?: DependencyOptions,
   ): Router<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
@@ -176,7 +175,7 @@ export class Router<Deps extends Registry = {}> {
    * notes.get('/notes/{id}', ({ id }) => store.get(id)); // 401 without a user
    */
   authorized<Name extends string, T>(
-    name: RegistrableName<Name>,
+    name: Name,
     check: Provider<Deps, T>,
     options?: AuthorizationOptions,
   ): Router<With<Deps, Name, Truthy<Awaited<T>>> & NotForHooks<Name>> & RoutesCarriedBy<this> {
@@ -193,7 +192,7 @@ export class Router<Deps extends Registry = {}> {
    * admin.forbidden('notAdmin', ({ user }) => !user.roles.includes('admin'));
    */
   forbidden<Name extends string>(
-    name: RegistrableName<Name>,
+    name: Name,
     check: Provider<Deps, unknown>,
     options?: AuthorizationOptions,
   ): Router<With<Deps, Name, false> & NotForHooks<Name>> & RoutesCarriedBy<this> {

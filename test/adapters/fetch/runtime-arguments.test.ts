@@ -63,7 +63,6 @@ describe('a Workers-style fetch(request, env, ctx)', () => {
 
   it('keeps the two names for the runtime: a dependency or path parameter of that name is refused', () => {
     const app = new RestApplication();
-    // @ts-expect-error: "fetchEnv" is a built-in name, refused at compile time too
     expect(() => app.dependency('fetchEnv', () => 1)).toThrow(SetupError);
     expect(() => app.get('/envs/{fetchContext}', () => 'x')).toThrow(/fetchContext/);
   });

@@ -367,7 +367,6 @@ describe('dependency injection', () => {
   });
 
   it('refuses names that clash with a built-in, a registered name or a path parameter', async () => {
-    // @ts-expect-error: a built-in name is refused at compile time too (test/types/names.test.ts)
     expect(() => newApp().dependency('request', () => 1)).toThrow(/built-in/);
     // The names only onResponse hooks, renderers and error handlers get are built-ins too.
     for (const name of ['response', 'elapsedMs', 'result', 'error']) {
