@@ -11,7 +11,7 @@
  * authenticated.
  */
 import { HttpError, SetupError } from '../../errors.js';
-import type { Binding } from '../inject/bindings.js';
+import type { Binding, GuardedFunction } from '../inject/bindings.js';
 import { describeInjectable } from '../inject/handler-parameters.js';
 import { booleanOption, knownOptions } from '../options.js';
 import { isThenable } from '../thenable.js';
@@ -104,7 +104,7 @@ export function guardedFunction(
   check: Function,
   hook: AuthorizationHook,
   challenge: string | undefined,
-): (context: object) => unknown {
+): GuardedFunction {
   return hook.kind === 'authorized'
     ? authorizedProvider(check, hook.challenge ?? challenge ?? defaultChallenge(hook.openapi))
     : forbiddenProvider(check);
@@ -124,15 +124,19 @@ export function checkChallenge(challenge: string | undefined, what: string): str
   return challenge;
 }
 
+/** `fn` called with the object `contextOf` makes, once it is made. */
+function callWith(fn: Function, contextOf: () => object | Promise<object>): unknown {
+  const context = contextOf();
+  return isThenable(context) ? Promise.resolve(context).then((made) => fn(made)) : fn(context);
+}
+
 /**
  * Wraps an `authorized` function: a falsy result becomes a 401 carrying the challenge, which
- * RFC 9110 §15.5.2 requires on every 401 (configure it with `wwwAuthenticate`). A 401 the
- * function throws itself (`token expired`) gets the same challenge when it brings none.
+ * RFC 9110 §15.5.2 requires on every 401 (configure it with `wwwAuthenticate`). A 401 thrown
+ * on the way (`token expired`), by the function or by a value it injects, gets the same
+ * challenge when it brings none.
  */
-export function authorizedProvider(
-  fn: Function,
-  challenge: string | undefined,
-): (context: object) => unknown {
+export function authorizedProvider(fn: Function, challenge: string | undefined): GuardedFunction {
   const headers = challenge === undefined ? undefined : { 'WWW-Authenticate': challenge };
   const check = (value: unknown): unknown => {
     if (!value) throw new HttpError(401, 'Unauthorized', undefined, headers);
@@ -141,10 +145,10 @@ export function authorizedProvider(
   const challenged = (error: unknown): never => {
     throw headers === undefined ? error : withChallenge(error, headers);
   };
-  return (context) => {
+  return (contextOf) => {
     let value: unknown;
     try {
-      value = fn(context);
+      value = callWith(fn, contextOf);
     } catch (error) {
       return challenged(error);
     }
@@ -167,13 +171,13 @@ function withChallenge(error: unknown, headers: Record<string, string>): unknown
  * Wraps a `forbidden` function: a truthy result becomes a 403. Any truthy value counts, so a
  * check that returns something unexpected fails closed.
  */
-export function forbiddenProvider(fn: Function): (context: object) => unknown {
+export function forbiddenProvider(fn: Function): GuardedFunction {
   const check = (value: unknown): false => {
     if (value) throw new HttpError(403, 'Forbidden');
     return false;
   };
-  return (context) => {
-    const value = fn(context);
+  return (contextOf) => {
+    const value = callWith(fn, contextOf);
     return isThenable(value) ? Promise.resolve(value).then(check) : check(value);
   };
 }

@@ -7,6 +7,12 @@ import { SetupError } from '../../errors.js';
 import { describeInjectable, type Injectable } from './handler-parameters.js';
 import { isStandardSchema, type StandardSchemaV1, type ValidationSource } from './validation.js';
 
+/**
+ * A guard's check as its binding runs it: given how to make the check's injection object, which
+ * may fail (or be pending) on the values the check injects.
+ */
+export type GuardedFunction = (contextOf: () => object | Promise<object>) => unknown;
+
 export type Scope = 'request' | 'session';
 
 /** A registered name and how to produce its value. */
@@ -22,7 +28,7 @@ export type Binding =
        */
       guard?: {
         kind: 'authorized' | 'forbidden';
-        wrap: (challenge: string | undefined) => Function;
+        wrap: (challenge: string | undefined) => GuardedFunction;
       };
     }
   | { kind: 'exists'; name: string; scope: Scope; injectable: Injectable }

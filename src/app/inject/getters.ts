@@ -305,16 +305,21 @@ export class GetterCompiler {
         };
       } else {
         const { names } = binding.injectable;
-        const fn =
-          binding.kind === 'provider' && binding.guard !== undefined
-            ? binding.guard.wrap(host.wwwAuthenticate)
-            : binding.kind === 'validator'
-              ? refusingTooDeep(binding.injectable.fn)
-              : binding.injectable.fn;
         // Providers can only ask for names that verify() accepted for every route that uses
         // them, so their getters can be shared across routes.
         const inner = names.map((innerName) => this.#getter(innerName, available));
-        const call: (s: RequestState) => unknown = (s) => invoke(fn, buildContext(names, inner, s));
+        let call: (s: RequestState) => unknown;
+        if (binding.kind === 'provider' && binding.guard !== undefined) {
+          // A guard also answers for the values its check injects (a 401 gets its challenge).
+          const guarded = binding.guard.wrap(host.wwwAuthenticate);
+          call = (s) => guarded(() => buildContext(names, inner, s));
+        } else {
+          const fn =
+            binding.kind === 'validator'
+              ? refusingTooDeep(binding.injectable.fn)
+              : binding.injectable.fn;
+          call = (s) => invoke(fn, buildContext(names, inner, s));
+        }
         produce = binding.kind === 'exists' ? (s) => notFoundWhenEmpty(call(s)) : call;
       }
       const sessionKey = binding.scope === 'session' ? this.#sessionKey(binding) : binding;

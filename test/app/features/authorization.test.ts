@@ -109,7 +109,13 @@ describe('authorization hooks', () => {
       })
       .authorized('late', async () => {
         throw new HttpError(401, 'checked later');
-      });
+      })
+      .dependency('token', ({ headers }) => {
+        const token = headers.get('x-token');
+        if (token === undefined) throw new HttpError(401, 'no token');
+        return token;
+      })
+      .authorized('member', ({ token }) => token === 'good');
     app.get('/user', ({ user }) => user);
     app.get('/session', ({ session }) => session);
     app.get('/late', ({ late }) => late);
@@ -119,6 +125,11 @@ describe('authorization hooks', () => {
     // RFC 9110 §15.5.2: a server generating a 401 MUST send WWW-Authenticate.
     expect(expired.headers.get('www-authenticate')).toBe('Bearer realm="x"');
     expect((await app.request('/late')).headers.get('www-authenticate')).toBe('Bearer realm="x"');
+    // Thrown by a value the check injects, before the check runs.
+    app.get('/member', ({ member }) => member);
+    const tokenless = await app.request('/member');
+    expect(JSON.parse(tokenless.body as string).error).toBe('no token');
+    expect(tokenless.headers.get('www-authenticate')).toBe('Bearer realm="x"');
     expect((await app.request('/session')).headers.getAll('www-authenticate')).toEqual([
       'Cookie realm="s"',
     ]);
