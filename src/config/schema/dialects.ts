@@ -15,9 +15,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import draft06MetaSchema from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
 import addFormats from 'ajv-formats';
 import { SchemaError } from '../errors.js';
-import { addReachableNameKeywords } from './draft07.js';
 import { addExtraFormats } from './formats.js';
 import { useDecimalMultipleOf } from './multiple-of.js';
+import { addReachableNameKeywords } from './proto-dependencies.js';
 
 export type Dialect = 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 

@@ -13,15 +13,15 @@
  *   `dependencies`, so a schema naming it would check nothing. The same checks are moved to
  *   keywords Ajv does apply: an anchored pattern (`^__proto__$`), `if`/`then` for a schema
  *   dependency (`dependentSchemas` too, so that validateRaw's rewrite never meets the name as a
- *   key), and {@link PROTO_DEPENDENCIES} for a list of property names, which reports what
+ *   key), and a keyword of our own (proto-dependencies.ts) for a list of property names, which reports what
  *   Ajv's `dependencies` reports for any other name (an `if`/`then` on `required` said
  *   `"b" is a required property`, keyword `required`, and draft-06 has no `if`).
  *   Ajv's `ownProperties` option (see dialects.ts) makes it look at own properties only, so
  *   `constructor` or `toString` are not found on every object.
  */
 
-import type { Ajv, SchemaValidateFunction } from 'ajv';
 import type { Dialect } from './dialects.js';
+import { PROTO_DEPENDENCIES } from './proto-dependencies.js';
 import { isKnownKeyword, isSchemaObject, pointerStateAfter } from './walk.js';
 
 /** Keywords that stay beside `$ref` in draft-06/07: they check nothing, and pointers may reach them. */
@@ -39,45 +39,6 @@ const KEPT_BESIDE_REFERENCE = new Set([
 
 /** The one name Ajv leaves out when it reads the members of a keyword (its `allSchemaProperties`). */
 const SKIPPED_NAME = '__proto__';
-
-/** The keyword that holds the property names `dependencies` makes `__proto__` need. */
-const PROTO_DEPENDENCIES = 'x-restmachine-proto-dependencies';
-
-/**
- * `dependencies: { __proto__: [names] }` as Ajv checks it for other names: one error per
- * missing name, keyword `dependencies` and the same params, so messages need no change.
- */
-const checkProtoDependencies: SchemaValidateFunction = (
-  names: string[],
-  data: Record<string, unknown>,
-  parentSchema,
-) => {
-  if (!Object.hasOwn(data, SKIPPED_NAME)) return true;
-  const missing = names.filter((name) => !Object.hasOwn(data, name));
-  checkProtoDependencies.errors = missing.map((missingProperty) => ({
-    keyword: 'dependencies',
-    message: `must have property ${missingProperty} when property ${SKIPPED_NAME} is present`,
-    params: {
-      property: SKIPPED_NAME,
-      missingProperty,
-      depsCount: names.length,
-      deps: names.join(', '),
-    },
-    parentSchema,
-  }));
-  return missing.length === 0;
-};
-
-/** Lets a validator read what {@link normalizeSchema} writes. */
-export function addReachableNameKeywords(validator: Ajv): void {
-  validator.addKeyword({
-    keyword: PROTO_DEPENDENCIES,
-    type: 'object',
-    schemaType: 'array',
-    errors: true,
-    validate: checkProtoDependencies,
-  });
-}
 
 /** The schema rewritten for Ajv (see the module comment); the input is not changed. */
 export function normalizeSchema(schema: unknown, dialect: Dialect): unknown {

@@ -12,6 +12,20 @@ function json(body: unknown) {
   return JSON.parse(body as string);
 }
 
+/** A Standard Schema validator without a JSON Schema of its input, recording what it was given. */
+function echoValidator(seen: unknown[]) {
+  return {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'test',
+      validate: (value: unknown) => {
+        seen.push(value);
+        return { value };
+      },
+    },
+  };
+}
+
 describe('validates', () => {
   it('validates the JSON body with zod and injects the typed model', async () => {
     const app = new RestApplication({ logger: silentLogger }).validates(
@@ -416,16 +430,7 @@ describe('query validators and repeated keys', () => {
 
   it('gives first values to a validator without a JSON Schema of its input', async () => {
     const seen: unknown[] = [];
-    const echo = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'test',
-        validate: (value: unknown) => {
-          seen.push(value);
-          return { value };
-        },
-      },
-    };
+    const echo = echoValidator(seen);
     const app = new RestApplication({ logger: silentLogger }).validates('q', echo, {
       source: 'queryParams',
     });
@@ -509,16 +514,7 @@ describe('header validators and repeated field lines', () => {
 
   it('gives each header sent by its lower-case name, its lines joined in order (property)', async () => {
     const seen: unknown[] = [];
-    const echo = {
-      '~standard': {
-        version: 1 as const,
-        vendor: 'test',
-        validate: (value: unknown) => {
-          seen.push(value);
-          return { value };
-        },
-      },
-    };
+    const echo = echoValidator(seen);
     const app = new RestApplication({ logger: silentLogger }).validates('h', echo, {
       source: 'headers',
     });
