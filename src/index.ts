@@ -28,7 +28,7 @@ export type { CompiledRenderer } from './app/features/renderers.js';
 export { escapeHtml } from './app/features/renderers.js';
 export type { ResultCheck } from './app/features/response-validation.js';
 export type { RouteFeatures } from './app/features/route-features.js';
-export type { Binding, Scope } from './app/inject/bindings.js';
+export type { Binding, GuardedFunction, Scope } from './app/inject/bindings.js';
 export type { BodyParser, CompiledParser } from './app/inject/body-parsers.js';
 export type {
   Available,
@@ -100,6 +100,7 @@ export type {
   HookDependencies,
   KnowsLists,
   LifecycleHandler,
+  ListOfText,
   OnRequestHook,
   OnRequestResult,
   OnResponseHook,

@@ -274,7 +274,7 @@ export type TakesText<T, Source, Lists = true> = unknown extends T
     : true;
 
 /** Whether some member of `Lists` (the array members of a query property) can hold texts. */
-type ListOfText<Lists extends readonly unknown[]> = [Lists] extends [never]
+export type ListOfText<Lists extends readonly unknown[]> = [Lists] extends [never]
   ? false
   : TakesText<Lists[number], 'element'>;
 

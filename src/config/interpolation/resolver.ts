@@ -20,14 +20,7 @@ import { cloneJson, type JsonObject, type JsonValue, setOwn } from '../json.js';
 import { SizeBudget, type SizeLimit } from '../limits.js';
 import { formatPath, type PathSegment } from '../path.js';
 import { type Secret, sourcesOf } from '../redaction.js';
-import {
-  arrayIndex,
-  type ConfigNode,
-  childNode,
-  nodePath,
-  nodeSegments,
-  type ScalarNode,
-} from '../source.js';
+import { type ConfigNode, childNode, nodePath, nodeSegments, type ScalarNode } from '../source.js';
 import { FileTexts } from './files.js';
 import {
   type Expression,
@@ -37,6 +30,7 @@ import {
   type Template,
   wholeExpression,
 } from './parser.js';
+import { referenceBase, step, throughReferences } from './reference-path.js';
 
 /** A resolved value and the places inside it whose text came from an interpolation. */
 export interface Resolved {
@@ -359,7 +353,7 @@ export class Resolution {
     node: ScalarNode,
     frame: Frame,
   ): Resolved | Missing | undefined {
-    const base = this.base(expression, node);
+    const base = referenceBase(this.source.root, expression, node);
     if (!base) {
       // A path that no document can hold is a mistake in the text, not a value not there: no
       // default stands in for it.
@@ -378,7 +372,12 @@ export class Resolution {
       current = child;
     }
     if (index < segments.length && current.kind === 'scalar') {
-      const through = this.throughReferences(current, segments.slice(index));
+      const through = throughReferences(
+        this.source.root,
+        current,
+        segments.slice(index),
+        (scalar) => templateOf(this.source, scalar),
+      );
       if (through) {
         current = through;
         index = segments.length;
@@ -410,50 +409,6 @@ export class Resolution {
     return { value: cloneJson(value), coercible, secrets };
   }
 
-  /** The node a reference's path starts from: the root, or an ancestor for leading dots. */
-  private base(expression: ReferenceExpression, node: ScalarNode): ConfigNode | undefined {
-    let base: ConfigNode | undefined = expression.dots === 0 ? this.source.root : node.parent;
-    for (let level = 1; level < expression.dots && base; level++) base = base.parent;
-    return base;
-  }
-
-  /**
-   * Where a path that goes on past `scalar` leads, when `scalar` is wholly a reference (and so
-   * may be one in the node it names, and so on): the path is followed through the nodes named,
-   * not through the resolved value. `a: ${b}` with `b: {x: 1, y: ${a.x}}` is no cycle, but
-   * resolving all of `a` to find `a.x` would need `b.y`, which is being resolved. `undefined`
-   * when the path cannot be followed that way (a default may apply, the node named is an
-   * `${env:}` or mixed text, or the references go round): then the whole value is resolved,
-   * as before, which reports a real cycle or applies the default.
-   */
-  private throughReferences(
-    scalar: ScalarNode,
-    rest: readonly PathSegment[],
-  ): ConfigNode | undefined {
-    const followed = new Set<ScalarNode>();
-    let current: ConfigNode = scalar;
-    let remaining = rest;
-    while (remaining.length > 0) {
-      if (current.kind !== 'scalar') {
-        const child = childNode(current, remaining[0]!);
-        if (!child) return undefined;
-        current = child;
-        remaining = remaining.slice(1);
-        continue;
-      }
-      if (followed.has(current) || typeof current.value !== 'string') return undefined;
-      if (!mayInterpolate(current.value)) return undefined;
-      followed.add(current);
-      const whole = wholeExpression(templateOf(this.source, current));
-      if (whole?.kind !== 'reference') return undefined;
-      const base = this.base(whole, current);
-      if (!base) return undefined;
-      current = base;
-      remaining = [...whole.segments, ...remaining];
-    }
-    return current;
-  }
-
   private cycle(needed: ConfigNode): ConfigCircularReferenceError {
     const start = this.frames.findIndex((frame) => frame.node === needed);
     const cycle = this.frames.slice(start);
@@ -465,15 +420,4 @@ export class Resolution {
       context(this.source, named.node, named.expression),
     );
   }
-}
-
-function step(value: JsonValue | undefined, segment: PathSegment): JsonValue | undefined {
-  if (Array.isArray(value)) {
-    const index = typeof segment === 'number' ? segment : arrayIndex(segment);
-    return index === undefined ? undefined : value[index];
-  }
-  if (typeof value === 'object' && value !== null && typeof segment === 'string') {
-    return Object.hasOwn(value, segment) ? value[segment] : undefined;
-  }
-  return undefined;
 }
