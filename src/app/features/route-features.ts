@@ -252,8 +252,9 @@ interface FeaturesCarrier {
 
 /**
  * The features for a response about a path rather than one of its routes (405, OPTIONS without
- * a handler): those of the first of its routes with CORS, so a browser can read the answer, or
- * `fallback` (the application's).
+ * a handler): those of the first of its routes with CORS, so a browser can read the answer;
+ * when none has CORS (each opted out with `.cors(false)`), the first route's, never the
+ * application's CORS; `fallback` (the application's) only for a path without routes.
  */
 export function pathFeatures(
   byMethod: ReadonlyMap<string, FeaturesCarrier>,
@@ -263,7 +264,8 @@ export function pathFeatures(
     const features = entry.value.features;
     if (features?.cors !== undefined) return features;
   }
-  return fallback;
+  const first = byMethod.values().next();
+  return first.done === true ? fallback : first.value.value.features;
 }
 
 /**

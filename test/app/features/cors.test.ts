@@ -103,6 +103,15 @@ describe('CORS', () => {
     const off = await app.request('/api/off', { headers: { Origin: 'https://a.example' } });
     expect(off.headers.has('access-control-allow-origin')).toBe(false);
     expect(off.headers.getAll('vary')).not.toContain('Origin');
+    // Answers about the path (OPTIONS, 405) follow its routes, not the application's CORS.
+    for (const method of ['OPTIONS', 'PUT']) {
+      const about = await app.request('/api/off', {
+        method,
+        headers: { Origin: 'https://a.example' },
+      });
+      expect(about.headers.get('allow'), method).toBe('GET, HEAD, OPTIONS');
+      expect(about.headers.has('access-control-allow-origin'), method).toBe(false);
+    }
     const reenabled = await app.request('/api/inner/reenabled', {
       headers: { Origin: 'https://z.example' },
     });
