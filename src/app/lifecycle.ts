@@ -37,6 +37,14 @@ function settle(run: () => void | Promise<void>): Promise<void> {
   }
 }
 
+/** The refusal of a startup asked for once shutdown began. */
+function afterShutdown(): SetupError {
+  return new SetupError(
+    'STARTUP_FAILED',
+    'The application is shutting down (or shut down): startup() cannot run after shutdown()',
+  );
+}
+
 /** The handlers of one application and what their runs left behind. */
 export class Lifecycle {
   /** Startup results, by the name they were registered under. */
@@ -109,6 +117,8 @@ export class Lifecycle {
    */
   startup(ready: () => void): Promise<void> {
     if (this.#startup !== undefined && !this.#failed) return this.#startup;
+    // What startup would open now, no shutdown handler would ever release.
+    if (this.#shutdown !== undefined) return Promise.reject(afterShutdown());
     this.#failed = false;
     // The first handler starts now, in the caller's turn: on Lambda that is the cold start.
     this.#startup = settle(() => {
@@ -166,11 +176,21 @@ export class Lifecycle {
     );
   }
 
-  /** Runs the shutdown handlers once, last registered first; shared promise. */
+  /**
+   * Runs the shutdown handlers once, last registered first; shared promise. A startup still
+   * running is waited for first: what it opens is released by the handlers that need it, not
+   * skipped as never made.
+   */
   shutdown(): Promise<void> {
-    this.#shutdown ??= settle(() =>
-      this.#runShutdown([...this.#shutdownHandlers].reverse(), 'async', 0, []),
-    );
+    if (this.#shutdown !== undefined) return this.#shutdown;
+    const run = () => this.#runShutdown([...this.#shutdownHandlers].reverse(), 'async', 0, []);
+    const starting = this.#startup !== undefined && !this.#started && !this.#failed;
+    this.#shutdown = starting
+      ? (this.#startup as Promise<void>).then(
+          () => settle(run),
+          () => settle(run),
+        )
+      : settle(run);
     return this.#shutdown;
   }
 

@@ -244,6 +244,33 @@ describe('lifecycle', () => {
     expect(handled).toBe(1);
   });
 
+  it('shutdown() during a startup waits for it, and releases what it opened', async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('pool', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        events.push('opened');
+        return { end: () => void events.push('closed') };
+      })
+      .onShutdown(({ pool }) => pool.end());
+    app.get('/x', ({ pool }) => typeof pool);
+    // The first request starts startup lazily; a SIGTERM comes while it runs.
+    const first = app.request('/x');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await app.shutdown();
+    expect(events).toEqual(['opened', 'closed']);
+    expect((await first).statusCode).toBe(503);
+    // The startup that finished is not run again.
+    await app.startup();
+    expect(events).toEqual(['opened', 'closed']);
+    // Nothing opened after shutdown could ever be released: a startup never run stays so.
+    let opened = 0;
+    const stopped = new RestApplication({ logger: silentLogger }).onStartup('db', () => ++opened);
+    await stopped.shutdown();
+    await expect(stopped.startup()).rejects.toThrow('startup() cannot run after shutdown()');
+    expect(opened).toBe(0);
+  });
+
   it('never runs startup for a request that comes after shutdown', async () => {
     let startups = 0;
     const app = new RestApplication({ logger: silentLogger }).onStartup('db', () => ++startups);
