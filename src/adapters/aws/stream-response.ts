@@ -193,17 +193,28 @@ export async function writeStreamedResponse(
   stream.write('');
   const iterator = body[Symbol.asyncIterator]();
   // A client gone while the producer waits for its next chunk: the producer is let go now (a
-  // stream cancelled or destroyed), not when that chunk comes, which may be never.
+  // stream cancelled or destroyed), not when that chunk comes, which may be never; and the loop
+  // stops waiting for it, since a generator paused in an `await` cannot return before it.
   let released = false;
+  // Ends the wait for the chunk asked for last (a promise per chunk: one kept for the whole
+  // response would keep every chunk it was raced with).
+  let stopWaiting: (() => void) | undefined;
   const release = () => {
     released = true;
+    stopWaiting?.();
     Promise.resolve(iterator.return?.()).catch(() => undefined);
   };
   stream.once('close', release);
   stream.once('error', release);
   try {
     for (;;) {
-      const step = await iterator.next();
+      const step = await new Promise<Awaited<ReturnType<typeof iterator.next>>>(
+        (resolve, reject) => {
+          stopWaiting = () => resolve({ done: true, value: undefined });
+          iterator.next().then(resolve, reject);
+        },
+      );
+      stopWaiting = undefined;
       if (step.done) break;
       if (stream.destroyed === true) return;
       if (!stream.write(step.value) && !(await writable(stream))) return;
@@ -220,14 +231,36 @@ export async function writeStreamedResponse(
   } finally {
     // A client that went away (or a failure) ends the producer's iteration: a generator's
     // `finally` runs, a Node stream is destroyed; the invocation ends after it, also when the
-    // request's signal stopped the producer (the runtime may freeze what runs later).
+    // request's signal stopped the producer (the runtime may freeze what runs later), but no
+    // later than PRODUCER_GRACE: a producer stuck in an `await` would hold it open for good.
     stream.off('close', release);
     stream.off('error', release);
-    await Promise.resolve(iterator.return?.()).catch(() => undefined);
     const produced = response.body;
-    if (typeof produced === 'object' && produced !== null) await unfinished(produced);
+    await within(
+      PRODUCER_GRACE,
+      Promise.resolve(iterator.return?.()).then(() =>
+        typeof produced === 'object' && produced !== null ? unfinished(produced) : undefined,
+      ),
+    );
   }
+  if (released) return;
   return ended(stream);
+}
+
+/** How long an invocation waits for a producer it let go to finish, in milliseconds. */
+const PRODUCER_GRACE = 1_000;
+
+/** Resolves once `work` settles, or after `ms` milliseconds, whichever comes first. */
+function within(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Reports `listener` when the stream closes or fails before the whole response was written. */

@@ -301,6 +301,31 @@ describe('streamHandler', () => {
     }
   });
 
+  it('ends the invocation within a second of letting go of a producer stuck in an await', async () => {
+    // A generator paused in an `await` can only return once that await settles, which for an
+    // upstream that never answers is never: the invocation (billed until it ends) must not wait.
+    const never = new Promise<never>(() => {});
+    const stuck = () =>
+      (async function* () {
+        yield 'first\n';
+        await never;
+      })();
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 100 });
+    app.get('/gone', stuck);
+    app.get('/timed-out', stuck);
+    const gone = invoke(adapterFor(app).streamHandler, urlEvent('/gone'));
+    while (gone.stream.writes < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+    const left = Date.now();
+    gone.stream.destroy();
+    await gone.done;
+    expect(Date.now() - left).toBeLessThan(3_000);
+    // The request's deadline stops it too: the invocation fails, as any failure after the prelude.
+    const started = Date.now();
+    const timedOut = await invoke(adapterFor(app).streamHandler, urlEvent('/timed-out')).done;
+    expect((timedOut.error as Error).name).toBe('TimeoutError');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('a failure after the prelude rejects the invocation, logged, with the stream ended', async () => {
     const { logger, lines } = captureLogger();
     const app = new RestApplication({ logger });
