@@ -34,6 +34,7 @@ import { normalizeBasePath } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
 import { optionalObject } from './request-parts.js';
 import { forbidsContent } from './result-headers.js';
+import { MAX_RESULT_BYTES, oversizedResult } from './result-size.js';
 import {
   type LambdaResponseStream,
   lambdaRuntime,
@@ -170,6 +171,15 @@ export class CloudGatewayAdapter {
         response = await this.#answerBodyFailure(request, error);
         result = await this.#toResult(processor, response, head);
       }
+    }
+    const oversized = oversizedResult(result);
+    if (oversized !== undefined) {
+      this.#logger.error(
+        `Response of ${oversized} bytes is over the ${MAX_RESULT_BYTES} a buffered Lambda response may hold; answering 500 (serve it with streamHandler)`,
+        { requestId: request.requestId, method: request.method, path: request.path },
+      );
+      response = await dispatch(this.app, request, libraryAnswer(new HttpError(500)), true);
+      result = await this.#toResult(processor, response, head);
     }
     // Awaited only when there is a metrics line to publish: an idle await costs a microtask.
     if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);

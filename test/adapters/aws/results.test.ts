@@ -333,3 +333,31 @@ describe('convertFromResponse', () => {
     expect(result.headers?.['Content-Length']).toBe('3');
   });
 });
+
+describe('a result over the buffered limit', () => {
+  it('is answered 500 and logged, never handed to Lambda to refuse with a silent 502', async () => {
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger });
+    const big = 'x'.repeat(7 * 1024 * 1024);
+    app.get('/report', () => big);
+    app.get('/bytes', () => new Uint8Array(5 * 1024 * 1024));
+    app.get('/small', () => 'fine');
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null, logger });
+    for (const path of ['/report', '/bytes']) {
+      // Bytes go base64: 5 MiB of them take about 6.7 MiB of the payload.
+      const result = await adapter.handleEvent(restEvent({ method: 'GET', path }));
+      expect(result.statusCode, path).toBe(500);
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(6 * 1024 * 1024);
+    }
+    expect(lines.filter((line) => line.level === 'error').map((line) => line.message)).toEqual([
+      expect.stringMatching(
+        /^Response of \d+ bytes is over the 6291456 a buffered Lambda response/,
+      ),
+      expect.stringMatching(
+        /^Response of \d+ bytes is over the 6291456 a buffered Lambda response/,
+      ),
+    ]);
+    const small = await adapter.handleEvent(restEvent({ method: 'GET', path: '/small' }));
+    expect([small.statusCode, small.body]).toEqual([200, 'fine']);
+  });
+});

@@ -1,0 +1,21 @@
+/**
+ * The size of a buffered Lambda result against the payload limit of a synchronous invocation:
+ * AWS refuses a larger response whole, and the client gets the gateway's 502 while the function
+ * logs nothing (docs/aws-lambda.md, "Response size").
+ */
+import type { GatewayResult } from './events.js';
+
+/** The most bytes a synchronous invocation's response payload may hold (6 MB). */
+export const MAX_RESULT_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The bytes `result` takes as the JSON payload Lambda sends, when that is over
+ * {@link MAX_RESULT_BYTES}; `undefined` otherwise. Serialised only for a body that could be near
+ * the limit (a UTF-8 character takes at most three bytes), never for the usual small answer.
+ */
+export function oversizedResult(result: GatewayResult): number | undefined {
+  const body = (result as { body?: unknown }).body;
+  if (typeof body !== 'string' || body.length * 3 < MAX_RESULT_BYTES) return undefined;
+  const bytes = Buffer.byteLength(JSON.stringify(result));
+  return bytes > MAX_RESULT_BYTES ? bytes : undefined;
+}
