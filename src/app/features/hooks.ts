@@ -207,21 +207,23 @@ function restoreFraming(
 /**
  * Runs `hooks` in order on the final `response`; returns it, or a promise of it when a hook was
  * asynchronous. A hook that throws is logged and its changes undone: the response goes out as
- * it was before that hook.
+ * it was before that hook. `started` is when the request reached the application (`now()`).
  */
 export function runOnResponse(
   hooks: readonly CompiledHook[],
   state: RequestState,
   response: Response,
-  elapsedMs: number,
+  started: number,
   logger: Logger,
   timeout: number | undefined,
   from = 0,
   deadline = timeout === undefined ? undefined : now() + timeout,
 ): Response | Promise<Response> {
-  state.extra = { response, elapsedMs };
   const id = state.request.requestId;
   for (let i = from; i < hooks.length; i++) {
+    // Each hook reads the time taken so far, the hooks before it included (the access log, the
+    // outermost, the whole of it).
+    state.extra = { response, elapsedMs: now() - started };
     const { statusCode, body } = response;
     const headers = response.headers.clone();
     const failed = (error: unknown) => {
@@ -243,7 +245,7 @@ export function runOnResponse(
         .then(() => {
           restore(response, statusCode, body, logger, id);
           restoreFraming(response.headers, headers, logger, id);
-          return runOnResponse(hooks, state, response, elapsedMs, logger, timeout, i + 1, deadline);
+          return runOnResponse(hooks, state, response, started, logger, timeout, i + 1, deadline);
         });
     }
     restore(response, statusCode, body, logger, id);

@@ -6,7 +6,7 @@
 import { MultiValueHeaders } from '../../http/headers.js';
 import { negotiate } from '../../http/media-type.js';
 import type { Response } from '../../response.js';
-import { now, runOnResponse } from '../features/hooks.js';
+import { runOnResponse } from '../features/hooks.js';
 import type { CompiledRenderer } from '../features/renderers.js';
 import { newRequestState } from '../inject/request-state.js';
 import { stopIfAborted } from '../inject/signal.js';
@@ -50,9 +50,8 @@ export function afterResponse(
   const hooks = exchange.onResponse as NonNullable<Exchange['onResponse']>;
   const run = (final: Response) => {
     exchange.state ??= newRequestState(exchange.request);
-    const elapsedMs = now() - exchange.started;
     const { logger, requestTimeout } = exchange.host;
-    return runOnResponse(hooks, exchange.state, final, elapsedMs, logger, requestTimeout);
+    return runOnResponse(hooks, exchange.state, final, exchange.started, logger, requestTimeout);
   };
   return isPending(response) ? response.then(run) : run(response);
 }

@@ -362,6 +362,29 @@ describe('onResponse', () => {
     ]);
   });
 
+  it('gives each hook elapsedMs counted to its own start, the slower hooks before it included', async () => {
+    const elapsed: number[] = [];
+    const logged: unknown[] = [];
+    const logger = {
+      ...silentLogger,
+      info: (_message: string, fields?: Record<string, unknown>) =>
+        void logged.push(fields?.durationMs),
+    };
+    const app = new RestApplication({ logger, accessLog: true });
+    app.onResponse(({ elapsedMs }) => void elapsed.push(elapsedMs));
+    app
+      .get('/audited', () => 'ok')
+      .onResponse(async () => {
+        // An audit write that takes its time: the outer hooks and the access log count it.
+        await new Promise((resolve) => setTimeout(resolve, 120));
+      });
+    await app.request('/audited');
+    expect(elapsed).toHaveLength(1);
+    expect(elapsed[0]).toBeGreaterThanOrEqual(100);
+    expect(logged).toHaveLength(1);
+    expect(logged[0] as number).toBeGreaterThanOrEqual(100);
+  });
+
   it('is bounded by requestTimeout: a hook that never settles fails, the response goes out', async () => {
     const logger = recordingLogger();
     const app = new RestApplication({ logger, requestTimeout: 50 });
