@@ -4,14 +4,18 @@
  * `.output()`, which zod 4 and arktype implement and valibot offers through
  * `@valibot/to-json-schema`. No converter is bundled: a validator without it documents as `{}`.
  */
-import type { StandardSchemaV1 } from '../app/inject/validation.js';
+import {
+  CONVERSION,
+  type ConversionOptions,
+  type StandardSchemaV1,
+} from '../app/inject/validation.js';
 import type { Logger } from '../app/logger.js';
 import type { JsonSchema } from './types.js';
 
 /** The Standard JSON Schema converter, as far as this module relies on it. */
 interface JsonSchemaConverter {
-  input?: (options: { target: string }) => JsonSchema;
-  output?: (options: { target: string }) => JsonSchema;
+  input?: (options: ConversionOptions) => JsonSchema;
+  output?: (options: ConversionOptions) => JsonSchema;
 }
 
 export type Direction = 'input' | 'output';
@@ -124,11 +128,22 @@ export class SchemaConverter {
       this.#warn(schema, `${where}: the validator (${vendor(schema)}) has no Standard JSON Schema`);
       return {};
     }
+    // Strictly first: a vendor throws on a member JSON Schema cannot express (`z.date()`), the
+    // only way to hear of it and warn. Then as validation reads lists (`CONVERSION`): that member
+    // becomes `{}` and the rest, a required list parameter among it, is still documented.
+    let refusal: unknown;
     try {
-      const { $schema: _dialect, ...rest } = convert.call(converter, { target: 'draft-2020-12' });
-      return rest;
+      return withoutDialect(convert.call(converter, { target: CONVERSION.target }));
     } catch (error) {
-      this.#warn(schema, `${where}: ${vendor(schema)} cannot express it as JSON Schema`, error);
+      refusal = error;
+    }
+    try {
+      const lenient = withoutDialect(convert.call(converter, CONVERSION));
+      const message = `${where}: ${vendor(schema)} cannot express part of it as JSON Schema; that part is documented as {}`;
+      warnOnce(this.#logger, schema, message, refusal);
+      return lenient;
+    } catch {
+      this.#warn(schema, `${where}: ${vendor(schema)} cannot express it as JSON Schema`, refusal);
       return {};
     }
   }
@@ -214,6 +229,12 @@ export class SchemaConverter {
   #warn(schema: StandardSchemaV1, message: string, error?: unknown): void {
     warnOnce(this.#logger, schema, `${message}; documented as {}`, error);
   }
+}
+
+/** A converted schema without its `$schema`: the document's dialect applies. */
+function withoutDialect(json: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = json;
+  return rest;
 }
 
 /** `value` as JSON with its object keys sorted: equal schemas give equal text. */

@@ -1,6 +1,6 @@
 /**
  * Query and header parameters from validators whose schema is not a plain object (unions,
- * intersections, records), and the warning every validator without a JSON Schema gets.
+ * intersections, records), and the warnings of validators JSON Schema cannot (fully) express.
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
@@ -129,6 +129,45 @@ describe('a function validator', () => {
     expect(warn.mock.calls.map(([message]) => message)).toEqual([
       'OpenAPI: GET /range: the validator "range" is a function, with no JSON Schema; what it checks is not described (a body it reads is documented as {})',
       'OpenAPI: POST /payload: the validator "payload" is a function, with no JSON Schema; what it checks is not described (a body it reads is documented as {})',
+    ]);
+  });
+});
+
+describe('a validator with a member JSON Schema cannot express', () => {
+  it('documents the other members, that one as {}, with one warning', () => {
+    const { warn, logger } = recording();
+    const app = new RestApplication({ logger }).validates(
+      'q',
+      z.object({ tag: z.array(z.string()), since: z.coerce.date().optional() }),
+      { source: 'queryParams' },
+    );
+    app
+      .get('/items', ({ q }) => ({ tags: q.tag, at: q.since ?? null }))
+      .returns(200, z.object({ tags: z.array(z.string()), at: z.date().nullable() }));
+    const doc = openapi(app, { info });
+    openapi(app, { info });
+    const operation = doc.paths['/items']?.get;
+    expect(operation?.parameters).toEqual([
+      {
+        name: 'tag',
+        in: 'query',
+        required: true,
+        schema: { type: 'array', items: { type: 'string' } },
+      },
+      { name: 'since', in: 'query', required: false, schema: {} },
+    ]);
+    expect(operation?.responses['200']).toMatchObject({
+      content: {
+        'application/json': {
+          schema: {
+            properties: { tags: { type: 'array' }, at: { anyOf: [{}, { type: 'null' }] } },
+          },
+        },
+      },
+    });
+    expect(warn.mock.calls.map(([message]) => message)).toEqual([
+      'OpenAPI: GET /items q: zod cannot express part of it as JSON Schema; that part is documented as {}',
+      'OpenAPI: GET /items returns(200): zod cannot express part of it as JSON Schema; that part is documented as {}',
     ]);
   });
 });

@@ -180,7 +180,7 @@ interface InputSchemaConverter {
   input?: (options: ConversionOptions) => unknown;
 }
 
-interface ConversionOptions {
+export interface ConversionOptions {
   target: string;
   libraryOptions?: Record<string, unknown>;
 }
@@ -190,9 +190,10 @@ interface ConversionOptions {
  * `z.custom()`, `z.map()`) as `{}` rather than throw, so one such property does not cost every
  * other its list (a property that cannot be expressed is simply not a list). The options are
  * each vendor's own (Standard JSON Schema's `libraryOptions`); others ignore a key they do not
- * know.
+ * know. The OpenAPI document converts with them too (openapi/schemas.ts), so it documents the
+ * lists this reads.
  */
-const CONVERSION: ConversionOptions = {
+export const CONVERSION: ConversionOptions = {
   target: 'draft-2020-12',
   libraryOptions: { unrepresentable: 'any' },
 };
