@@ -176,8 +176,8 @@ export class SchemaConverter {
     const target = (ref: string): string => {
       if (ref === '#') return reference(rootKey());
       if (!ref.startsWith('#/$defs/')) return ref;
-      const [name = '', ...rest] = ref.slice('#/$defs/'.length).split('/');
-      const key = keys.get(decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~'));
+      const [token = '', ...rest] = ref.slice('#/$defs/'.length).split('/');
+      const key = definitionKey(token, keys);
       return key === undefined ? ref : [reference(key), ...rest].join('/');
     };
     const rewrite = (node: unknown): unknown => {
@@ -228,6 +228,22 @@ export class SchemaConverter {
 
   #warn(schema: StandardSchemaV1, message: string, error?: unknown): void {
     warnOnce(this.#logger, schema, `${message}; documented as {}`, error);
+  }
+}
+
+/**
+ * The component of the definition a `#/$defs/` pointer token names: the token unescaped
+ * (RFC 6901), as zod writes it, else percent-decoded first, as a URI fragment may carry it. The
+ * raw name goes first: an id such as `100%` is no valid percent-encoding, and `50%25` is a name.
+ */
+function definitionKey(token: string, keys: ReadonlyMap<string, string>): string | undefined {
+  const unescaped = (text: string) => text.replace(/~1/g, '/').replace(/~0/g, '~');
+  const raw = keys.get(unescaped(token));
+  if (raw !== undefined) return raw;
+  try {
+    return keys.get(unescaped(decodeURIComponent(token)));
+  } catch {
+    return undefined; // not percent-encoding: the raw name was the only reading
   }
 }
 

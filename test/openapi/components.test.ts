@@ -71,4 +71,26 @@ describe('components named by meta({ id })', () => {
       properties: { label: { type: 'string' } },
     });
   });
+
+  it('may have ids with % in them, which are names, not percent-encoding', async () => {
+    const Share = z.object({ pct: z.number() }).meta({ id: '100%' });
+    const Rate = z.object({ rate: z.number() }).meta({ id: '50%25' });
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => ({})).returns(200, z.object({ s: Share, t: Share, r: Rate }));
+    const doc = openapi(app, { info });
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(['100_', '50_25']);
+    expect(doc.paths['/x']?.get?.responses['200']).toMatchObject({
+      content: {
+        'application/json': {
+          schema: {
+            properties: {
+              s: { $ref: '#/components/schemas/100_' },
+              r: { $ref: '#/components/schemas/50_25' },
+            },
+          },
+        },
+      },
+    });
+    expect((await new Validator().validate(JSON.parse(JSON.stringify(doc)))).valid).toBe(true);
+  });
 });
