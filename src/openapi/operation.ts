@@ -330,7 +330,11 @@ function requestBody(
     else if (reached.has(source)) content[mediaType] = { schema: {} };
   }
   if (scoped.compiled.uploads !== undefined) {
-    content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(content[FORM_MEDIA_TYPE], reached) };
+    const fields = content[FORM_MEDIA_TYPE];
+    // A route that receives the whole form takes an urlencoded one too, its `files` empty; one
+    // reading `parts` takes multipart only (docs/uploads.md).
+    if (!reached.has('parts')) content[FORM_MEDIA_TYPE] ??= { schema: {} };
+    content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(fields, reached) };
   }
   if (reached.has('parsedBody')) {
     for (const mediaType of scoped.compiled.accept.split(', ')) {

@@ -33,6 +33,22 @@ describe('request bodies', () => {
     });
   });
 
+  it('describes a route reading files alone as an urlencoded form too, which has no files', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/attachments', ({ files }) => ({ count: files.length }));
+    const content = openapi(app, { info }).paths['/attachments']?.post?.requestBody?.content;
+    expect(Object.keys(content ?? {})).toEqual([
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
+    // As documented: the server takes it, with `files` empty.
+    const response = await app.request('/attachments', {
+      method: 'POST',
+      body: new URLSearchParams({ note: 'x' }),
+    });
+    expect(String(response.body)).toBe('{"count":0}');
+  });
+
   it('describes a streamed upload as files only, and a parser by its media type', () => {
     const document = openapi(application(), { info });
     expect(Object.keys(document.paths['/archives']?.post?.requestBody?.content ?? {})).toEqual([
