@@ -415,7 +415,7 @@ describe('openapi()', () => {
     expect(() => openapi(app, { info: { title: 't', version: '1' } })).toThrow(/used twice/);
   });
 
-  it('refuses an empty operationId and a mediaType that is not a media type where they are given', () => {
+  it('refuses an empty operationId, a mediaType that is not a media type and a schema that is no Standard Schema where they are given', () => {
     const info = { title: 't', version: '1' };
     const unnamed = new RestApplication({ logger: silentLogger });
     expect(() => unnamed.get('/a', () => 1).describe({ operationId: '' })).toThrow(
@@ -431,6 +431,17 @@ describe('openapi()', () => {
         mediaType,
       ).toThrow(`returns() of GET /b: mediaType must be a media type such as "text/csv"`);
     }
+    const plain = new RestApplication({ logger: silentLogger });
+    // A plain JSON Schema, as JavaScript may pass it (TypeScript refuses it).
+    const jsonSchema = { type: 'string' } as unknown as z.ZodString;
+    expect(() => plain.get('/e', () => 'hi').returns(200, jsonSchema)).toThrow(
+      expect.objectContaining({
+        name: 'SetupError',
+        message:
+          'returns() of GET /e: the schema must be a Standard Schema validator (zod, valibot, arktype) or left out, got an object without "~standard"',
+      }),
+    );
+    expect(() => openapi(plain, { info })).not.toThrow();
     const ranged = new RestApplication({ logger: silentLogger });
     ranged
       .get('/c', () => 1)

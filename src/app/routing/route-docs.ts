@@ -5,7 +5,7 @@
  */
 import { SetupError } from '../../errors.js';
 import { parseMediaType } from '../../http/media-type.js';
-import type { StandardSchemaV1 } from '../inject/validation.js';
+import { isStandardSchema, type StandardSchemaV1 } from '../inject/validation.js';
 
 /** The operation fields of `route.describe()` (OpenAPI 3.1 §4.8.10, Operation Object). */
 export interface RouteDescription {
@@ -55,6 +55,14 @@ export function documentedResponse(
   if (declared?.has(status)) {
     throw new SetupError('INVALID_OPTION', `returns() of ${label}: ${status} is already declared`);
   }
+  // TypeScript refuses anything else; plain JavaScript would otherwise learn of a JSON Schema
+  // given here only when the document or response validation reads it.
+  if (schema !== undefined && !isStandardSchema(schema)) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `returns() of ${label}: the schema must be a Standard Schema validator (zod, valibot, arktype) or left out, got ${describeValue(schema)}`,
+    );
+  }
   const mediaType = options?.mediaType;
   if (mediaType !== undefined && (typeof mediaType !== 'string' || !parseMediaType(mediaType))) {
     throw new SetupError(
@@ -68,6 +76,11 @@ export function documentedResponse(
     description: options?.description,
     mediaType: options?.mediaType ?? 'application/json',
   };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object without "~standard"' : typeof value;
 }
 
 /** Checks what `describe()` was given: an `operationId` names an operation, so it is not empty. */
