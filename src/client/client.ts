@@ -187,6 +187,10 @@ async function sendCall(
   options: CallOptions,
 ): Promise<ClientResponse<number, unknown>> {
   knownNames(`${method} ${template}`, options, CALL_OPTIONS);
+  // A request has one body: sending the JSON alone would drop the form unseen (and the reverse).
+  if (options.json !== undefined && options.form !== undefined) {
+    throw new TypeError(`${method} ${template}: json and form cannot both be sent; give one`);
+  }
   const headers = new Headers(defaults);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   let body: string | undefined;

@@ -152,13 +152,20 @@ export type FormPart<Shape extends RouteShape> =
 
 /**
  * `json` and `form`: none for GET and HEAD, which fetch cannot send with content (and whose
- * content has no defined meaning, RFC 9110 §9.3.1).
+ * content has no defined meaning, RFC 9110 §9.3.1). A request has one body, so a route whose
+ * validator types one of them takes no other; elsewhere, giving both rejects at run time.
  */
 export type BodiesPart<Method extends string, Shape extends RouteShape> = [Method] extends [
   'GET' | 'HEAD',
 ]
   ? { json?: never; form?: never }
-  : JsonPart<Shape> & FormPart<Shape>;
+  : ShapeInputs<Shape> extends { json: unknown }
+    ? ShapeInputs<Shape> extends { form: unknown }
+      ? JsonPart<Shape> & FormPart<Shape>
+      : JsonPart<Shape> & { form?: never }
+    : ShapeInputs<Shape> extends { form: unknown }
+      ? { json?: never } & FormPart<Shape>
+      : JsonPart<Shape> & FormPart<Shape>;
 
 /**
  * `headers`: a validator names the headers it checks, but a request carries others its route

@@ -188,6 +188,11 @@ describe('client types', () => {
     // @ts-expect-error: a form validator needs a form: a request without one answers 415
     c7.post('/signup');
     c7.post('/signup', { form: {} });
+    // A request has one body: a route typing one takes no other.
+    // @ts-expect-error: no json beside the form
+    c7.post('/signup', { form: {}, json: { email: 'a' } });
+    // @ts-expect-error: no form beside the json
+    c7.post('/rename', { json: { name: 'x' }, form: { a: 'b' } });
     // GET and HEAD carry no body: fetch refuses one (and RFC 9110 §9.3.1 gives it no meaning).
     const reads = new RestApplication()
       .validates('filters', z.object({ tag: z.string() }).optional())

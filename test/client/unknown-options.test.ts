@@ -1,7 +1,7 @@
 /**
  * The typed client refuses an option name it does not know (docs/openapi.md), at creation and
  * per call: a misspelt `query` would send the request without it, a misspelt `headers` without
- * its credentials.
+ * its credentials. And options it cannot send together: `json` and `form`, two bodies.
  */
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
@@ -31,5 +31,16 @@ describe('createClient()', () => {
     );
     const found = await client.get('/search', { query: { q: 'x' }, headers: { 'x-a': '1' } });
     expect(found).toMatchObject({ status: 200, data: { q: 'x' } });
+  });
+
+  it('refuses json and form together rather than send one of them', async () => {
+    const bodies = new RestApplication({ logger: silentLogger }).withRoutes((r) => [
+      r.post('/echo', ({ body }) => String(body)),
+    ]);
+    const client = createClient({ app: bodies });
+    await expect(
+      client.post('/echo', options({ json: { a: 1 }, form: { a: '1' } })),
+    ).rejects.toThrow(new TypeError('POST /echo: json and form cannot both be sent; give one'));
+    expect(await client.post('/echo', { form: { a: '1' } })).toMatchObject({ data: 'a=1' });
   });
 });
