@@ -152,12 +152,15 @@ describe.each(ways)('createClient %s', (_way, make) => {
     ).rejects.toThrow('The user left');
   });
 
-  it('query values, repeated keys as arrays', async () => {
+  it('query values, repeated keys as arrays, an empty one as no key', async () => {
     const client = make();
     const found = await client.get('/search', { query: { tag: ['a', 'b c'] } });
     expect(found.status).toBe(200);
     // The validator's `tag` may be an array, so it sees every value, as `queryParamsAll` does.
     expect(found.data).toEqual({ all: { tag: ['a', 'b c'] }, page: { tag: ['a', 'b c'] } });
+    // An empty list is no repeated key at all: the server sees the parameter missing.
+    const none = await client.get('/search', { query: { tag: [] } });
+    expect(none.data).toEqual({ all: {}, page: {} });
   });
 
   it('headers: the client’s defaults and the call’s; json for a route that names no validator', async () => {
