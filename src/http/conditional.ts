@@ -3,7 +3,7 @@
  * once for routes and the static router alike. Callers hand in the validators of the selected
  * representation; what to send (a 304, a 412, a 206, a 416) is theirs to build.
  */
-import { parseHttpDate, toHttpSeconds } from './date.js';
+import { notLaterThanNow, parseHttpDate, toHttpSeconds } from './date.js';
 import { isEntityTag, parseEntityTagList, strongMatch, weakMatch } from './etag.js';
 import { MultiValueHeaders } from './headers.js';
 import { parseRange, type RangeRequest } from './range.js';
@@ -91,12 +91,13 @@ export function evaluatePreconditions(
       tags[0] === '*' ? exists : etag !== undefined && tags.some((tag) => strongMatch(tag, etag));
     if (!holds) return 'failed';
   } else if (headers.has('if-unmodified-since')) {
-    // Step 2, §13.1.4: ignored when not a valid date or when the resource has no date.
+    // Step 2, §13.1.4: ignored when not a valid date or when the resource has no date. A future
+    // date is compared as the time of the response, which is what is sent for it (§8.8.2.1).
     const since = dateHeader(headers, 'if-unmodified-since');
     if (
       since !== undefined &&
       lastModified !== undefined &&
-      toHttpSeconds(lastModified) > toHttpSeconds(since)
+      toHttpSeconds(notLaterThanNow(lastModified)) > toHttpSeconds(since)
     ) {
       return 'failed';
     }
@@ -110,12 +111,12 @@ export function evaluatePreconditions(
     if (matches) return safe ? 'not-modified' : 'failed';
   } else if (safe && headers.has('if-modified-since')) {
     // Step 4, §13.1.3: GET and HEAD only; dates compared at one-second precision, the finest an
-    // HTTP-date carries (§5.6.7).
+    // HTTP-date carries (§5.6.7); a future date, as in step 2, as the time of the response.
     const since = dateHeader(headers, 'if-modified-since');
     if (
       since !== undefined &&
       lastModified !== undefined &&
-      toHttpSeconds(lastModified) <= toHttpSeconds(since)
+      toHttpSeconds(notLaterThanNow(lastModified)) <= toHttpSeconds(since)
     ) {
       return 'not-modified';
     }

@@ -87,8 +87,16 @@ export function formatHttpDate(date: Date): string {
  * formatLastModified(new Date(Date.now() + 60_000)); // now, not a minute from now
  */
 export function formatLastModified(date: Date): string {
+  return formatHttpDate(notLaterThanNow(date));
+}
+
+/**
+ * `date`, or now when `date` is in the future: the Last-Modified that is sent for it (RFC 9110
+ * §8.8.2.1), and so the one a client compares against.
+ */
+export function notLaterThanNow(date: Date): Date {
   const now = Date.now();
-  return formatHttpDate(date.getTime() > now ? new Date(now) : date);
+  return date.getTime() > now ? new Date(now) : date;
 }
 
 /** Whole seconds since the epoch: HTTP dates carry no finer precision (RFC 9110 §13.1.3). */

@@ -6,6 +6,7 @@
 import { Router } from '../app/routing/router.js';
 import { HttpError, libraryAnswer } from '../errors.js';
 import { contentTypeFor } from '../http/content-types.js';
+import { notLaterThanNow } from '../http/date.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import type { Request } from '../request.js';
 import { FileBody, Response } from '../response.js';
@@ -237,7 +238,9 @@ export class StaticRouter extends Router {
         size: file.size,
         // The coding is part of the tag: the two variants are different representations.
         etag: coding === undefined ? file.etag : `${file.etag.slice(0, -1)}-${coding}"`,
-        lastModified: file.lastModified,
+        // A future mtime is sent as the time of describing this version (RFC 9110 §8.8.2.1),
+        // every time while it is remembered: clamped here, it is also the date compared.
+        lastModified: notLaterThanNow(file.lastModified),
         contentType: contentTypeFor(relative),
         contentEncoding: coding,
         cacheControl: cacheControlFor(options, relative),

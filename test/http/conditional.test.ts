@@ -122,6 +122,18 @@ describe('evaluatePreconditions', () => {
     }
   });
 
+  it('compares a Last-Modified in the future as now, the date that is sent for it (§8.8.2.1)', () => {
+    const future = { lastModified: new Date(Date.now() + 365 * 86_400_000) };
+    const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
+    const since = request('GET', { 'If-Modified-Since': tomorrow });
+    expect(evaluatePreconditions(since, future)).toBe('not-modified');
+    const unmodified = request('PUT', { 'If-Unmodified-Since': tomorrow });
+    expect(evaluatePreconditions(unmodified, future)).toBe('proceed');
+    // Still later than a date in the past.
+    const past = request('PUT', { 'If-Unmodified-Since': EARLIER });
+    expect(evaluatePreconditions(past, future)).toBe('failed');
+  });
+
   it('hasPreconditions tells a request with If-* headers from one without', () => {
     expect(hasPreconditions(request('GET', { Accept: '*/*' }))).toBe(false);
     expect(hasPreconditions(request('GET', { 'If-Range': '"v1"' }))).toBe(false);

@@ -453,6 +453,23 @@ describe('a file modified in the future', () => {
     const header = (await send(app, '/from-the-future.txt')).headers.get('last-modified');
     expect(Date.parse(header as string)).toBeLessThanOrEqual(Date.now());
   });
+
+  it('is compared as the Last-Modified that is sent, so a client can send it back', async () => {
+    const path = join(fixture.root, 'next-year.txt');
+    writeFileSync(path, 'later');
+    const nextYear = new Date(Date.now() + 365 * 86_400_000);
+    utimesSync(path, nextYear, nextYear);
+    const app = quietApp();
+    app.mount('/', new StaticRouter(fixture.root));
+    const sent = (await send(app, '/next-year.txt')).headers.get('last-modified') as string;
+    const again = await send(app, '/next-year.txt', { headers: { 'If-Modified-Since': sent } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('last-modified')).toBe(sent);
+    const unmodified = await send(app, '/next-year.txt', {
+      headers: { 'If-Unmodified-Since': sent },
+    });
+    expect(unmodified.status).toBe(200);
+  });
 });
 
 describe('precompressed siblings', () => {

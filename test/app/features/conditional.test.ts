@@ -118,6 +118,31 @@ describe('route-level conditional providers', () => {
     expect(response.headers.get('last-modified')).toBe('Sat, 01 Jun 2024 12:00:00 GMT');
   });
 
+  it('compare a future lastModified() as the time of the response, which is what is sent', async () => {
+    // RFC 9110 §8.8.2.1: a date a year ahead (a skewed clock) is sent as now; a client's date a
+    // day ahead is later than that, so the resource is unmodified since then.
+    const nextYear = new Date(Date.now() + 365 * 86_400_000);
+    const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
+    let runs = 0;
+    const app = new RestApplication({ logger: silentLogger });
+    app
+      .get('/doc', () => {
+        runs++;
+        return 'doc';
+      })
+      .lastModified(() => nextYear);
+    app.put('/doc', () => undefined).lastModified(() => nextYear);
+    const sent = (await app.request('/doc')).headers.get('last-modified') as string;
+    expect(Date.parse(sent)).toBeLessThanOrEqual(Date.now());
+    const notModified = await app.request('/doc', { headers: { 'If-Modified-Since': tomorrow } });
+    expect([notModified.statusCode, runs]).toEqual([304, 1]);
+    const put = await app.request('/doc', {
+      method: 'PUT',
+      headers: { 'If-Unmodified-Since': tomorrow },
+    });
+    expect(put.statusCode).toBe(204);
+  });
+
   it('ignore If-Modified-Since sent twice', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/x', () => 'x').lastModified(() => DATE);
