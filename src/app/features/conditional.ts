@@ -18,6 +18,7 @@ import { parseHttpDate } from '../../http/date.js';
 import { formatEntityTag } from '../../http/etag.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { HTTPMethod } from '../../http/methods.js';
+import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
 import { buildContext, type Getter } from '../inject/getters.js';
@@ -154,12 +155,22 @@ function notModifiedResponse(current: Validators, varyAccept: boolean): Response
  * resource, so the validators computed before it are stale (RFC 9110 §9.3.4 forbids them on a
  * PUT).
  */
-export function addProvidedValidators(response: Response, state: RequestState | undefined): void {
+export function addProvidedValidators(
+  conditional: CompiledConditional,
+  response: Response,
+  state: RequestState | undefined,
+): void {
   const current = providedValidators(state);
   if (current === undefined) return;
   const status = response.statusCode;
   if (status < 200 || status > 299 || !isSafe((state as RequestState).request.method)) return;
   const headers = response.headers;
+  // The 304 the providers answer before the handler carries Vary: Accept, so the 200 it stands
+  // for must too (RFC 9110 §15.4.5), also when the handler's own Response or bytes skipped the
+  // renderers: its validators were computed after negotiation. A rendered 200 has it already.
+  if (conditional.varyAccept && MultiValueHeaders.getLower(headers, 'vary') !== 'Accept') {
+    addVary(headers, 'Accept');
+  }
   if (current.etag !== undefined && response.etag === undefined && !headers.has('etag')) {
     // Formatted by toEntityTag already: set as it is (notes GET 83,376 → 81,582 instructions).
     response.etag = current.etag;

@@ -234,7 +234,8 @@ export function decorateResponse(
   asError = false,
 ): void | Promise<void> {
   // An error answer is no representation of the resource, whatever its status.
-  if (features.conditional !== undefined && !asError) addProvidedValidators(response, state);
+  const conditional = features.conditional;
+  if (conditional !== undefined && !asError) addProvidedValidators(conditional, response, state);
   // One merge for every name instead of one scan each: with CORS and authorization, 3,038
   // instructions per response before (bench/RESULTS.md).
   if (features.vary !== undefined) features.vary.addTo(response.headers);

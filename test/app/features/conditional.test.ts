@@ -108,6 +108,30 @@ describe('route-level conditional providers', () => {
     expect(response.headers.has('last-modified')).toBe(false);
   });
 
+  it('give the 200 the Vary: Accept of their 304, also when the handler skips the renderers', async () => {
+    // RFC 9110 §15.4.5: the 304 answered before the handler stands for this 200.
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/json', () => Response.json({ a: 1 })).etag(() => 'j');
+    app.get('/bytes', () => new Uint8Array([1, 2])).etag(() => 'b');
+    app
+      .get('/own', () => new Response(200, 'x', { headers: { Vary: 'Origin' } }))
+      .lastModified(() => DATE);
+    app.get('/rendered', () => ({ a: 1 })).etag(() => 'r');
+    for (const [path, vary] of [
+      ['/json', ['Accept']],
+      ['/bytes', ['Accept']],
+      ['/own', ['Origin, Accept']],
+      ['/rendered', ['Accept']],
+    ] as const) {
+      const ok = await app.request(path);
+      expect([ok.statusCode, ok.headers.getAll('vary')], path).toEqual([200, vary]);
+      const head = await app.request(path, { method: 'HEAD' });
+      expect(head.headers.getAll('vary'), path).toEqual(vary);
+    }
+    const notModified = await app.request('/json', { headers: { 'If-None-Match': '"j"' } });
+    expect([notModified.statusCode, notModified.headers.getAll('vary')]).toEqual([304, ['Accept']]);
+  });
+
   it('send Last-Modified on a 304 only when there is no ETag', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/x', () => 'x').lastModified(() => DATE);
