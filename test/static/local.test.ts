@@ -501,6 +501,21 @@ describe('precompressed siblings', () => {
     expect(wildcard.headers.get('content-encoding')).toBe('br');
   });
 
+  it('serves the plain file when the client weighs identity higher, as compress() does', async () => {
+    for (const [accept, coding] of [
+      ['gzip;q=0.5, identity', undefined],
+      ['br;q=0.4, gzip;q=0.5, identity;q=0.45', 'gzip'],
+      ['br;q=0.4, gzip;q=0.4, identity;q=0.4', 'br'],
+      ['*;q=0.2, identity;q=0.3', undefined],
+    ] as const) {
+      const response = await send(compressed, '/zipped.js', {
+        headers: { 'Accept-Encoding': accept },
+      });
+      expect(response.headers.get('content-encoding'), accept).toBe(coding);
+      expect(response.headers.get('vary'), accept).toBe('Accept-Encoding');
+    }
+  });
+
   it('a variant served directly and as its sibling keeps its own headers, in either order', async () => {
     for (const order of [
       ['/zipped.js.gz', '/zipped.js'],
