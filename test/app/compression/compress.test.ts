@@ -190,6 +190,39 @@ describe('compress() on buffered bodies', () => {
     expect(identity.headers.get('etag')).toBe('"v1"');
   });
 
+  it('leaves If-Match to the strong tag: what docs/streams.md tells an editing client to do', async () => {
+    // RFC 9110 §13.1.1: If-Match compares strongly, so the weak tag a browser received fails.
+    const edits = new RestApplication({ logger: silentLogger }).compress();
+    let version = 3;
+    const bump = () => {
+      version++;
+      return { version };
+    };
+    edits.get('/notes/7', () => ({ version })).etag(() => String(version));
+    edits.put('/notes/7', bump).etag(() => String(version));
+    edits
+      .get('/plain/7', () => ({ version }))
+      .etag(() => String(version))
+      .compress(false);
+    edits
+      .put('/plain/7', bump)
+      .etag(() => String(version))
+      .compress(false);
+    const browser = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
+    const put = (path: string, tag: string) =>
+      edits.request(path, { method: 'PUT', headers: { ...browser, 'If-Match': tag } });
+    const weak = (await edits.request('/notes/7', { headers: browser })).headers.get('etag');
+    expect(weak).toBe('W/"3"');
+    expect((await put('/notes/7', weak as string)).statusCode).toBe(412);
+    // The tag without W/ is the one the PUT route's etag() provider computes, before compression.
+    expect((await put('/notes/7', '"3"')).statusCode).toBe(200);
+    expect((await put('/notes/7', '"3"')).statusCode).toBe(412);
+    // With compress(false) on the routes the strong tag goes out, and comes back as it is.
+    const strong = (await edits.request('/plain/7', { headers: browser })).headers.get('etag');
+    expect(strong).toBe('"4"');
+    expect((await put('/plain/7', strong as string)).statusCode).toBe(200);
+  });
+
   it('gives a 304 the Vary of its 200 when the client accepts no encoding', async () => {
     for (const headers of [{}, { 'Accept-Encoding': 'identity' }]) {
       const ok = await app.request('/tagged', { headers });
