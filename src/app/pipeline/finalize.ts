@@ -9,7 +9,7 @@
 import { HttpError } from '../../errors.js';
 import { discardBody, releasingSource, utf8Length } from '../../http/bytes.js';
 import { contentTypeFor } from '../../http/content-types.js';
-import { formatLastModified, parseHttpDate } from '../../http/date.js';
+import { formatLastModified } from '../../http/date.js';
 import { formatEntityTag } from '../../http/etag.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Request } from '../../request.js';
@@ -204,20 +204,7 @@ function completeHeaders(
     response.etag = formatEntityTag(response.etag);
     MultiValueHeaders.setDefault(headers, 'ETag', 'etag', response.etag);
   }
-  const lastModifiedHeader = MultiValueHeaders.getLower(headers, 'last-modified');
-  if (lastModifiedHeader !== undefined) {
-    // A handler's own header: parsed only when present, and a future date sent as now, as
-    // setLastModified() would send it (RFC 9110 §8.8.2.1).
-    const date = parseHttpDate(lastModifiedHeader);
-    if (date !== undefined && date.getTime() > Date.now()) {
-      MultiValueHeaders.setTrusted(
-        headers,
-        'Last-Modified',
-        'last-modified',
-        formatLastModified(date),
-      );
-    }
-  } else if (response.lastModified !== undefined) {
+  if (response.lastModified !== undefined && !headers.has('last-modified')) {
     MultiValueHeaders.setTrusted(
       headers,
       'Last-Modified',
