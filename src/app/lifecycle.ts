@@ -8,7 +8,7 @@ import type { Binding } from './inject/bindings.js';
 import { BUILTIN_NAMES } from './inject/builtins.js';
 import type { Injectable } from './inject/handler-parameters.js';
 import type { Logger } from './logger.js';
-import { isThenable } from './thenable.js';
+import { isThenable, settledWithin } from './thenable.js';
 
 /** One registered handler; `name` names its result (startup) or the handler in messages. */
 export interface LifecycleEntry {
@@ -36,6 +36,9 @@ function settle(run: () => void | Promise<void>): Promise<void> {
     return Promise.reject(error);
   }
 }
+
+/** How long shutdown waits for a startup still running, in milliseconds. */
+const STARTUP_GRACE = 5_000;
 
 /** The refusal of a startup asked for once shutdown began. */
 function afterShutdown(): SetupError {
@@ -178,18 +181,16 @@ export class Lifecycle {
 
   /**
    * Runs the shutdown handlers once, last registered first; shared promise. A startup still
-   * running is waited for first: what it opens is released by the handlers that need it, not
-   * skipped as never made.
+   * running is waited for first, for at most STARTUP_GRACE: what it opens is released by the
+   * handlers that need it, not skipped as never made; one that never finishes (a connect that
+   * never answers, a startup handler awaiting this very shutdown) does not hold shutdown.
    */
   shutdown(): Promise<void> {
     if (this.#shutdown !== undefined) return this.#shutdown;
     const run = () => this.#runShutdown([...this.#shutdownHandlers].reverse(), 'async', 0, []);
     const starting = this.#startup !== undefined && !this.#started && !this.#failed;
     this.#shutdown = starting
-      ? (this.#startup as Promise<void>).then(
-          () => settle(run),
-          () => settle(run),
-        )
+      ? settledWithin(this.#startup as Promise<void>, STARTUP_GRACE).then(() => settle(run))
       : settle(run);
     return this.#shutdown;
   }

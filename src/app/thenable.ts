@@ -27,3 +27,20 @@ export function isPending(value: unknown): value is PromiseLike<unknown> {
     typeof (value as PromiseLike<unknown>).then === 'function'
   );
 }
+
+/**
+ * Resolves once `work` settles, or after `ms` milliseconds, whichever comes first: for waiting
+ * on code that may never finish (a producer stuck in an `await`, a startup whose connect never
+ * answers) without being held by it.
+ */
+export function settledWithin(work: PromiseLike<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  const settled = Promise.resolve(work).then(
+    () => undefined,
+    () => undefined,
+  );
+  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
+}

@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { unfinished } from '../../app/kernel.js';
+import { settledWithin, unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
 import { exactly, fileSpan } from '../../file-span.js';
@@ -236,11 +236,11 @@ export async function writeStreamedResponse(
     stream.off('close', release);
     stream.off('error', release);
     const produced = response.body;
-    await within(
-      PRODUCER_GRACE,
+    await settledWithin(
       Promise.resolve(iterator.return?.()).then(() =>
         typeof produced === 'object' && produced !== null ? unfinished(produced) : undefined,
       ),
+      PRODUCER_GRACE,
     );
   }
   if (released) return;
@@ -249,19 +249,6 @@ export async function writeStreamedResponse(
 
 /** How long an invocation waits for a producer it let go to finish, in milliseconds. */
 const PRODUCER_GRACE = 1_000;
-
-/** Resolves once `work` settles, or after `ms` milliseconds, whichever comes first. */
-function within(ms: number, work: Promise<unknown>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  const settled = work.then(
-    () => undefined,
-    () => undefined,
-  );
-  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** Reports `listener` when the stream closes or fails before the whole response was written. */
 export function watchClientGone(stream: LambdaResponseStream, listener: () => void): void {
