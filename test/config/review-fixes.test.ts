@@ -460,7 +460,8 @@ describe('old Mac line breaks (a bare CR)', () => {
         const text = asJson ? JSON.stringify(document, null, 2) : stringifyYaml(document);
         const filename = asJson ? 'c.json' : 'c.yaml';
         const withLf = read(text, filename);
-        expect(withLf[0]).toEqual(JSON.parse(JSON.stringify(document)));
+        // As JSON text: YAML keeps a -0 that JSON writes as 0.
+        expect(JSON.stringify(withLf[0])).toBe(JSON.stringify(document));
         expect(read(text.replaceAll('\n', '\r'), filename)).toEqual(withLf);
         expect(read(text.replaceAll('\n', '\r\n'), filename)).toEqual(withLf);
       }),
