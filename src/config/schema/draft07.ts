@@ -22,7 +22,7 @@
 
 import type { Dialect } from './dialects.js';
 import { PROTO_DEPENDENCIES } from './proto-dependencies.js';
-import { isKnownKeyword, isSchemaObject, pointerStateAfter } from './walk.js';
+import { isKnownKeyword, isSchemaObject, mapSubschemas } from './walk.js';
 
 /** Keywords that stay beside `$ref` in draft-06/07: they check nothing, and pointers may reach them. */
 const KEPT_BESIDE_REFERENCE = new Set([
@@ -58,32 +58,12 @@ function normalize(schema: unknown, draft: boolean): unknown {
         continue;
       }
     }
-    const normalized = normalizeValue(keyword, value, draft);
+    const normalized = mapSubschemas(keyword, value, (subschema) => normalize(subschema, draft));
     changed ||= normalized !== value;
     entries.push([keyword, normalized]);
   }
   const result = changed ? Object.fromEntries(entries) : schema;
   return withReachableNames(result);
-}
-
-function normalizeValue(keyword: string, value: unknown, draft: boolean): unknown {
-  const state = pointerStateAfter(keyword);
-  if (state === 'verbatim') return value;
-  if (state === 'schema') return normalize(value, draft);
-  if (Array.isArray(value)) {
-    // `items` and `allOf`-like lists hold subschemas (`dependencies` members are lists of names).
-    const items = value.map((item) => normalize(item, draft));
-    return items.every((item, index) => item === value[index]) ? value : items;
-  }
-  if (state === 'items') return normalize(value, draft);
-  if (!isSchemaObject(value)) return value;
-  let changed = false;
-  const members = Object.entries(value).map(([name, member]): [string, unknown] => {
-    const normalized = Array.isArray(member) ? member : normalize(member, draft);
-    changed ||= normalized !== member;
-    return [name, normalized];
-  });
-  return changed ? Object.fromEntries(members) : value;
 }
 
 /** Moves checks that Ajv would skip because of their name to keywords it applies. */

@@ -15,7 +15,7 @@
  * `#anchor` or other documents' URIs.
  */
 
-import { isSchemaObject, pointerStateAfter } from './walk.js';
+import { isSchemaObject, mapSubschemas } from './walk.js';
 
 /** `schema` with referenced defaults copied beside their `$ref`s; the input is not changed. */
 export function withReferencedDefaults(schema: unknown): unknown {
@@ -30,7 +30,7 @@ function rewrite(schema: unknown, root: Record<string, unknown>): unknown {
   }
   let changed = false;
   const entries = Object.entries(schema).map(([keyword, value]): [string, unknown] => {
-    const rewritten = rewriteValue(keyword, value, root);
+    const rewritten = mapSubschemas(keyword, value, (subschema) => rewrite(subschema, root));
     changed ||= rewritten !== value;
     return [keyword, rewritten];
   });
@@ -45,26 +45,6 @@ function rewrite(schema: unknown, root: Record<string, unknown>): unknown {
   }
   // Object.fromEntries keeps a `__proto__` key as an own property.
   return changed ? Object.fromEntries(entries) : schema;
-}
-
-function rewriteValue(keyword: string, value: unknown, root: Record<string, unknown>): unknown {
-  const state = pointerStateAfter(keyword);
-  if (state === 'verbatim') return value;
-  if (state === 'schema') return rewrite(value, root);
-  if (Array.isArray(value)) {
-    const items = value.map((item) => rewrite(item, root));
-    return items.every((item, index) => item === value[index]) ? value : items;
-  }
-  if (state === 'items') return rewrite(value, root);
-  if (!isSchemaObject(value)) return value;
-  let changed = false;
-  const members = Object.entries(value).map(([name, member]): [string, unknown] => {
-    // `dependencies` members may be lists of property names.
-    const rewritten = Array.isArray(member) ? member : rewrite(member, root);
-    changed ||= rewritten !== member;
-    return [name, rewritten];
-  });
-  return changed ? Object.fromEntries(members) : value;
 }
 
 /** The `default` the chain of `$ref`s from `reference` reaches first, if any. */

@@ -132,6 +132,35 @@ export function pointerStateAfter(keyword: string): 'schema' | 'member' | 'items
   return 'verbatim';
 }
 
+/**
+ * `value`, the value of `keyword` in a schema, with `each` applied to the subschemas it holds
+ * (itself, the items of a list, the members of a map), top-down; the same value when `each`
+ * changed none. Lists of property names (`dependencies` members) stay as they are.
+ */
+export function mapSubschemas(
+  keyword: string,
+  value: unknown,
+  each: (subschema: unknown) => unknown,
+): unknown {
+  const state = pointerStateAfter(keyword);
+  if (state === 'verbatim') return value;
+  if (state === 'schema') return each(value);
+  if (Array.isArray(value)) {
+    const items = value.map(each);
+    return items.every((item, index) => item === value[index]) ? value : items;
+  }
+  if (state === 'items') return each(value);
+  if (!isSchemaObject(value)) return value;
+  let changed = false;
+  const members = Object.entries(value).map(([name, member]): [string, unknown] => {
+    const mapped = Array.isArray(member) ? member : each(member);
+    changed ||= mapped !== member;
+    return [name, mapped];
+  });
+  // Object.fromEntries keeps a `__proto__` member as an own property.
+  return changed ? Object.fromEntries(members) : value;
+}
+
 /** Keywords that only annotate or hold schemas: they never check the instance themselves. */
 const ANNOTATIONS = new Set([
   '$id',
