@@ -437,8 +437,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    *
    * @example
    * const response = await app.request('/bookmarks', { method: 'POST', json: { url } });
+   *
+   * An init it cannot build a request from (a header value with a control character, a `json`
+   * value JSON cannot encode) rejects the returned promise, as `fetch()` does; it never throws.
    */
-  request(path: string, init: TestRequestInit = {}): Promise<Response> {
+  async request(path: string, init: TestRequestInit = {}): Promise<Response> {
     return this.execute(testRequest(path, init));
   }
 

@@ -373,4 +373,14 @@ describe('app.request() bodies', () => {
     const created = await notes.request('/notes', { method: 'POST', body: 'buy milk' });
     expect([created.statusCode, json(created)]).toEqual([201, { text: 'buy milk' }]);
   });
+
+  it('rejects, never throws, for an init it cannot build a request from', async () => {
+    const app = newApp();
+    app.get('/', () => 'ok');
+    // A caller's `.catch()` sees these, as it would from fetch().
+    const badHeader = app.request('/', { headers: { 'X-A': 'a\nb' } });
+    await expect(badHeader).rejects.toThrow(TypeError);
+    const bigint = app.request('/', { method: 'POST', json: { n: 1n } });
+    await expect(bigint).rejects.toThrow(/BigInt/);
+  });
 });
