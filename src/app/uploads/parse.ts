@@ -80,6 +80,42 @@ function malformed(error: unknown): HttpError {
   return new HttpError(400, `Malformed multipart/form-data body: ${(error as Error).message}`);
 }
 
+/**
+ * Whether a Content-Type parameter (the text between two `;`) is a `boundary`, however it is
+ * spelt: any case, whitespace anywhere in the name (a parser may skip it), and `boundary*` or
+ * `boundary*0` (RFC 2231 extended and continued values).
+ */
+function namesBoundary(parameter: string): boolean {
+  const equals = parameter.indexOf('=');
+  const name = (equals === -1 ? parameter : parameter.slice(0, equals)).replace(/\s/g, '');
+  return name.toLowerCase().replace(/\*.*$/, '') === 'boundary';
+}
+
+/**
+ * The boundary of a multipart Content-Type, checked. It must be named once: RFC 6838 §4.3 makes
+ * a parameter given twice an error, and readers disagree on which one counts (the first, the
+ * last, the `boundary*` spelling), so the part-header watch (header-blocks.ts) and the parser
+ * could frame the body differently. The parser is then given only this boundary (see the
+ * constructor). The parameters are split at every `;`, as `parseMediaType` splits them, so a
+ * `; boundary=` inside another parameter's quoted value counts too: refused, never read two ways.
+ */
+function checkedBoundary(contentType: string): string {
+  const named = contentType.split(';').slice(1).filter(namesBoundary).length;
+  if (named > 1) {
+    throw new HttpError(
+      400,
+      'The multipart/form-data Content-Type names its boundary parameter more than once',
+    );
+  }
+  const boundary = parseMediaType(contentType)?.params.boundary ?? '';
+  if (!BOUNDARY.test(boundary)) {
+    throw malformed(
+      new Error(`the boundary ${JSON.stringify(boundary)} is not one RFC 2046 allows`),
+    );
+  }
+  return boundary;
+}
+
 /** One part as the parser announced it. */
 export interface RawPart {
   readonly field: string;
@@ -157,9 +193,12 @@ export class PartSource {
 
   constructor(request: Request, contentType: string, limits: MultipartLimits) {
     this.#limits = limits;
+    const boundary = checkedBoundary(contentType);
     try {
       this.#parser = Busboy({
-        headers: { 'content-type': contentType },
+        // The checked boundary alone, quoted (its characters need no escaping): the parser
+        // cannot take another one from the client's Content-Type than the watch does.
+        headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
         // Every part comes as a stream: text fields are limited, decoded and kept here, so a
         // field over its limit is a 413 as soon as it crosses it, like a file.
         isPartAFile: () => true,
@@ -175,12 +214,6 @@ export class PartSource {
       });
     } catch (error) {
       throw malformed(error);
-    }
-    const boundary = parseMediaType(contentType)?.params.boundary ?? '';
-    if (!BOUNDARY.test(boundary)) {
-      throw malformed(
-        new Error(`the boundary ${JSON.stringify(boundary)} is not one RFC 2046 allows`),
-      );
     }
     this.#watch = new PartHeaderWatch(boundary, PART_HEADER_BYTES, PART_HEADER_LINES);
     this.#parser.on('file', (field, stream, filename, _encoding, contentType) =>

@@ -225,6 +225,74 @@ describe('multipart parsing (properties)', () => {
     );
   });
 
+  it('frames the body with the one boundary it checked, or refuses the Content-Type', async () => {
+    // Readers disagree on which of two boundary parameters counts (the first, the last, the
+    // `boundary*` spelling): the parser and the part-header watch must frame the body with the
+    // same one, or a header block over its bound is read (docs/uploads.md).
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/form', ({ formBody }) => formBody);
+    const spelling = fc.constantFrom(
+      'boundary',
+      'BOUNDARY',
+      'Boundary',
+      'boundary ',
+      ' boundary',
+      'bound ary',
+      'boundary*',
+      'boundary*0',
+    );
+    const boundaryParameter = fc
+      .record({ name: spelling, value: boundary, quoted: fc.boolean() })
+      .map(({ name, value, quoted }) => ({
+        value,
+        plain: quoted && /^ ?boundary ?$/i.test(name),
+        text: name.endsWith('*')
+          ? `${name}=UTF-8''${encodeURIComponent(value)}`
+          : `${name}=${quoted ? `"${value}"` : value}`,
+      }));
+    const otherParameter = fc
+      .constantFrom('charset=utf-8', 'x="y"', 'name=boundary')
+      .map((text) => ({ value: undefined, plain: false, text }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(boundaryParameter, otherParameter), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        async (parameters, pick) => {
+          const boundaries = parameters.flatMap(({ value }) =>
+            value === undefined ? [] : [value],
+          );
+          fc.pre(boundaries.length > 0);
+          const framing = boundaries[pick % boundaries.length] as string;
+          const contentType = `multipart/form-data; ${parameters.map(({ text }) => text).join('; ')}`;
+          const send = (head: string) =>
+            app.execute(
+              new Request({
+                method: 'POST',
+                path: '/form',
+                headers: { 'content-type': contentType },
+                body: `--${framing}\r\n${head}\r\n\r\nv\r\n--${framing}--\r\n`,
+              }),
+            );
+          const padded = await send(
+            `Content-Disposition: form-data; x="${'p'.repeat(9000)}"; name="role"`,
+          );
+          const small = await send('Content-Disposition: form-data; name="role"');
+          // Only one plain `boundary` parameter is certain to be read as it was sent.
+          const named = parameters.filter(({ value }) => value !== undefined);
+          if (named.length === 1 && named[0]?.plain) {
+            expect(padded.statusCode).toBe(413);
+            expect(small.statusCode).toBe(200);
+          }
+          expect([400, 413]).toContain(padded.statusCode);
+          expect([200, 400]).toContain(small.statusCode);
+          if (small.statusCode === 200)
+            expect(JSON.parse(String(small.body))).toEqual({ role: 'v' });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('answers any garbage with a status, never a crash', async () => {
     const { app } = buildApp();
     await fc.assert(

@@ -517,6 +517,33 @@ describe('malformed bodies', () => {
     }
   });
 
+  it('a Content-Type naming its boundary twice, in any spelling, is 400', async () => {
+    // The parser took the first boundary and the part-header watch the last: a header block
+    // over its bound passed, and a boundary RFC 2046 refuses was read (docs/uploads.md).
+    const padded = `Content-Disposition: form-data; x="${'p'.repeat(9000)}"; name="role"\r\n\r\nv`;
+    for (const parameters of [
+      'boundary=x; boundary=y',
+      "boundary*=UTF-8''x; boundary=y",
+      'boundary =x; boundary=y',
+      'Boundary=x; BOUNDARY=x',
+      'boundary=a@b{}; boundary=x',
+    ]) {
+      for (const body of [
+        `--x\r\n${padded}\r\n--x--\r\n`,
+        `--x\r\n${named}\r\n--x--\r\n`,
+        `--a@b{}\r\n${named}\r\n--a@b{}--\r\n`,
+      ]) {
+        const response = await send(`multipart/form-data; ${parameters}`, body);
+        expect(response.statusCode, parameters).toBe(400);
+        expect(json(response)).toMatchObject({
+          error: 'The multipart/form-data Content-Type names its boundary parameter more than once',
+        });
+      }
+    }
+    const once = await send('multipart/form-data; boundary=x', `--x\r\n${padded}\r\n--x--\r\n`);
+    expect(once.statusCode).toBe(413);
+  });
+
   it('an empty form and a preamble or epilogue are fine', async () => {
     expect(json(await send('multipart/form-data; boundary=x', '--x--\r\n'))).toEqual({});
     const framed =
