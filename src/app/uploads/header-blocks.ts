@@ -6,12 +6,33 @@
  * block is refused before the parser sees it, and the parser's own bounds are set above these.
  *
  * The body is the delimiter grammar of RFC 2046 §5.1.1: each delimiter is CRLF `--` boundary,
- * the rest of its line (padding) ends with CRLF, header lines follow until a blank line, and
- * `--` right after the boundary closes the body.
+ * the rest of its line (transport padding: spaces and tabs only) ends with CRLF, header lines
+ * follow until a blank line, and `--` right after the boundary closes the body. Anything else
+ * after the boundary is refused too: the parser reads it as the part's first header line, where
+ * this watch would count it as padding, and the two would see different header blocks.
  */
 
 const CRLF = Buffer.from('\r\n');
 const HYPHEN = 0x2d;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+/** What the watch refuses in a body. */
+export type BodyFault = 'header block over the bound' | 'text after the boundary';
+
+/**
+ * Whether `data[from, to)` is transport padding (RFC 2046 §5.1.1: `*LWSP-char`, spaces and
+ * tabs). A CR at the very end of the data may start the line's CRLF, so it waits for the next
+ * chunk.
+ */
+function isPadding(data: Buffer, from: number, to: number, lineEnded: boolean): boolean {
+  const last = !lineEnded && data[to - 1] === CR ? to - 1 : to;
+  for (let at = from; at < last; at++) {
+    if (data[at] !== SPACE && data[at] !== TAB) return false;
+  }
+  return true;
+}
 
 /** Where the watch is in the body. */
 type Place = 'content' | 'delimiter line' | 'headers' | 'epilogue';
@@ -36,8 +57,8 @@ export class PartHeaderWatch {
     this.#maxLines = maxLines;
   }
 
-  /** Reads the next `chunk` of the body; false once a header block is over the bound. */
-  accepts(chunk: Buffer): boolean {
+  /** Reads the next `chunk` of the body; the fault once one is found, else `undefined`. */
+  read(chunk: Buffer): BodyFault | undefined {
     const data = this.#carried.length === 0 ? chunk : Buffer.concat([this.#carried, chunk]);
     const start = this.#carriedAt;
     let position = 0;
@@ -65,22 +86,30 @@ export class PartHeaderWatch {
         this.#place = 'epilogue';
       } else {
         const end = data.indexOf(CRLF, position);
+        if (
+          this.#place === 'delimiter line' &&
+          !isPadding(data, position, end === -1 ? data.length : end, end !== -1)
+        ) {
+          return 'text after the boundary';
+        }
         if (end === -1) {
           keepFrom = position;
         } else {
           if (this.#place === 'delimiter line') this.#place = 'headers';
           else if (end === position) this.#place = 'content';
-          else if (++this.#lines > this.#maxLines) return false;
+          else if (++this.#lines > this.#maxLines) return 'header block over the bound';
           position = end + CRLF.length;
         }
       }
       if (inBlock) {
         const reached = keepFrom === undefined ? position : data.length;
-        if (start + reached - this.#blockStart > this.#maxBytes) return false;
+        if (start + reached - this.#blockStart > this.#maxBytes) {
+          return 'header block over the bound';
+        }
       }
     }
     this.#carried = keepFrom === undefined ? Buffer.alloc(0) : data.subarray(keepFrom);
     this.#carriedAt = start + (keepFrom ?? data.length);
-    return true;
+    return undefined;
   }
 }

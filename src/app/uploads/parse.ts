@@ -71,6 +71,17 @@ function partHeadersOver(): HttpError {
   );
 }
 
+/**
+ * RFC 2046 §5.1.1: a delimiter line holds the boundary and transport padding (spaces and tabs),
+ * nothing else; the parser would read the rest as a header line.
+ */
+function textAfterBoundary(): HttpError {
+  return new HttpError(
+    400,
+    'Malformed multipart/form-data body: a delimiter line has text after the boundary',
+  );
+}
+
 /** RFC 7578 §4.2: every part has `Content-Disposition: form-data` with the field's name. */
 function notFormData(): HttpError {
   return new HttpError(400, 'A multipart part has no form-data disposition or no field name');
@@ -308,7 +319,9 @@ export class PartSource {
         received += chunk.length;
         if (received > total)
           throw limitCrossed('size', total, this.#current?.field, this.#current?.filename);
-        if (!this.#watch.accepts(chunk)) throw partHeadersOver();
+        const fault = this.#watch.read(chunk);
+        if (fault === 'header block over the bound') throw partHeadersOver();
+        if (fault === 'text after the boundary') throw textAfterBoundary();
         await this.#write(chunk);
         if (this.#closed) return;
       }

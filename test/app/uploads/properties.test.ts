@@ -293,6 +293,51 @@ describe('multipart parsing (properties)', () => {
     );
   });
 
+  it('refuses text after the boundary on a delimiter line, wherever the body is split', async () => {
+    // RFC 2046 §5.1.1: only spaces and tabs may follow the boundary on its line. The parser would
+    // read anything else as a header line the part-header watch did not count.
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/form', ({ formBody }) => formBody);
+    const padding = fc
+      .array(fc.constantFrom(' ', '\t', '-', 'X', ':', '1', '\r'), { maxLength: 6 })
+      .map((chars) => chars.join(''));
+    await fc.assert(
+      fc.asyncProperty(
+        boundary,
+        padding,
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (boundary, after, onFirst, rawCuts) => {
+          // `--` right after the boundary closes the body instead.
+          fc.pre(!after.startsWith('--'));
+          const first = onFirst ? after : '';
+          const second = onFirst ? '' : after;
+          const text =
+            `--${boundary}${first}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n` +
+            `--${boundary}${second}\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n` +
+            `--${boundary}--\r\n`;
+          const response = await app.execute(
+            new Request({
+              method: 'POST',
+              path: '/form',
+              headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },
+              body: splitAt(Buffer.from(text), rawCuts),
+            }),
+          );
+          const body = JSON.parse(String(response.body));
+          if (after === '') expect(body).toEqual({ a: '1', b: '2' });
+          else if (/[^ \t]/.test(after)) {
+            expect(response.statusCode).toBe(400);
+            expect(body.error).toBe(
+              'Malformed multipart/form-data body: a delimiter line has text after the boundary',
+            );
+          } else expect([200, 400]).toContain(response.statusCode);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('answers any garbage with a status, never a crash', async () => {
     const { app } = buildApp();
     await fc.assert(

@@ -507,6 +507,36 @@ describe('malformed bodies', () => {
     }
   });
 
+  it('a delimiter line with text after the boundary is 400, never a header line read or lost', async () => {
+    // RFC 2046 §5.1.1 allows only spaces and tabs there; the parser reads anything else as the
+    // part's first header line, past the 32 the part-header watch counted.
+    const lines = Array.from({ length: 30 }, (_, i) => `X-${i}: y\r\n`).join('');
+    const file = `${lines}Content-Disposition: form-data; name="f"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nPNG`;
+    const files = new RestApplication({ logger: silentLogger });
+    files.post('/up', ({ files }) => files.map((each) => each.contentType));
+    const answer = (body: string) =>
+      files.execute(
+        new Request({
+          method: 'POST',
+          path: '/up',
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+          body,
+        }),
+      );
+    expect(json(await answer(`--x\r\n${file}\r\n--x--\r\n`))).toEqual(['image/png']);
+    for (const body of [
+      `--xX-Pad: 1\r\n${file}\r\n--x--\r\n`,
+      `--x\r\n${named}\r\n--x-\r\n${file}\r\n--x--\r\n`,
+      `--x\r\n${named}\r\n--x \tz\r\n${file}\r\n--x--\r\n`,
+    ]) {
+      const response = await answer(body);
+      expect(response.statusCode).toBe(400);
+      expect(json(response)).toMatchObject({
+        error: 'Malformed multipart/form-data body: a delimiter line has text after the boundary',
+      });
+    }
+  });
+
   it('a boundary RFC 2046 does not allow is 400', async () => {
     for (const boundary of ['', 'ends-in-space ', 'a'.repeat(71), 'semi;colon"', 'tab\there']) {
       const response = await send(
