@@ -87,6 +87,43 @@ function notFormData(): HttpError {
   return new HttpError(400, 'A multipart part has no form-data disposition or no field name');
 }
 
+/** RFC 7578 §5.1: a field name or filename that is not ASCII is sent in UTF-8. */
+function nameNotUtf8(): HttpError {
+  return new HttpError(
+    400,
+    'A multipart part has a field name or filename that is not valid UTF-8',
+  );
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const REPLACEMENT = /\uFFFD/g;
+
+/**
+ * Whether the parser put U+FFFD in a part's name or filename for bytes that are not UTF-8. It
+ * decodes them leniently, so `name="a\xe9"` and `name="a\xea"` (latin1) would both arrive as
+ * "a\uFFFD", the second value lost. A U+FFFD the client sent (EF BF BD, or `%EF%BF%BD` in a
+ * `name*` or `filename*` value) is its own: the disposition as sent must be UTF-8 and hold as
+ * many of them as the name and filename do (one sent in another parameter may stand for one in
+ * the name: harmless, the client could have sent it there).
+ */
+function replacedBytes(
+  disposition: string | undefined,
+  field: string,
+  filename: string | undefined,
+): boolean {
+  const replaced =
+    (field.match(REPLACEMENT)?.length ?? 0) + (filename?.match(REPLACEMENT)?.length ?? 0);
+  if (replaced === 0) return false;
+  let sent: string;
+  try {
+    sent = STRICT_UTF8.decode(Buffer.from(disposition ?? '', 'latin1'));
+  } catch {
+    return true;
+  }
+  const genuine = (sent.match(REPLACEMENT)?.length ?? 0) + (sent.match(/%EF%BF%BD/gi)?.length ?? 0);
+  return replaced > genuine;
+}
+
 function malformed(error: unknown): HttpError {
   return new HttpError(400, `Malformed multipart/form-data body: ${(error as Error).message}`);
 }
@@ -201,6 +238,8 @@ export class PartSource {
   #parts = 0;
   #files = 0;
   #fields = 0;
+  // The Content-Disposition of the part the parser is announcing, as its bytes (latin1).
+  #disposition: string | undefined;
 
   constructor(request: Request, contentType: string, limits: MultipartLimits) {
     this.#limits = limits;
@@ -241,11 +280,16 @@ export class PartSource {
     const blocks = (this.#parser as unknown as { _parser?: { parser?: EventEmitter } })._parser
       ?.parser;
     let headerBlocks = 0;
-    blocks?.on('part', (part: EventEmitter) =>
+    blocks?.on('part', (part: EventEmitter) => {
+      // Before the parser's own listener, which announces the part: its Content-Disposition as
+      // sent, for the UTF-8 check of its name and filename (#refusal).
+      part.prependListener('header', (header: Record<string, string[] | undefined>) => {
+        this.#disposition = header['content-disposition']?.[0];
+      });
       part.once('header', () => {
         if (++headerBlocks > this.#parts && !this.#closed) this.#refuseFrom(notFormData());
-      }),
-    );
+      });
+    });
     this.#parser.on('finish', () => {
       if (!this.#closed && this.#dropped()) return this.#refuseFrom(notFormData());
       this.#ended = true;
@@ -301,6 +345,7 @@ export class PartSource {
     const limits = this.#limits;
     if (this.#parts > limits.parts) return limitCrossed('parts', limits.parts, field, filename);
     if (field === undefined) return notFormData();
+    if (replacedBytes(this.#disposition, field, filename)) return nameNotUtf8();
     if (filename !== undefined && ++this.#files > limits.files) {
       return limitCrossed('files', limits.files, field, filename);
     }

@@ -338,6 +338,89 @@ describe('multipart parsing (properties)', () => {
     );
   });
 
+  it('reads names and filenames as UTF-8, or refuses them: two names never read as one', async () => {
+    // The parser decodes them leniently: bytes that are not UTF-8 became U+FFFD, and two
+    // different names the same one (docs/uploads.md).
+    const app = new RestApplication({ logger: silentLogger });
+    app.post('/form', ({ formBody, files }) => ({
+      fields: formBody,
+      files: files.map((file) => [file.field, file.filename]),
+    }));
+    // Bytes a quoted parameter can hold as they are: no quote, backslash, CR, LF or slash.
+    const nameBytes = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom([0x61], [0xe9], [0xea], [0xef, 0xbf, 0xbd], [0xc3, 0xa9], [0xc3]),
+          fc
+            .integer({ min: 0x20, max: 0xff })
+            .filter((byte) => byte !== 0x22 && byte !== 0x5c && byte !== 0x2f)
+            .map((byte) => [byte]),
+        ),
+        { minLength: 1, maxLength: 5 },
+      )
+      .map((pieces) => Buffer.from(pieces.flat()));
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    const decoded = (bytes: Buffer) => {
+      try {
+        return strict.decode(bytes);
+      } catch {
+        return undefined;
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(nameBytes, { minLength: 1, maxLength: 3 }),
+        nameBytes,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (names, filename, rawCuts) => {
+          const part = (disposition: Buffer, value: string) =>
+            Buffer.concat([
+              Buffer.from('--x\r\nContent-Disposition: form-data; '),
+              disposition,
+              Buffer.from(`\r\n\r\n${value}\r\n`),
+            ]);
+          const quoted = (name: string, bytes: Buffer) =>
+            Buffer.concat([Buffer.from(`${name}="`), bytes, Buffer.from('"')]);
+          const body = Buffer.concat([
+            ...names.map((name, i) => part(quoted('name', name), String(i))),
+            part(Buffer.concat([Buffer.from('name="f"; '), quoted('filename', filename)]), 'v'),
+            Buffer.from('--x--\r\n'),
+          ]);
+          const response = await app.execute(
+            new Request({
+              method: 'POST',
+              path: '/form',
+              headers: { 'content-type': 'multipart/form-data; boundary=x' },
+              body: splitAt(body, rawCuts),
+            }),
+          );
+          const texts = names.map(decoded);
+          const filenameText = decoded(filename);
+          const result = JSON.parse(String(response.body));
+          if (texts.includes(undefined) || filenameText === undefined) {
+            expect(response.statusCode).toBe(400);
+            expect(result.error).toBe(
+              'A multipart part has a field name or filename that is not valid UTF-8',
+            );
+            return;
+          }
+          // The parser keeps no directory part, and no `.` or `..` as a name (RFC 7578 §4.2).
+          fc.pre(filenameText !== '.' && filenameText !== '..');
+          const first = new Map<string, string>();
+          texts.forEach((text, i) => {
+            if (!first.has(text as string)) first.set(text as string, String(i));
+          });
+          expect(response.statusCode).toBe(200);
+          expect(result).toEqual({
+            fields: Object.fromEntries(first),
+            files: [['f', filenameText]],
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('answers any garbage with a status, never a crash', async () => {
     const { app } = buildApp();
     await fc.assert(

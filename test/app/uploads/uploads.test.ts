@@ -202,6 +202,55 @@ describe('formBody and files', () => {
   });
 });
 
+describe('names that are not UTF-8', () => {
+  const app = new RestApplication({ logger: silentLogger });
+  app.post('/up', ({ formBody, files }) => ({
+    formBody,
+    files: files.map((file) => [file.field, file.filename]),
+  }));
+  // Each disposition given as its bytes: latin1 text keeps them as they are.
+  const send = (...dispositions: string[]) =>
+    app.execute(
+      new Request({
+        method: 'POST',
+        path: '/up',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        body: Buffer.from(
+          `${dispositions.map((each, i) => `--x\r\nContent-Disposition: form-data; ${each}\r\n\r\n${i}\r\n`).join('')}--x--\r\n`,
+          'latin1',
+        ),
+      }),
+    );
+
+  it('a field name or filename that is not UTF-8 is 400, never two names read as one', async () => {
+    // Latin-1 \xe9 and \xea both became "a\uFFFD": the second value was lost.
+    for (const dispositions of [
+      ['name="a\xe9"', 'name="a\xea"'],
+      ['name="f"; filename="caf\xe9.txt"'],
+      ["name*=utf-8''a%E9"],
+      ['name="\xef\xbf\xbd"', 'name="a\xe9"'],
+    ]) {
+      const response = await send(...dispositions);
+      expect(response.statusCode, dispositions.join(' ')).toBe(400);
+      expect(json(response)).toMatchObject({
+        error: 'A multipart part has a field name or filename that is not valid UTF-8',
+      });
+    }
+  });
+
+  it('a U+FFFD the client sent in UTF-8 is a name like any other', async () => {
+    const response = await send(
+      'name="a\xef\xbf\xbd"',
+      "name*=utf-8''b%EF%BF%BD",
+      'name="f"; filename="\xef\xbf\xbd.txt"',
+    );
+    expect(json(response)).toEqual({
+      formBody: { 'a\uFFFD': '0', 'b\uFFFD': '1' },
+      files: [['f', '\uFFFD.txt']],
+    });
+  });
+});
+
 describe('limits', () => {
   function limited(options: ConstructorParameters<typeof RestApplication>[0]) {
     const app = new RestApplication({ logger: silentLogger, ...options });
