@@ -32,9 +32,36 @@ function unquote(value: string): string {
   return value;
 }
 
+/**
+ * `text` split at `separator` wherever it is not inside a quoted-string (RFC 9110 §5.6.4): in
+ * `text/html;x="a,b;q=0"` the value of `x` is one value, not the start of another member or
+ * parameter. Text without a quote, nearly every header, takes the plain split.
+ */
+function splitOutsideQuotes(text: string, separator: ',' | ';'): string[] {
+  if (!text.includes('"')) return text.split(separator);
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      // A quoted-pair (`\"`) takes the next character as it is, a quote included.
+      if (char === '\\') i++;
+      else if (char === '"') quoted = false;
+    } else if (char === '"') quoted = true;
+    else if (char === separator) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 /** Parses `type/subtype; a=b`; returns `undefined` when it is not a media type. */
 export function parseMediaType(text: string): MediaType | undefined {
-  const parts = text.split(';');
+  // RFC 9110 §5.6.6: parameters are separated by semicolons outside their quoted values.
+  const parts = splitOutsideQuotes(text, ';');
   const essence = (parts[0] as string).trim().toLowerCase();
   const slash = essence.indexOf('/');
   if (slash <= 0) return undefined;
@@ -69,11 +96,14 @@ export function isJsonMediaType(essence: string): boolean {
 
 /**
  * Parses an `Accept` header into media ranges. Never throws: malformed members are skipped
- * (RFC 9110 §12.5.1 lets a server ignore what it cannot parse), a malformed q-value keeps q=1.
+ * (RFC 9110 §12.5.1 lets a server ignore what it cannot parse), and so is a member whose weight
+ * is not a qvalue (`q=.5`, `q=2`, `q=0.0001`, RFC 9110 §12.4.2): read as q=1 it would turn a
+ * range the client meant to down-weight, or to refuse, into its first choice.
  */
 export function parseAccept(header: string): MediaRange[] {
   const ranges: MediaRange[] = [];
-  for (const member of header.split(',')) {
+  // RFC 9110 §5.6.1: members are separated by commas outside quoted parameter values.
+  members: for (const member of splitOutsideQuotes(header, ',')) {
     if (member.trim() === '') continue;
     const parsed = parseMediaType(member);
     if (parsed === undefined) continue;
@@ -83,7 +113,8 @@ export function parseAccept(header: string): MediaRange[] {
     for (const key of Object.keys(parsed.params)) {
       const value = parsed.params[key] as string;
       if (key === 'q') {
-        if (QVALUE.test(value)) q = Number(value);
+        if (!QVALUE.test(value)) continue members;
+        q = Number(value);
         // Parameters after q are accept-ext, not media type parameters (RFC 9110 §12.5.1).
         break;
       }
@@ -95,12 +126,19 @@ export function parseAccept(header: string): MediaRange[] {
   return ranges;
 }
 
+/** A parameter value as a token, or as a quoted-string when it is not one (RFC 9110 §5.6.6). */
+function formatParameterValue(value: string): string {
+  return TOKEN.test(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
 /** Formats media ranges back into an `Accept` header value. */
 export function formatAccept(ranges: readonly MediaRange[]): string {
   return ranges
     .map((range) => {
       let out = `${range.type}/${range.subtype}`;
-      for (const key of Object.keys(range.params)) out += `;${key}=${range.params[key]}`;
+      for (const key of Object.keys(range.params)) {
+        out += `;${key}=${formatParameterValue(range.params[key] as string)}`;
+      }
       if (range.q !== 1) out += `;q=${range.q}`;
       return out;
     })

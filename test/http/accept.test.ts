@@ -52,11 +52,32 @@ describe('Accept', () => {
     ]);
   });
 
-  it('skips malformed members and keeps q=1 for a malformed q-value', () => {
+  it('skips malformed members, a member with a malformed weight among them', () => {
     expect(parseAccept('garbage, */json, text/plain;q=2, ;;, application/json')).toEqual([
-      { type: 'text', subtype: 'plain', params: {}, q: 1 },
       { type: 'application', subtype: 'json', params: {}, q: 1 },
     ]);
+    // RFC 9110 §12.4.2: "0" or "1" with at most three decimals. Read as q=1, each of these
+    // would make a range the client down-weighted its first choice.
+    for (const weight of ['.5', '2', 'abc', '-1', '0.0001', '1.0001', '']) {
+      expect(parseAccept(`text/html, application/json;q=${weight}`)).toEqual([
+        { type: 'text', subtype: 'html', params: {}, q: 1 },
+      ]);
+    }
+    expect(negotiate('text/html;q=0.9, application/json;q=.5', available)?.subtype).toBe('html');
+    expect(negotiate('application/json;q=0.000, */*', available)?.subtype).toBe('html');
+    // Four decimals is no qvalue: the member says nothing, and `*/*` takes JSON first.
+    expect(negotiate('application/json;q=0.0000, */*', available)?.subtype).toBe('json');
+  });
+
+  it('splits members and parameters only outside quoted values', () => {
+    expect(parseAccept('text/html;x="a,application/json;q=0.1", text/plain;q=0.5')).toEqual([
+      { type: 'text', subtype: 'html', params: { x: 'a,application/json;q=0.1' }, q: 1 },
+      { type: 'text', subtype: 'plain', params: {}, q: 0.5 },
+    ]);
+    expect(parseAccept('text/plain;x="say \\"a;b\\", c";q=0.2')).toEqual([
+      { type: 'text', subtype: 'plain', params: { x: 'say "a;b", c' }, q: 0.2 },
+    ]);
+    expect(negotiate('text/html;x="a,application/json;q=0.1"', available)).toBeUndefined();
   });
 
   it('negotiates by q-value, then specificity, then the server order', () => {
@@ -103,6 +124,51 @@ describe('Accept', () => {
       fc.property(fc.array(mediaRange, { maxLength: 6 }), (ranges) => {
         expect(parseAccept(formatAccept(ranges))).toEqual(ranges);
       }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('round-trips parameter values that need quoting: commas and semicolons stay inside', () => {
+    const quotedValue = fc.string({ unit: fc.constantFrom('a', ',', ';', '=', ' ', '"', '\\') });
+    const quoted = fc
+      .tuple(
+        token,
+        token,
+        fc.dictionary(
+          token.filter((key) => key !== 'q'),
+          quotedValue,
+          { maxKeys: 2 },
+        ),
+        qvalue,
+      )
+      .map(([type, subtype, params, q]): MediaRange => ({ type, subtype, params, q }));
+    fc.assert(
+      fc.property(fc.array(quoted, { maxLength: 6 }), (ranges) => {
+        expect(parseAccept(formatAccept(ranges))).toEqual(ranges);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a member with a malformed weight is skipped, wherever it stands', () => {
+    const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+    const malformedWeight = fc.oneof(
+      fc.constantFrom('.5', '2', 'abc', '-1', '0.0001', '1.5', '1.0001', '00', ''),
+      fc.stringMatching(/^[0-9.a-z-]{1,6}$/).filter((weight) => !QVALUE.test(weight)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(mediaRange, { maxLength: 5 }),
+        mediaRange,
+        malformedWeight,
+        fc.nat(),
+        (ranges, malformed, weight, at) => {
+          const members = ranges.map((range) => formatAccept([range]));
+          const bad = `${formatAccept([{ ...malformed, q: 1 }])};q=${weight}`;
+          members.splice(at % (members.length + 1), 0, bad);
+          expect(parseAccept(members.join(', '))).toEqual(ranges);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
