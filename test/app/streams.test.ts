@@ -166,6 +166,25 @@ describe('sse()', () => {
     }
   });
 
+  it('lets through only a request that names text/event-stream, not one of its wildcards', async () => {
+    const app = new RestApplication({ logger: silentLogger, renderers: 'json' });
+    app.get('/report', () => ({ a: 1 }));
+    // `text/*` accepts an event stream, but asks for text: JSON was not acceptable, so 406
+    // (docs/application.md, "Content negotiation").
+    for (const accept of ['text/*', 'text/html, text/*;q=0.1', '*/*;q=0, text/*']) {
+      const response = await app.request('/report', { headers: { Accept: accept } });
+      expect(response.statusCode, accept).toBe(406);
+    }
+    for (const accept of ['text/event-stream', 'text/html, text/event-stream;q=0.5']) {
+      const response = await app.request('/report', { headers: { Accept: accept } });
+      expect(response.statusCode, accept).toBe(200);
+    }
+    const refused = await app.request('/report', {
+      headers: { Accept: 'text/event-stream;q=0, text/*' },
+    });
+    expect(refused.statusCode).toBe(406);
+  });
+
   it('sends keep-alive comments while no event comes', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/events', () =>

@@ -8,7 +8,7 @@
 
 import { HttpError } from '../../errors.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { negotiate } from '../../http/media-type.js';
+import { negotiate, parseAcceptCached } from '../../http/media-type.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { FileBody, Response, type ResponseBody } from '../../response.js';
@@ -44,11 +44,16 @@ export function chooseRenderer(route: CompiledRoute, request: Request): Compiled
   return renderers[0] as CompiledRenderer;
 }
 
-const EVENT_STREAM = [{ type: 'text', subtype: 'event-stream', params: {} }];
-
+/**
+ * Whether the request names `text/event-stream` itself, as an EventSource does. A wildcard
+ * such as `text/*` accepts an event stream too, but asks for any text: letting it through
+ * would answer a type it did not accept instead of the 406 it is owed.
+ */
 function asksForEventStream(request: Request): boolean {
-  return (
-    negotiate(MultiValueHeaders.getList(request.headers, 'accept'), EVENT_STREAM) !== undefined
+  const accept = MultiValueHeaders.getList(request.headers, 'accept');
+  if (accept === undefined) return false;
+  return parseAcceptCached(accept).some(
+    (range) => range.type === 'text' && range.subtype === 'event-stream' && range.q > 0,
   );
 }
 
