@@ -7,8 +7,14 @@
  */
 
 import { HttpError } from '../../errors.js';
+import { isWhatwgHeaders } from '../../http/header-fields.js';
 import { MultiValueHeaders } from '../../http/headers.js';
-import { negotiate, parseAcceptCached } from '../../http/media-type.js';
+import {
+  isJsonMediaType,
+  mediaTypeEssence,
+  negotiate,
+  parseAcceptCached,
+} from '../../http/media-type.js';
 import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { FileBody, Response, type ResponseBody } from '../../response.js';
@@ -106,6 +112,11 @@ function toResponse(
     headers = result[2];
     // A Response keeps its own status and headers; so does a WHATWG one (fromFetchApi).
     if (body instanceof Response) return answeringOnce(body, exchange.request);
+    const declared = headers === undefined ? undefined : tupleContentType(headers);
+    if (declared !== undefined && body !== undefined && body !== null && !isFetchResponse(body)) {
+      const typed = typedTupleResponse(exchange, body, status, headers, declared, fromErrorHandler);
+      return varyOnAccept(representations.renderers, typed);
+    }
   }
   if (body === undefined || body === null) {
     return makeResponse(status ?? 204, undefined, undefined, headers);
@@ -136,6 +147,74 @@ function toResponse(
   return renderWith(exchange, renderer, body, status, headers).then((response) =>
     varyOnAccept(renderers, response),
   );
+}
+
+/**
+ * A tuple whose headers name a Content-Type is sent as that type (RFC 9110 §8.3: the field
+ * describes the content sent), never re-rendered into the negotiated one under that label.
+ */
+function typedTupleResponse(
+  exchange: Exchange,
+  body: unknown,
+  status: number,
+  headers: unknown,
+  contentType: string,
+  fromErrorHandler: boolean,
+): Response {
+  const content = asDeclaredType(exchange, body, contentType, fromErrorHandler);
+  if (content === undefined) {
+    throw new Error(
+      `A [body, status, headers] tuple names Content-Type ${contentType} and has ${describeKind(body)} as its body, which has no form in that type: return the body as text or bytes, or leave Content-Type out and declare a renderer with provides('${contentType}', renderer)`,
+    );
+  }
+  return makeResponse(status, content, contentType, headers);
+}
+
+/**
+ * `body` as content of a type the handler named itself (docs/application.md, "Handler
+ * results"): text and bytes as they are, data as JSON when the type is JSON (`application/json`
+ * or a `+json` type, RFC 6839), a number or boolean as its text. `undefined` for anything else,
+ * which has no form in that type: `[object Object]` would be sent, or JSON under another name.
+ */
+function asDeclaredType(
+  exchange: Exchange,
+  body: unknown,
+  contentType: string,
+  fromErrorHandler: boolean,
+): ResponseBody {
+  if (
+    typeof body === 'string' ||
+    isRawBody(body) ||
+    ArrayBuffer.isView(body) ||
+    (typeof Blob === 'function' && body instanceof Blob)
+  ) {
+    return body as ResponseBody;
+  }
+  if (isJsonMediaType(mediaTypeEssence(contentType))) {
+    if (!isPlainData(body)) checkRepresentable(exchange, body, fromErrorHandler);
+    return JSON.stringify(body) ?? 'null';
+  }
+  if (typeof body === 'number' || typeof body === 'boolean' || typeof body === 'bigint') {
+    return String(body);
+  }
+  return undefined;
+}
+
+/** The Content-Type a tuple's headers name, in any form they take (`addTupleHeaders`). */
+function tupleContentType(headers: unknown): string | undefined {
+  if (headers instanceof MultiValueHeaders)
+    return MultiValueHeaders.getLower(headers, 'content-type');
+  if (isWhatwgHeaders(headers as object)) {
+    return (headers as { get(name: string): string | null }).get('content-type') ?? undefined;
+  }
+  const record = headers as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    if (name.length !== 12 || name.toLowerCase() !== 'content-type') continue;
+    const value = record[name];
+    if (value === undefined || value === null) return undefined;
+    return String(Array.isArray(value) ? value[0] : value);
+  }
+  return undefined;
 }
 
 /** A route that could have answered in another media type varies on Accept. */
@@ -187,14 +266,15 @@ function renderedBody(output: unknown, renderer: CompiledRenderer): ResponseBody
   ) {
     return output;
   }
-  const kind = Array.isArray(output)
-    ? 'an array'
-    : typeof output === 'object'
-      ? 'an object'
-      : typeof output;
   throw new Error(
-    `The renderer for ${renderer.contentType} returned ${kind}: a renderer returns the body (a string, bytes or a stream)`,
+    `The renderer for ${renderer.contentType} returned ${describeKind(output)}: a renderer returns the body (a string, bytes or a stream)`,
   );
+}
+
+/** What kind of value a body that has no text of its own is, for the error saying so. */
+function describeKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** A body that is sent as it is, without a renderer. */

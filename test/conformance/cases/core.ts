@@ -113,6 +113,16 @@ function buildApp() {
   app.get('/interim', () => [null, 103]);
   app.put('/multi', () => ({ method: 'PUT' }));
   app.patch('/multi', () => ({ method: 'PATCH' }));
+  app.get('/typed/page', () => [
+    '<h1>Hi</h1>',
+    200,
+    { 'Content-Type': 'text/html; charset=utf-8' },
+  ]);
+  app.get('/typed/problem', () => [
+    { title: 'Gone' },
+    410,
+    { 'content-type': 'application/problem+json' },
+  ]);
   app.provides('text/csv', ({ result }) => `csv:${JSON.stringify(result)}`);
   return app;
 }
@@ -222,6 +232,22 @@ export const coreCases: CasesModule = {
       expect(response.status).toBe(202);
       expect(response.headers.get('x-custom')).toBe('yes');
       expect(response.headers.getAll('set-cookie')).toEqual(['a=1', 'b=2']);
+    });
+
+    test('a tuple that names its Content-Type is sent as that type, whatever Accept prefers', async (send) => {
+      // RFC 9110 §8.3: Content-Type describes the content sent, so no renderer re-renders it.
+      for (const accept of [undefined, 'text/html,*/*;q=0.8', 'application/json', 'text/plain']) {
+        const headers = accept === undefined ? undefined : { Accept: accept };
+        const page = await send(get('/typed/page', headers));
+        expect(page.status, accept).toBe(200);
+        expect(page.headers.get('content-type'), accept).toBe('text/html; charset=utf-8');
+        expect(page.text(), accept).toBe('<h1>Hi</h1>');
+      }
+      // Data under a JSON type (RFC 6839 +json) is sent as JSON, also to a client preferring HTML.
+      const problem = await send(get('/typed/problem', { Accept: 'text/html, */*;q=0.1' }));
+      expect(problem.status).toBe(410);
+      expect(problem.headers.get('content-type')).toBe('application/problem+json');
+      expect(problem.json()).toEqual({ title: 'Gone' });
     });
 
     test('POST can answer 201 with a Location', async (send) => {
