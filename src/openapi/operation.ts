@@ -182,10 +182,10 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
   const returned = route.settings[DOCS_SETTING.returns] as
     | ReadonlyMap<number, DocumentedResponse>
     | undefined;
-  // What `provides()` renders (the route's, its routers' and the application's) is sent for a
-  // declared success too, to a client that asks for it: its types join the declared one.
+  // What `provides()` renders or declares (the route's, its routers' and the application's) is
+  // sent for a declared success too, to a client that asks for it: its types join the declared one.
   const provided = compiled.renderers
-    .filter((renderer) => renderer.fn !== undefined)
+    .filter((renderer) => renderer.builtin === undefined)
     .map((renderer) => renderer.contentType);
   for (const declaration of returned?.values() ?? []) {
     const response = declaredResponse(declaration, context, where);

@@ -5,7 +5,10 @@
 import { type MediaType, parseMediaType } from '../../http/media-type.js';
 import type { Getter } from '../inject/getters.js';
 
-/** A renderer as the pipeline uses it: its media type and how to call it. */
+/**
+ * A renderer as the pipeline uses it: its media type and how to call it. With neither `builtin`
+ * nor `fn`, the handler answers with this type itself (`provides(type)` without a renderer).
+ */
 export interface CompiledRenderer extends MediaType {
   /** The Content-Type to send, e.g. `text/html; charset=utf-8`. */
   contentType: string;

@@ -39,7 +39,10 @@ import {
 export interface RouteFeatures {
   /** Step 2: the getters of the authorization hooks the route runs, 401 hooks first. */
   authorization: readonly Getter[] | undefined;
-  /** Request headers the answer depends on, for `Vary`: authorization's, then CORS's `Origin`. */
+  /**
+   * Request headers the answer depends on, for `Vary`: authorization's, `Accept` for a route
+   * that answers a type itself, then CORS's `Origin`.
+   */
   vary: VaryMembers | undefined;
   /** Step 5: the route's ETag / Last-Modified providers. */
   conditional: CompiledConditional | undefined;
@@ -98,9 +101,11 @@ export interface FeatureLevel {
   readonly settings: Readonly<Record<string, unknown>>;
 }
 
-/** A route, as the features see it: its settings and the names its handler injects. */
+/** A route, as the features see it: its settings, the names its handler injects, its renderers. */
 export interface FeatureRoute extends FeatureLevel {
   readonly handler: { readonly names: readonly string[] };
+  /** By media type; `undefined` for a type the handler answers with itself. */
+  readonly renderers: ReadonlyMap<string, unknown>;
 }
 
 function levelSetting<T>(
@@ -194,6 +199,12 @@ export function compileRouteFeatures(
       }
     }
   }
+  // A route that answers a type itself (`provides(type)` without a renderer) sends the handler's
+  // file, bytes or Response, which no renderer marks; Accept still chose between it and the
+  // others (RFC 9110 §12.5.5), so every answer says so.
+  if (varyAccept && route !== undefined && [...route.renderers.values()].includes(undefined)) {
+    vary.push('Accept');
+  }
   const cors = compileCors(levelSetting<CorsOptions | false>(routers, route, SETTING.cors));
   if (cors !== undefined && variesByOrigin(cors)) vary.push('Origin');
   const csp = innermost(levelSetting<CompiledCsp | false>(routers, route, SETTING.csp));
@@ -202,6 +213,7 @@ export function compileRouteFeatures(
   );
   if (
     authorization === undefined &&
+    vary.length === 0 &&
     conditional === undefined &&
     cors === undefined &&
     csp === undefined &&

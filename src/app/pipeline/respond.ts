@@ -144,9 +144,38 @@ function toResponse(
     const response = makeResponse(status, renderer.builtin(body), renderer.contentType, headers);
     return varyOnAccept(renderers, response);
   }
+  if (renderer.fn === undefined) {
+    const response = ownTypeResponse(exchange, renderer, body, status, headers, fromErrorHandler);
+    return varyOnAccept(renderers, response);
+  }
   return renderWith(exchange, renderer, body, status, headers).then((response) =>
     varyOnAccept(renderers, response),
   );
+}
+
+/**
+ * The result of a route that answers `renderer`'s type itself (`provides(type)` without a
+ * renderer), sent as that type. Bytes, files, streams and Responses never come here: they are
+ * sent as the handler made them, typed by it.
+ */
+function ownTypeResponse(
+  exchange: Exchange,
+  renderer: CompiledRenderer,
+  body: unknown,
+  status: number,
+  headers: unknown,
+  fromErrorHandler: boolean,
+): Response {
+  const contentType = renderer.contentType;
+  const content = asDeclaredType(exchange, body, contentType, fromErrorHandler);
+  if (content === undefined) {
+    const route = exchange.route;
+    const where = route === undefined ? 'The route' : `${route.route.method} ${route.template}`;
+    throw new Error(
+      `${where} provides ${contentType} without a renderer, so its handler answers with that type itself, but it returned ${describeKind(body)}: return the body (text, bytes, a stream or a Response), or give provides('${contentType}', renderer) a renderer`,
+    );
+  }
+  return makeResponse(status, content, contentType, headers);
 }
 
 /**
@@ -171,8 +200,8 @@ function typedTupleResponse(
 }
 
 /**
- * `body` as content of a type the handler named itself (docs/application.md, "Handler
- * results"): text and bytes as they are, data as JSON when the type is JSON (`application/json`
+ * `body` as content of a type the handler named itself, in a tuple or with `provides(type)`
+ * (docs/application.md, "Handler results"): text and bytes as they are, data as JSON when the type is JSON (`application/json`
  * or a `+json` type, RFC 6839), a number or boolean as its text. `undefined` for anything else,
  * which has no form in that type: `[object Object]` would be sent, or JSON under another name.
  */

@@ -57,21 +57,24 @@ export function orderRenderers(
     const media = rendererMediaType(type);
     return `${media.type}/${media.subtype}`;
   };
-  const jsonOverride =
-    route?.renderers.get('application/json') ?? source.appRenderers.get('application/json');
+  // The route's word on JSON wins, even one without a renderer (its handler sends JSON itself).
+  const routeJson = route?.renderers.has('application/json') === true;
+  const jsonOverride = routeJson
+    ? route?.renderers.get('application/json')
+    : source.appRenderers.get('application/json');
   const json = BUILTIN_RENDERERS[0] as (typeof BUILTIN_RENDERERS)[number];
   entries.set(
     'application/json',
     compileRenderer(
       compiler,
       jsonOverride,
-      jsonOverride ? undefined : json.render,
+      routeJson || jsonOverride ? undefined : json.render,
       json.contentType,
       `Renderer for application/json (${label})`,
       params,
     ),
   );
-  const add = (type: string, injectable: Injectable) => {
+  const add = (type: string, injectable: Injectable | undefined) => {
     const key = essence(type);
     if (entries.has(key)) return;
     entries.set(

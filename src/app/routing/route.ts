@@ -88,8 +88,11 @@ export class Route<
   readonly method: HTTPMethod;
   readonly path: string;
   readonly handler: Injectable;
-  /** Renderers for this route only, by media type, in registration order. */
-  readonly renderers = new Map<string, Injectable>();
+  /**
+   * Renderers for this route only, by media type, in registration order; `undefined` for a type
+   * the handler answers with itself (`provides(type)` without a renderer).
+   */
+  readonly renderers = new Map<string, Injectable | undefined>();
   /** Extensions of later features (conditional providers, CORS, CSP) keyed by feature. */
   readonly settings: Record<string, unknown> = {};
   /** Where the application registered the route, for the duplicate route error. */
@@ -109,14 +112,22 @@ export class Route<
 
   /**
    * Adds a renderer for `mediaType` to this route; it wins over the application's for the
-   * same type.
+   * same type. Without a renderer, the route declares that its handler answers with this type
+   * itself (a file, bytes, a Response of that type): a request for it is let through to the
+   * handler, whose result is sent as it is (docs/application.md, "Content negotiation").
    *
    * @example
    * app.get('/report', () => data).provides('text/csv', ({ result }) => toCsv(result));
+   * app.get('/report.pdf', () => Response.file('report.pdf')).provides('application/pdf');
    */
-  provides(mediaType: string, renderer: Renderer<Deps>): this {
+  provides(mediaType: string, renderer?: Renderer<Deps>): this {
     rendererMediaType(mediaType);
-    this.renderers.set(mediaType, describeInjectable(renderer, `Renderer for ${mediaType}`));
+    this.renderers.set(
+      mediaType,
+      renderer === undefined
+        ? undefined
+        : describeInjectable(renderer, `Renderer for ${mediaType}`),
+    );
     this.#changed();
     return this;
   }

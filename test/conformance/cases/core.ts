@@ -14,6 +14,8 @@ import {
 import type { CasesModule } from '../suite.js';
 import { conformanceTest, get } from './helpers.js';
 
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+
 function buildApp() {
   const app = new RestApplication({ logger: silentLogger, bodyLimit: 1024 })
     .dependency('store', () => new Map([['1', { id: '1', title: 'First' }]]), { scope: 'session' })
@@ -123,6 +125,10 @@ function buildApp() {
     410,
     { 'content-type': 'application/problem+json' },
   ]);
+  // It serves a type no renderer makes, and says so: a request for it reaches the handler.
+  app
+    .get('/own/image', () => new Response(200, PNG, { contentType: 'image/png' }))
+    .provides('image/png');
   app.provides('text/csv', ({ result }) => `csv:${JSON.stringify(result)}`);
   return app;
 }
@@ -248,6 +254,23 @@ export const coreCases: CasesModule = {
       expect(problem.status).toBe(410);
       expect(problem.headers.get('content-type')).toBe('application/problem+json');
       expect(problem.json()).toEqual({ title: 'Gone' });
+    });
+
+    test('a route that provides a type without a renderer answers it from its handler', async (send) => {
+      for (const accept of ['image/png', 'image/*', 'image/png, application/json;q=0.5']) {
+        const response = await send(get('/own/image', { Accept: accept }));
+        expect(response.status, accept).toBe(200);
+        expect(response.headers.get('content-type'), accept).toBe('image/png');
+        expect([...response.body], accept).toEqual([...PNG]);
+        // JSON, HTML, text and CSV were possible too.
+        expect(response.headers.get('vary'), accept).toBe('Accept');
+      }
+      // Any other type is still refused before the handler runs (SPEC §5.7 step 3).
+      const gif = await send(get('/own/image', { Accept: 'image/gif' }));
+      expect(gif.status).toBe(406);
+      expect((gif.json() as { details: { available: string[] } }).details.available).toContain(
+        'image/png',
+      );
     });
 
     test('POST can answer 201 with a Location', async (send) => {
