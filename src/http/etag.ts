@@ -3,8 +3,12 @@
  * weak ones: `'"abc"'`, `'W/"abc"'`.
  */
 
+import { noteObsText } from './header-fields.js';
+
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE ; etagc = %x21 / %x23-7E / obs-text
 const ETAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+// The same without obs-text, tested first so that a tag with obs-text is noticed (noteObsText).
+const ASCII_ETAG = /^(?:W\/)?"[\x21\x23-\x7e]*"$/;
 
 // What may stand between the quotes unchanged; obs-text is left out because runtimes disagree on
 // sending it, and `%` because it marks the escapes below.
@@ -21,8 +25,11 @@ const PLAIN_ETAGC = /^[\x21\x23-\x24\x26-\x7e]*$/;
  */
 export function formatEntityTag(value: string, weak = false): string {
   let quoted: string;
-  if (ETAG.test(value)) quoted = value;
-  else if (PLAIN_ETAGC.test(value)) quoted = `"${value}"`;
+  if (ASCII_ETAG.test(value)) quoted = value;
+  else if (ETAG.test(value)) {
+    quoted = value;
+    noteObsText(value);
+  } else if (PLAIN_ETAGC.test(value)) quoted = `"${value}"`;
   else {
     try {
       quoted = `"${encodeURIComponent(value)}"`;

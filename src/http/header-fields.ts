@@ -36,6 +36,22 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // log have seen a 200 and the client gets a bare 500: refused here, the handler's error goes
 // through the error path. What may be sent is §5.5's field content: HTAB, SP, VCHAR, obs-text.
 const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+// Nearly every value is ASCII: this one test passes it, and only a value it stops is tested
+// against FORBIDDEN_VALUE, so obs-text is noticed at no cost to ASCII values.
+const NOT_ASCII_FIELD_CONTENT = /[^\t\x20-\x7e]/;
+
+/**
+ * Whether this process has accepted a header value with obs-text (U+0080–U+00FF, one octet each:
+ * RFC 9110 §5.5). Until it has, no response can hold one but a client's value echoed back, and
+ * an adapter that must send such a value with care (the Node adapter writes a head and a text
+ * body together in one encoding) skips looking for it.
+ */
+export let obsTextAccepted = false;
+
+/** Records that `value`, a field value about to be sent, holds obs-text when it does. */
+export function noteObsText(value: string): void {
+  if (!obsTextAccepted && NOT_ASCII_FIELD_CONTENT.test(value)) obsTextAccepted = true;
+}
 
 // Names already found valid: applications send the same few names on every response.
 const VALID_NAMES = new Set<string>();
@@ -60,12 +76,18 @@ export function checkName(name: string): void {
  */
 export function checkValue(name: string, value: string): string {
   if (typeof value !== 'string') value = String(value);
+  if (NOT_ASCII_FIELD_CONTENT.test(value)) checkObsTextValue(name, value);
+  return value;
+}
+
+/** `checkValue` for a value that is not all ASCII field content: obs-text, or refused. */
+function checkObsTextValue(name: string, value: string): void {
   if (FORBIDDEN_VALUE.test(value)) {
     throw new TypeError(
       `Invalid value for header ${name}: control characters are not allowed (CR, LF and NUL among them, RFC 9110 §5.5; HTAB is), nor characters above U+00FF (percent-encode them, as RFC 8187 does)`,
     );
   }
-  return value;
+  obsTextAccepted = true;
 }
 
 /** What fields are added to: each through `add`, which validates it. */

@@ -12,6 +12,7 @@ import { unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { exactly, fileSpan } from '../../file-span.js';
 import { discardBody } from '../../http/bytes.js';
+import { obsTextAccepted } from '../../http/header-fields.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
@@ -54,9 +55,27 @@ export function writeResponse(
     return;
   }
   if (body === undefined || body === null) res.end();
-  else if (typeof body === 'string' || body instanceof Uint8Array) res.end(body);
+  else if (typeof body === 'string') res.end(obsTextAccepted ? textBody(body, response) : body);
+  else if (body instanceof Uint8Array) res.end(body);
   else if (isStream(body)) sendStream(res, body, response, context);
   else res.end();
+}
+
+// A character of obs-text (RFC 9110 §5.5): one octet above 0x7F.
+const OBS_TEXT = /[\x80-\xff]/;
+
+/**
+ * What `end()` gets for a text body. Node writes the head and a text body together, both in the
+ * body's encoding, so with obs-text in the head an `é` would go out as the two octets of its
+ * UTF-8 form; a field value is octets, one per character (RFC 9110 §5.5), as Node writes a head
+ * on its own, before a bytes body or none. A head with obs-text is sent apart from its body,
+ * which goes as its UTF-8 bytes. Looked for only once the process has accepted such a value.
+ */
+function textBody(body: string, response: Response): string | Uint8Array {
+  for (const [, value] of response.headers) {
+    if (OBS_TEXT.test(value)) return Buffer.from(body, 'utf8');
+  }
+  return body;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 
 import { SetupError } from '../../errors.js';
+import { noteObsText } from '../../http/header-fields.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import {
   formatAllow,
@@ -211,7 +212,9 @@ export function addCorsHeaders(cors: CompiledCors, request: Request, response: R
   const headers = response.headers;
   const origin = allowedOrigin(cors, request.headers.get('origin'));
   if (origin === undefined) return;
-  // `*` or an origin found well-formed (no CR, LF or NUL): set as it is.
+  // `*` or an origin found well-formed (no CR, LF or NUL): set as it is. An echoed origin is the
+  // client's text, which an origin policy may let through with obs-text in it.
+  if (origin !== '*') noteObsText(origin);
   MultiValueHeaders.setTrusted(
     headers,
     'Access-Control-Allow-Origin',

@@ -303,3 +303,53 @@ describe('Host and Transfer-Encoding (RFC 9112 §3.2, §6.1)', () => {
     );
   });
 });
+
+describe('header values with obs-text (RFC 9110 §5.5)', () => {
+  let server: ServeHandle;
+  beforeAll(async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const bodies: Record<string, unknown> = {
+      text: 'snow \u2603',
+      json: { snow: '\u2603' },
+      bytes: new TextEncoder().encode('snow \u2603'),
+      empty: null,
+    };
+    app.get('/{kind}', ({ kind, queryParams }) => [bodies[kind], 200, { 'X-A': queryParams.v }]);
+    server = await start(app);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  // Field content: HTAB, SP, VCHAR and obs-text, between two letters so no whitespace is trimmed.
+  const fieldCharacter = fc.oneof(
+    fc.integer({ min: 0x20, max: 0x7e }),
+    fc.integer({ min: 0x80, max: 0xff }),
+    fc.constant(0x09),
+  );
+  const fieldValue = fc
+    .array(fieldCharacter, { maxLength: 20 })
+    .map((codes) => `a${String.fromCharCode(...codes)}z`);
+
+  it('go out one octet per character, whatever the body, which stays UTF-8', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fieldValue,
+        fc.constantFrom('text', 'json', 'bytes', 'empty'),
+        async (value, kind) => {
+          const target = `/${kind}?v=${encodeURIComponent(value)}`;
+          const exchange = await rawExchange(
+            server.port,
+            `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+          );
+          const end = exchange.indexOf('\r\n\r\n');
+          const head = exchange.slice(0, end);
+          expect(head.split('\r\n')).toContain(`x-a: ${value}`);
+          const body = Buffer.from(exchange.slice(end + 4), 'latin1').toString('utf8');
+          if (kind !== 'empty') expect(body).toContain('\u2603');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
