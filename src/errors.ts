@@ -19,7 +19,11 @@ export interface ValidationIssue {
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly details: unknown;
-  /** Headers the error response must carry (for example `Allow` on a 405). */
+  /**
+   * Headers the error response must carry (for example `Allow` on a 405). `Vary` is merged with
+   * the response's own; `Content-Type` is ignored, as the body is the built-in one or an error
+   * handler's, which have their own type.
+   */
   readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor(

@@ -5,9 +5,11 @@
  */
 
 import { HttpError, isReportedFailure, SetupError, ValidationError } from '../../errors.js';
+import { checkValue } from '../../http/header-fields.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { negotiate } from '../../http/media-type.js';
 import { reasonPhrase } from '../../http/status.js';
+import { addVary } from '../../http/vary.js';
 import type { Request } from '../../request.js';
 import { Response } from '../../response.js';
 import type { CompiledRenderer } from '../features/renderers.js';
@@ -201,13 +203,35 @@ async function errorResponse(
     info.details,
     host.jsonOnly,
   );
-  if (info.headers !== undefined) {
-    for (const name of Object.keys(info.headers)) {
-      response.headers.set(name, info.headers[name] as string);
-    }
-  }
+  if (info.headers !== undefined) addErrorHeaders(response, info.headers);
   if (info.status === 415) acceptHeaders(response, request, exchange.route?.accept ?? '*/*');
   return response;
+}
+
+/**
+ * Puts the headers an `HttpError` carries on its response, each replacing the response's own but
+ * two, which describe the body: that body is the built-in one or the error handler's, never the
+ * error's (docs/application.md, "Errors"). `Vary` is merged, since the response still varies on
+ * what its body depends on (`Accept` for the built-in one, RFC 9110 §12.5.5); `*` stands alone,
+ * as it says the response varies on everything. `Content-Type` is left out: the type that goes
+ * out is the one of the body that goes out.
+ */
+function addErrorHeaders(response: Response, headers: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(headers)) {
+    const key = name.toLowerCase();
+    if (key === 'content-type') continue;
+    const value = String(headers[name]);
+    if (key !== 'vary') response.headers.set(name, value);
+    else if (value.trim() === '*') response.headers.set('Vary', '*');
+    else {
+      // Checked as any value is (no CR or LF), then merged one member at a time.
+      checkValue(name, value);
+      for (const member of value.split(',')) {
+        const trimmed = member.trim();
+        if (trimmed !== '') addVary(response.headers, trimmed);
+      }
+    }
+  }
 }
 
 /**

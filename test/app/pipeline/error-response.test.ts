@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
@@ -265,6 +266,78 @@ describe('error handlers', () => {
 
   it('refuses an HttpError status outside 400-599', () => {
     expect(() => new HttpError(200)).toThrow(RangeError);
+  });
+});
+
+describe("an HttpError's headers", () => {
+  const varyMember = fc.constantFrom('Origin', 'Accept-Language', 'Cookie', 'X-Tenant', 'accept');
+  const errorHeaders = fc.record(
+    {
+      Vary: fc.array(varyMember, { minLength: 1, maxLength: 3 }).map((names) => names.join(', ')),
+      'Content-Type': fc.constantFrom('application/problem+json', 'text/html', 'image/png'),
+      'X-Reason': fc.constantFrom('quota', 'gone'),
+    },
+    { requiredKeys: [] },
+  );
+  const accept = fc.constantFrom(undefined, 'application/json', 'text/plain', 'text/*', '*/*');
+
+  it('merge into Vary and never relabel the body, built-in or an error handler’s', async () => {
+    await fc.assert(
+      fc.asyncProperty(errorHeaders, accept, fc.boolean(), async (headers, type, handled) => {
+        const app = new RestApplication({ logger: silentLogger });
+        app.get('/x', () => {
+          throw new HttpError(404, 'gone', undefined, headers);
+        });
+        if (handled) {
+          app.errorHandler(() => new Response(404, 'handled', { contentType: 'text/plain' }));
+        }
+        const response = await app.request('/x', {
+          headers: type === undefined ? {} : { accept: type },
+        });
+        expect(response.statusCode).toBe(404);
+        const vary = response.headers
+          .getAll('vary')
+          .flatMap((line) => line.split(',').map((name) => name.trim().toLowerCase()));
+        const expected = new Set(
+          (headers.Vary?.split(', ') ?? []).map((name) => name.toLowerCase()),
+        );
+        if (!handled) expected.add('accept');
+        for (const name of expected) expect(vary).toContain(name);
+        expect(new Set(vary).size).toBe(vary.length);
+        if (headers['X-Reason'] !== undefined) {
+          expect(response.headers.get('x-reason')).toBe(headers['X-Reason']);
+        }
+        const body = response.body as string;
+        if (handled) {
+          expect(response.headers.get('content-type')).toBe('text/plain');
+        } else if (response.headers.get('content-type') === 'application/json') {
+          expect(JSON.parse(body)).toMatchObject({ error: 'gone', statusCode: 404 });
+        } else {
+          expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+          expect(body).toBe('gone');
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('with Vary: * say the response varies on everything', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => {
+      throw new HttpError(404, 'gone', undefined, { Vary: '*' });
+    });
+    const response = await app.request('/x');
+    expect(response.headers.getAll('vary')).toEqual(['*']);
+  });
+
+  it('answer 500 for a Vary value with CR or LF, as for any other header', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/x', () => {
+      throw new HttpError(404, 'gone', undefined, { Vary: 'Origin\r\nX-Injected: 1' });
+    });
+    const response = await app.request('/x');
+    expect(response.statusCode).toBe(500);
+    expect(response.headers.has('x-injected')).toBe(false);
   });
 });
 
