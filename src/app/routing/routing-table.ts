@@ -214,8 +214,11 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     }
     let compiled: CompiledRoute;
     try {
+      // The parameter stands in for the name in every function of the route (its error
+      // handlers, default headers and hooks too, docs/application.md "Dependency injection by
+      // name"), whether the handler asks for it or not: both together are refused.
       for (const name of paramNames) {
-        if (compiler.bindings.has(name) && route.handler.names.includes(name)) {
+        if (compiler.bindings.has(name)) {
           throw new SetupError(
             'NAME_CLASH',
             `${label}: path parameter "${name}" clashes with a registered dependency`,

@@ -378,6 +378,35 @@ describe('dependency injection', () => {
     await expect(app.startup()).rejects.toMatchObject({ code: 'NAME_CLASH' });
   });
 
+  it('refuses a path parameter named like a dependency the route sees, injected or not', async () => {
+    // The parameter would stand in for the dependency in the route's error handler, default
+    // headers and hooks, not only in its handler.
+    const app = newApp().dependency('id', () => 'dependency');
+    app.get('/x/{id}', () => 'no id here');
+    app.errorHandler(({ id }) => ({ id }));
+    await expect(app.startup()).rejects.toMatchObject({
+      code: 'NAME_CLASH',
+      message: 'Route GET /x/{id}: path parameter "id" clashes with a registered dependency',
+    });
+
+    const inner = new Router().dependency('slug', () => 'dependency');
+    inner.get('/{slug}', () => 'no slug here');
+    const mounted = newApp().mount('/posts', inner);
+    await expect(mounted.startup()).rejects.toMatchObject({
+      code: 'NAME_CLASH',
+      message: expect.stringContaining('Route GET /posts/{slug}: path parameter "slug"'),
+    });
+
+    // A dependency another router registers is not seen by the route: no clash.
+    const apart = newApp().mount(
+      '/posts',
+      new Router().dependency('slug', () => 'dependency'),
+    );
+    apart.get('/pages/{slug}', ({ slug }) => slug);
+    await apart.startup();
+    expect((await apart.request('/pages/home')).body).toBe('home');
+  });
+
   it('lets a provider reject with an HttpError status, and turns other throws into 500', async () => {
     const { HttpError } = await import('../../../src/index.js');
     const app = newApp()
