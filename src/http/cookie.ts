@@ -50,24 +50,62 @@ const SAME_SITE: ReadonlyMap<string, string> = new Map([
   ['none', 'None'],
 ]);
 
+// A header's text is its octets, one character each: what Node hands over and what a Fetch
+// runtime's `Headers` hold. Cookie values are octets (RFC 6265 §4.1.1, §5.4), and a browser sends
+// one that script set with non-ASCII text as that text's UTF-8 octets; read as UTF-8, they are
+// the text again, on every adapter (text given in process, such as a test's `'é'`, is no UTF-8
+// and stays as it is).
+const NOT_ASCII = /[\x80-\uffff]/;
+// `ignoreBOM` keeps a leading U+FEFF, which is part of the value, not a byte order mark.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const SURROUNDING_SPACES = /^[ \t]+|[ \t]+$/g;
+
+function trimSpaces(text: string): string {
+  return text.replace(SURROUNDING_SPACES, '');
+}
+
+/**
+ * `value` read as UTF-8 when its characters are octets (none above U+00FF) that form UTF-8;
+ * otherwise `value` as it is.
+ */
+function decodeUtf8Octets(value: string): string {
+  const octets = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code > 0xff) return value;
+    octets[i] = code;
+  }
+  try {
+    return UTF8.decode(octets);
+  } catch {
+    return value;
+  }
+}
+
 /**
  * Parses a `Cookie` header into a name → value map; the first occurrence of a name wins
- * (RFC 6265 §5.4 orders the more specific path first). Values are percent-decoded when they
- * decode cleanly. The map inherits nothing, so a cookie named `__proto__` is plain data.
- * Never throws.
+ * (RFC 6265 §5.4 orders the more specific path first). A value of octets above 0x7F that form
+ * UTF-8 is read as UTF-8; values are percent-decoded when they decode cleanly. The map inherits
+ * nothing, so a cookie named `__proto__` is plain data. Never throws.
  */
 export function parseCookieHeader(header: string | undefined): Record<string, string> {
   const cookies: Record<string, string> = Object.create(null);
   if (header === undefined || header === '') return cookies;
+  // One look at the whole header: an all-ASCII one, nearly every one, skips the UTF-8 reading.
+  const octets = NOT_ASCII.test(header);
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq === -1) continue;
     const name = pair.slice(0, eq).trim();
     if (name === '' || name in cookies) continue;
-    let value = pair.slice(eq + 1).trim();
+    // Only SP and HTAB surround a value (RFC 6265 §5.2); `trim()` would also take an octet 0xA0
+    // (U+00A0 as text), the last of many a UTF-8 character, which only a non-ASCII header has.
+    let value = octets ? trimSpaces(pair.slice(eq + 1)) : pair.slice(eq + 1).trim();
     if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
       value = value.slice(1, -1);
     }
+    if (octets && NOT_ASCII.test(value)) value = decodeUtf8Octets(value);
     if (value.includes('%')) {
       try {
         value = decodeURIComponent(value);

@@ -196,3 +196,60 @@ describe('cookies a browser would drop', () => {
     );
   });
 });
+
+describe('cookie values sent as UTF-8 octets', () => {
+  // Header text is octets, one character each, as Node and Fetch runtimes hand it over.
+  const asOctets = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+  // Text a script may set with document.cookie: anything but the separators, quotes, `%` and
+  // surrounding whitespace.
+  const scriptText = fc
+    .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+    .filter((text) => !/[;,"%\s\\]/.test(text) && text.trim() === text);
+
+  it('are read as the text the client set', () => {
+    fc.assert(
+      fc.property(
+        cookieName.filter((name) => name !== 'z'),
+        scriptText,
+        (name, text) => {
+          expect(parseCookieHeader(`${name}=${asOctets(text)}; z=1`)).toEqual({
+            [name]: text,
+            z: '1',
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('stay as they are when they are no UTF-8 or not octets', () => {
+    const notUtf8 = fc
+      .array(fc.integer({ min: 0x21, max: 0xff }), { minLength: 1, maxLength: 12 })
+      .map((codes) => String.fromCharCode(...codes))
+      .filter((text) => !/[;,"%\\\x7f]/.test(text))
+      .filter((text) => {
+        try {
+          new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text, 'latin1'));
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    fc.assert(
+      fc.property(
+        cookieName,
+        fc.oneof(notUtf8, fc.constantFrom('\u2603', 'caf\u00e9', '\u00c3\u2603')),
+        (name, value) => {
+          expect(parseCookieHeader(`${name}=${value}`)).toEqual({ [name]: value });
+        },
+      ),
+    );
+  });
+
+  it('keep a leading U+FEFF and percent-decode after the UTF-8 reading', () => {
+    expect(parseCookieHeader(`a=${asOctets('\ufeffx')}; b=${asOctets('é')}%41`)).toEqual({
+      a: '\ufeffx',
+      b: 'éA',
+    });
+  });
+});

@@ -336,6 +336,24 @@ describe('request mapping', () => {
   });
 });
 
+describe('a Cookie value sent as UTF-8 octets', () => {
+  it('reaches cookies as the text a script set, as in process', async () => {
+    const exchange = await rawExchange(
+      server.port,
+      Buffer.concat([
+        Buffer.from('GET /echo-request HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: u='),
+        Buffer.from('caf\u00e9 \u2603', 'utf8'),
+        Buffer.from('; v=plain\r\n\r\n'),
+      ]),
+    );
+    const body = Buffer.from(exchange.slice(exchange.indexOf('\r\n\r\n') + 4), 'latin1');
+    expect(JSON.parse(body.toString('utf8')).cookies).toEqual({
+      u: 'caf\u00e9 \u2603',
+      v: 'plain',
+    });
+  });
+});
+
 describe('responses', () => {
   it('sends every Set-Cookie as its own header line, never joined', async () => {
     const response = await send(server.port, { path: '/cookies' });
