@@ -65,17 +65,19 @@ export function writeResponse(
 const OBS_TEXT = /[\x80-\xff]/;
 
 /**
- * What `end()` gets for a text body. Node writes the head and a text body together, both in the
- * body's encoding, so with obs-text in the head an `é` would go out as the two octets of its
- * UTF-8 form; a field value is octets, one per character (RFC 9110 §5.5), as Node writes a head
- * on its own, before a bytes body or none. A head with obs-text is sent apart from its body,
- * which goes as its UTF-8 bytes. Looked for only once the process has accepted such a value.
+ * Whether a header value of `response` holds obs-text. A field value is octets, one per character
+ * (RFC 9110 §5.5), and Node writes a head that way before a bytes body or none; but a head it
+ * writes together with a text body, or flushes on its own (`flushHeaders()`), goes out in UTF-8,
+ * an `é` as two octets. Asked only once the process has accepted such a value.
  */
+function headHasObsText(response: Response): boolean {
+  for (const [, value] of response.headers) if (OBS_TEXT.test(value)) return true;
+  return false;
+}
+
+/** What `end()` gets for a text body: its UTF-8 bytes after a head with obs-text. */
 function textBody(body: string, response: Response): string | Uint8Array {
-  for (const [, value] of response.headers) {
-    if (OBS_TEXT.test(value)) return Buffer.from(body, 'utf8');
-  }
-  return body;
+  return headHasObsText(response) ? Buffer.from(body, 'utf8') : body;
 }
 
 /**
@@ -152,8 +154,10 @@ function sendStream(
 ): void {
   const source = streamChunks(body);
   // The status and headers go out now, not with the first chunk, which may be long in coming
-  // (an event stream's first event): a browser's EventSource opens on them.
-  res.flushHeaders();
+  // (an event stream's first event): a browser's EventSource opens on them. An empty write sends
+  // them too, one octet per character where `flushHeaders()` would write obs-text in UTF-8.
+  if (obsTextAccepted && headHasObsText(response)) res.write(EMPTY);
+  else res.flushHeaders();
   sendChunks(res, source, () => void source.return?.(), response, context);
 }
 

@@ -308,13 +308,20 @@ describe('header values with obs-text (RFC 9110 §5.5)', () => {
   let server: ServeHandle;
   beforeAll(async () => {
     const app = new RestApplication({ logger: silentLogger });
-    const bodies: Record<string, unknown> = {
-      text: 'snow \u2603',
-      json: { snow: '\u2603' },
-      bytes: new TextEncoder().encode('snow \u2603'),
-      empty: null,
+    const bodies: Record<string, () => unknown> = {
+      text: () => 'snow \u2603',
+      json: () => ({ snow: '\u2603' }),
+      bytes: () => new TextEncoder().encode('snow \u2603'),
+      stream: async function* () {
+        yield 'snow \u2603';
+      },
+      empty: () => null,
     };
-    app.get('/{kind}', ({ kind, queryParams }) => [bodies[kind], 200, { 'X-A': queryParams.v }]);
+    app.get('/{kind}', ({ kind, queryParams }) => [
+      bodies[kind]?.(),
+      200,
+      { 'X-A': queryParams.v },
+    ]);
     server = await start(app);
   });
   afterAll(async () => {
@@ -335,7 +342,7 @@ describe('header values with obs-text (RFC 9110 §5.5)', () => {
     await fc.assert(
       fc.asyncProperty(
         fieldValue,
-        fc.constantFrom('text', 'json', 'bytes', 'empty'),
+        fc.constantFrom('text', 'json', 'bytes', 'stream', 'empty'),
         async (value, kind) => {
           const target = `/${kind}?v=${encodeURIComponent(value)}`;
           const exchange = await rawExchange(
