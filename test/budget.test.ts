@@ -7,7 +7,13 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 136 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 138 KiB: a
+ * fifth review stop's fixes took the core from 137,289 to 139,918 bytes (2.6 KiB): a tuple whose
+ * headers name a Content-Type sent as that type (1.0 KiB), `provides(type)` without a renderer
+ * (0.6 KiB), UTF-8 cookie values (0.35 KiB), Accept members split outside quoted-strings and
+ * malformed weights skipped (0.2 KiB), an HttpError's Vary merged (0.2 KiB), obs-text header
+ * values noticed for the Node adapter (0.2 KiB).
+ * Before that, 136 KiB: a
  * fourth review stop's fixes took the core from 134,522 to 135,570 bytes (1.0 KiB): route
  * templates refused where no request could match them and checked again joined to their mount
  * prefixes, a duplicate route kept in registration order, a 401 a hook throws given the
@@ -107,7 +113,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 136 * 1024;
+const CORE_BUDGET = 138 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
