@@ -41,21 +41,40 @@ function splitOutsideQuotes(text: string, separator: ',' | ';'): string[] {
   if (!text.includes('"')) return text.split(separator);
   const parts: string[] = [];
   let start = 0;
-  let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
-    if (quoted) {
-      // A quoted-pair (`\"`) takes the next character as it is, a quote included.
-      if (char === '\\') i++;
-      else if (char === '"') quoted = false;
-    } else if (char === '"') quoted = true;
-    else if (char === separator) {
+    if (char === '"' && startsValue(text, i)) {
+      // An unclosed quote quotes nothing: its member is malformed, and the ones after it are
+      // read as they stand rather than taken into it.
+      const end = closingQuote(text, i + 1);
+      if (end !== -1) i = end;
+    } else if (char === separator) {
       parts.push(text.slice(start, i));
       start = i + 1;
     }
   }
   parts.push(text.slice(start));
   return parts;
+}
+
+/**
+ * Whether the quote at `at` begins a parameter's value (RFC 9110 §5.6.6: a value is a token or a
+ * quoted-string, so a quote inside a token, `v=a"b`, starts nothing).
+ */
+function startsValue(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return text[i] === '=';
+}
+
+/** Where the quoted-string opened before `from` ends; -1 when it never does. */
+function closingQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    // A quoted-pair (`\"`) takes the next character as it is, a quote included.
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
 }
 
 /** Parses `type/subtype; a=b`; returns `undefined` when it is not a media type. */

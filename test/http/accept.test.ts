@@ -80,6 +80,33 @@ describe('Accept', () => {
     expect(negotiate('text/html;x="a,application/json;q=0.1"', available)).toBeUndefined();
   });
 
+  it('reads the members after a quote that starts no value or is never closed', () => {
+    // A quote inside a token starts nothing (RFC 9110 §5.6.6); an unclosed one quotes nothing.
+    for (const stray of ['text/x;v=a"b', 'text/x;v="abc', 'text/x"', '"']) {
+      const ranges = parseAccept(`${stray}, application/json;q=0.5`);
+      expect(ranges.at(-1)).toEqual({
+        type: 'application',
+        subtype: 'json',
+        params: {},
+        q: 0.5,
+      });
+    }
+  });
+
+  it('a stray quote in one member never hides the members after it', () => {
+    const stray = fc
+      .tuple(token, fc.constantFrom('"', 'a"b', '"abc', 'a"', '\\"'))
+      .map(([name, value]) => `text/x;${name}=${value}`);
+    fc.assert(
+      fc.property(fc.array(mediaRange, { maxLength: 5 }), stray, (ranges, member) => {
+        const header = [member, ...ranges.map((range) => formatAccept([range]))].join(', ');
+        const parsed = parseAccept(header);
+        expect(parsed.slice(parsed.length - ranges.length)).toEqual(ranges);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('negotiates by q-value, then specificity, then the server order', () => {
     expect(negotiate('text/*;q=0.5, application/json', available)?.subtype).toBe('json');
     expect(negotiate('text/*, application/json;q=0.1', available)?.subtype).toBe('html');
