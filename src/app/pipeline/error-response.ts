@@ -221,16 +221,15 @@ function addErrorHeaders(response: Response, headers: Readonly<Record<string, st
     const key = name.toLowerCase();
     if (key === 'content-type') continue;
     const value = String(headers[name]);
-    if (key !== 'vary') response.headers.set(name, value);
-    else if (value.trim() === '*') response.headers.set('Vary', '*');
-    else {
-      // Checked as any value is (no CR or LF), then merged one member at a time.
-      checkValue(name, value);
-      for (const member of value.split(',')) {
-        const trimmed = member.trim();
-        if (trimmed !== '') addVary(response.headers, trimmed);
-      }
+    if (key !== 'vary') {
+      response.headers.set(name, value);
+      continue;
     }
+    // Checked as any value is (no CR or LF), then merged one member at a time.
+    checkValue(name, value);
+    const members = value.split(',').map((member) => member.trim());
+    if (members.includes('*')) response.headers.set('Vary', '*');
+    else for (const member of members) if (member !== '') addVary(response.headers, member);
   }
 }
 

@@ -328,6 +328,12 @@ describe("an HttpError's headers", () => {
     });
     const response = await app.request('/x');
     expect(response.headers.getAll('vary')).toEqual(['*']);
+    // `*` among other names says the same: it stands alone (RFC 9110 §12.5.5).
+    app.get('/y', () => {
+      throw new HttpError(404, 'gone', undefined, { Vary: 'Origin, *' });
+    });
+    const listed = await app.request('/y');
+    expect(listed.headers.getAll('vary')).toEqual(['*']);
   });
 
   it('answer 500 for a Vary value with CR or LF, as for any other header', async () => {
