@@ -85,8 +85,8 @@ function decodeUtf8Octets(value: string): string {
 
 /**
  * Parses a `Cookie` header into a name → value map; the first occurrence of a name wins
- * (RFC 6265 §5.4 orders the more specific path first). A value of octets above 0x7F that form
- * UTF-8 is read as UTF-8; values are percent-decoded when they decode cleanly. The map inherits
+ * (RFC 6265 §5.4 orders the more specific path first). A name or value of octets above 0x7F
+ * that form UTF-8 is read as UTF-8; values are percent-decoded when they decode cleanly. The map inherits
  * nothing, so a cookie named `__proto__` is plain data. Never throws.
  */
 export function parseCookieHeader(header: string | undefined): Record<string, string> {
@@ -97,10 +97,13 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
     if (eq === -1) continue;
-    const name = pair.slice(0, eq).trim();
+    // Only SP and HTAB surround a name or value (RFC 6265 §5.2); `trim()` would also take an
+    // octet 0xA0 (U+00A0 as text), the last of many a UTF-8 character, which only a non-ASCII
+    // header has. A name is octets too: one a script set with non-ASCII text is read as UTF-8.
+    const name = octets
+      ? decodeUtf8Octets(trimSpaces(pair.slice(0, eq)))
+      : pair.slice(0, eq).trim();
     if (name === '' || name in cookies) continue;
-    // Only SP and HTAB surround a value (RFC 6265 §5.2); `trim()` would also take an octet 0xA0
-    // (U+00A0 as text), the last of many a UTF-8 character, which only a non-ASCII header has.
     let value = octets ? trimSpaces(pair.slice(eq + 1)) : pair.slice(eq + 1).trim();
     if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
       value = value.slice(1, -1);

@@ -246,6 +246,22 @@ describe('cookie values sent as UTF-8 octets', () => {
     );
   });
 
+  it('are read as the text the client set in a name too', () => {
+    fc.assert(
+      fc.property(
+        scriptText.filter((text) => !text.includes('=') && text !== 'z'),
+        scriptText,
+        (name, text) => {
+          expect(parseCookieHeader(`${asOctets(name)}=${asOctets(text)}; z=1`)).toEqual({
+            [name]: text,
+            z: '1',
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('keep a leading U+FEFF and percent-decode after the UTF-8 reading', () => {
     expect(parseCookieHeader(`a=${asOctets('\ufeffx')}; b=${asOctets('é')}%41`)).toEqual({
       a: '\ufeffx',
