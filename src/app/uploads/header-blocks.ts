@@ -6,32 +6,27 @@
  * block is refused before the parser sees it, and the parser's own bounds are set above these.
  *
  * The body is the delimiter grammar of RFC 2046 §5.1.1: each delimiter is CRLF `--` boundary,
- * the rest of its line (transport padding: spaces and tabs only) ends with CRLF, header lines
- * follow until a blank line, and `--` right after the boundary closes the body. Anything else
- * after the boundary is refused too: the parser reads it as the part's first header line, where
- * this watch would count it as padding, and the two would see different header blocks.
+ * the rest of its line ends with CRLF, header lines follow until a blank line, and `--` right
+ * after the boundary closes the body. Anything after the boundary on its line is refused: the
+ * parser reads it as the part's first header line, where this watch would not count it, and the
+ * two would see different header blocks. That includes the transport padding (spaces and tabs)
+ * RFC 2046 allows there, which the parser reads the same way and no browser sends.
  */
 
 const CRLF = Buffer.from('\r\n');
 const HYPHEN = 0x2d;
 const CR = 0x0d;
-const SPACE = 0x20;
-const TAB = 0x09;
 
 /** What the watch refuses in a body. */
 export type BodyFault = 'header block over the bound' | 'text after the boundary';
 
 /**
- * Whether `data[from, to)` is transport padding (RFC 2046 §5.1.1: `*LWSP-char`, spaces and
- * tabs). A CR at the very end of the data may start the line's CRLF, so it waits for the next
- * chunk.
+ * Whether `data[from, to)`, the rest of a delimiter line, is empty. A CR at the very end of the
+ * data may start the line's CRLF, so it waits for the next chunk.
  */
-function isPadding(data: Buffer, from: number, to: number, lineEnded: boolean): boolean {
+function endsAtBoundary(data: Buffer, from: number, to: number, lineEnded: boolean): boolean {
   const last = !lineEnded && data[to - 1] === CR ? to - 1 : to;
-  for (let at = from; at < last; at++) {
-    if (data[at] !== SPACE && data[at] !== TAB) return false;
-  }
-  return true;
+  return last <= from;
 }
 
 /** Where the watch is in the body. */
@@ -88,7 +83,7 @@ export class PartHeaderWatch {
         const end = data.indexOf(CRLF, position);
         if (
           this.#place === 'delimiter line' &&
-          !isPadding(data, position, end === -1 ? data.length : end, end !== -1)
+          !endsAtBoundary(data, position, end === -1 ? data.length : end, end !== -1)
         ) {
           return 'text after the boundary';
         }

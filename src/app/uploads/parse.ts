@@ -72,13 +72,13 @@ function partHeadersOver(): HttpError {
 }
 
 /**
- * RFC 2046 §5.1.1: a delimiter line holds the boundary and transport padding (spaces and tabs),
- * nothing else; the parser would read the rest as a header line.
+ * A delimiter line holds the boundary alone: the parser would read the rest, even the transport
+ * padding RFC 2046 §5.1.1 allows, as a header line (header-blocks.ts).
  */
 function textAfterBoundary(): HttpError {
   return new HttpError(
     400,
-    'Malformed multipart/form-data body: a delimiter line has text after the boundary',
+    'Malformed multipart/form-data body: a delimiter line has text after the boundary (spaces and tabs included)',
   );
 }
 

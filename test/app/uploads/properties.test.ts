@@ -294,8 +294,8 @@ describe('multipart parsing (properties)', () => {
   });
 
   it('refuses text after the boundary on a delimiter line, wherever the body is split', async () => {
-    // RFC 2046 §5.1.1: only spaces and tabs may follow the boundary on its line. The parser would
-    // read anything else as a header line the part-header watch did not count.
+    // The parser would read anything after the boundary on its line, even the spaces and tabs
+    // RFC 2046 §5.1.1 allows there, as a header line the part-header watch did not count.
     const app = new RestApplication({ logger: silentLogger });
     app.post('/form', ({ formBody }) => formBody);
     const padding = fc
@@ -326,12 +326,12 @@ describe('multipart parsing (properties)', () => {
           );
           const body = JSON.parse(String(response.body));
           if (after === '') expect(body).toEqual({ a: '1', b: '2' });
-          else if (/[^ \t]/.test(after)) {
+          else {
             expect(response.statusCode).toBe(400);
             expect(body.error).toBe(
-              'Malformed multipart/form-data body: a delimiter line has text after the boundary',
+              'Malformed multipart/form-data body: a delimiter line has text after the boundary (spaces and tabs included)',
             );
-          } else expect([200, 400]).toContain(response.statusCode);
+          }
         },
       ),
       { numRuns: 200 },
