@@ -44,10 +44,17 @@ function packageName(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+/** Answers the parser's `require()` of a Node module (src/app/uploads/busboy.ts). */
+const requireNodeModule = join(import.meta.dirname, '../src/app/uploads/busboy.ts');
+
 /**
- * Every package is external but the BUNDLED ones, and a bundled CommonJS package's `require()` of
- * a Node module becomes an ESM import of it (through a small module that re-exports it), so no
- * `require` is left in dist for a user's ESM bundle to break.
+ * Every package is external but the BUNDLED ones, and no `require` of a Node module is left in
+ * dist for a user's ESM bundle to break. @fastify/busboy's `require()`s are answered by
+ * `requireNodeModule`, from the modules its loader imported dynamically just before it: a static
+ * `node:` import in a chunk the core loads lazily would be moved to the top of a Worker by a
+ * bundler inlining our chunks into one file, and load at startup. Another bundled package's
+ * `require()` (the configuration loader's, which is for Node) becomes an ESM import of the
+ * module, through a small module that re-exports it.
  */
 const dependencies = {
   name: 'dependencies',
@@ -55,7 +62,8 @@ const dependencies = {
     builder.onResolve({ filter: /^[^./]/ }, (args) => {
       if (isBuiltin(args.path)) {
         if (args.kind !== 'require-call') return { path: args.path, external: true };
-        return { path: args.path, namespace: 'node-module' };
+        const parser = args.importer.includes('/node_modules/@fastify/busboy/');
+        return { path: args.path, namespace: parser ? 'parser-node-module' : 'node-module' };
       }
       const bundled = BUNDLED.has(args.path) || BUNDLED.has(packageName(args.path));
       return bundled ? undefined : { path: args.path, external: true };
@@ -63,6 +71,11 @@ const dependencies = {
     builder.onLoad({ filter: /.*/, namespace: 'node-module' }, (args) => ({
       contents: `export * from '${args.path}';\nexport { default } from '${args.path}';\n`,
       loader: 'js',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'parser-node-module' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(requireNodeModule)}).requireNodeModule(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+      resolveDir: import.meta.dirname,
     }));
   },
 };

@@ -11,11 +11,11 @@ const REQUEST_ID = /^[\w.-]{1,128}$/;
 // 48-bit counter: unique within the process, distinct across processes with overwhelming
 // probability, and about twenty times cheaper than a random UUID per request. Request ids
 // identify requests in logs; they are not secrets, so predictability within a process is fine.
-const PREFIX = (() => {
-  const random = crypto.randomUUID();
-  return random.slice(0, 24);
-})();
-let counter = Math.floor(Math.random() * 0x1000000);
+// The random bits are drawn at the first id, not when the module loads: a Cloudflare Worker may
+// not generate random values in its global scope, and its bundle evaluates this module at
+// startup (docs/fetch.md).
+let prefix = '';
+let counter = 0;
 
 // The last two hex digits come from a table; the rest of the id changes every 256 requests.
 const HEX_PAIRS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -24,10 +24,15 @@ let stem = '';
 /** A fresh request id in UUID form. */
 export function freshRequestId(): string {
   counter = (counter + 1) % 0x1000000000000;
-  const low = counter & 0xff;
+  let low = counter & 0xff;
   if (low === 0 || stem === '') {
+    if (prefix === '') {
+      prefix = crypto.randomUUID().slice(0, 24);
+      counter = Math.floor(Math.random() * 0x1000000);
+      low = counter & 0xff;
+    }
     stem =
-      PREFIX +
+      prefix +
       Math.floor(counter / 256)
         .toString(16)
         .padStart(10, '0');

@@ -8,6 +8,7 @@ import { HttpError } from '../../errors.js';
 import { concatBytes } from '../../http/bytes.js';
 import { DataRecord } from '../../http/data-record.js';
 import type { Request } from '../../request.js';
+import { loadBusboy } from './busboy.js';
 import type { MultipartLimits } from './limits.js';
 import { PartSource, type RawPart } from './parse.js';
 import { TempStore } from './spill.js';
@@ -91,17 +92,18 @@ async function storeFile(
       });
 }
 
-/** Starts reading the multipart body of `request` whole. */
-export function collectUpload(
+/** Starts reading the multipart body of `request` whole, once the parser is loaded. */
+export async function collectUpload(
   request: Request,
   contentType: string,
   limits: MultipartLimits,
-): UploadCollection {
+): Promise<UploadCollection> {
+  const parser = await loadBusboy();
   const store = new TempStore(limits.tmpDir);
   const files: StoredFile[] = [];
   let source: PartSource | undefined;
   const read = async (): Promise<CollectedUpload> => {
-    source = new PartSource(request, contentType, limits);
+    source = new PartSource(request, contentType, limits, parser);
     const fields = new DataRecord<string>();
     for (let part = await source.next(); part !== undefined; part = await source.next()) {
       if (part.filename === undefined) {

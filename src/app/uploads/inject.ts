@@ -75,7 +75,7 @@ function openUpload(
 function collected(state: RequestState, limits: MultipartLimits) {
   return openUpload(state, 'collected', async (contentType) => {
     const { collectUpload } = await import('./collect.js');
-    const collection = collectUpload(state.request, contentType, limits);
+    const collection = await collectUpload(state.request, contentType, limits);
     return { value: collection.result, release: collection.release };
   }) as Promise<{ fields: Record<string, string>; files: UploadedFile[] }>;
 }
@@ -120,7 +120,7 @@ export function readParts(
   if (!isMultipart(type)) return Promise.reject(unsupported(type, MULTIPART_MEDIA_TYPE));
   return openUpload(state, 'streamed', async (contentType) => {
     const { streamParts } = await import('./parts.js');
-    const upload = streamParts(state.request, contentType, limits);
+    const upload = await streamParts(state.request, contentType, limits);
     return { value: upload.parts, release: upload.release };
   }) as Promise<AsyncIterable<MultipartPart>>;
 }

@@ -2,8 +2,8 @@
  * The streaming side of uploads: a `multipart/form-data` body fed chunk by chunk to
  * `@fastify/busboy` (the maintained fork of busboy; docs/uploads.md says why), its parts handed
  * out one at a time, with every limit checked as bytes arrive. This module and the parser are
- * loaded by dynamic `import()` only when a multipart body is read, so the core's import path
- * carries neither.
+ * loaded by dynamic `import()` only when a multipart body is read (the parser by ./busboy.ts),
+ * so the core's import path carries neither.
  *
  * Flow: a pump reads the request body and writes it to the parser; the parser announces each
  * part with a stream of its content; whoever reads the parts (the collector of `files`, or a
@@ -13,7 +13,7 @@
  */
 
 import type { EventEmitter } from 'node:events';
-import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
+import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../../errors.js';
 import { parseMediaType } from '../../http/media-type.js';
 import type { Request, RequestBody } from '../../request.js';
@@ -241,11 +241,17 @@ export class PartSource {
   // The Content-Disposition of the part the parser is announcing, as its bytes (latin1).
   #disposition: string | undefined;
 
-  constructor(request: Request, contentType: string, limits: MultipartLimits) {
+  /** `parser`: `@fastify/busboy`, as `loadBusboy()` (./busboy.ts) gives it. */
+  constructor(
+    request: Request,
+    contentType: string,
+    limits: MultipartLimits,
+    parser: BusboyConstructor,
+  ) {
     this.#limits = limits;
     const boundary = checkedBoundary(contentType);
     try {
-      this.#parser = Busboy({
+      this.#parser = parser({
         // The checked boundary alone, quoted (its characters need no escaping): the parser
         // cannot take another one from the client's Content-Type than the watch does.
         headers: { 'content-type': `multipart/form-data; boundary="${boundary}"` },

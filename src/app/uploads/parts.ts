@@ -5,6 +5,7 @@
  */
 import { concatBytes } from '../../http/bytes.js';
 import type { Request } from '../../request.js';
+import { loadBusboy } from './busboy.js';
 import { decodeField } from './collect.js';
 import type { MultipartLimits } from './limits.js';
 import { PartSource, type RawPart } from './parse.js';
@@ -68,13 +69,16 @@ export interface StreamedUpload {
   release(reason?: unknown): Promise<void>;
 }
 
-/** Opens the parts of `request`; the body is read only as the handler iterates. */
-export function streamParts(
+/**
+ * Opens the parts of `request` once the parser is loaded; the body is read only as the handler
+ * iterates.
+ */
+export async function streamParts(
   request: Request,
   contentType: string,
   limits: MultipartLimits,
-): StreamedUpload {
-  const source = new PartSource(request, contentType, limits);
+): Promise<StreamedUpload> {
+  const source = new PartSource(request, contentType, limits, await loadBusboy());
   let iterating = false;
   const parts: AsyncIterable<MultipartPart> = {
     [Symbol.asyncIterator]() {
