@@ -7,6 +7,7 @@ export type {
   DotfilesPolicy,
   S3ClientConfigLike,
   S3ClientLike,
+  S3SdkLike,
   StaticCacheOptions,
   StaticRouterOptions,
 } from './options.js';

@@ -24,6 +24,17 @@ export interface S3ClientLike {
  */
 export type S3ClientConfigLike = object;
 
+/**
+ * The module of `@aws-sdk/client-s3`, as the `s3Sdk` option of `StaticRouter` takes it
+ * (`import * as S3 from '@aws-sdk/client-s3'`): the parts the router uses, declared here so that
+ * the public declarations type-check without the package.
+ */
+export interface S3SdkLike {
+  S3Client: new (config: never) => S3ClientLike;
+  GetObjectCommand: new (input: never) => unknown;
+  HeadObjectCommand: new (input: never) => unknown;
+}
+
 /** How to treat files and directories whose name starts with a dot (`.env`, `.git/`). */
 export type DotfilesPolicy = 'ignore' | 'allow' | 'deny';
 
@@ -47,6 +58,12 @@ export interface StaticRouterOptions {
   retryWithIndex?: boolean;
   /** S3 only: the client to use, or the configuration of one to create. */
   s3?: S3ClientLike | S3ClientConfigLike;
+  /**
+   * S3 only: the SDK's module, used instead of importing `@aws-sdk/client-s3` at the first S3
+   * request. That import is one a bundler does not follow, so a bundle that must carry the SDK
+   * passes it here (docs/static-files.md, Bundling).
+   */
+  s3Sdk?: S3SdkLike;
   /** A `Cache-Control` value for every file that `immutable` does not match. */
   cacheControl?: string;
   /**
@@ -76,6 +93,7 @@ const STATIC_ROUTER_OPTIONS = Object.keys({
   indexFile: true,
   retryWithIndex: true,
   s3: true,
+  s3Sdk: true,
   cacheControl: true,
   immutable: true,
   fallback: true,

@@ -30,6 +30,7 @@ import {
   withoutDotSegments,
 } from './resolve.js';
 import { type Representation, representationHeaders, respondFromValidators } from './respond.js';
+import type { S3Sdk } from './s3-sdk.js';
 import { S3Store } from './s3-store.js';
 
 // A redirect target may carry only these characters: everything else in the query is
@@ -97,7 +98,13 @@ export class StaticRouter extends Router {
       this.directory = this.#local.directory;
       this.isS3 = false;
     } else {
-      this.#s3 = new S3Store(location.bucket, location.prefix, options.s3, this.#options);
+      this.#s3 = new S3Store(
+        location.bucket,
+        location.prefix,
+        options.s3,
+        options.s3Sdk as S3Sdk | undefined,
+        this.#options,
+      );
       this.isS3 = true;
       this.s3Bucket = location.bucket;
       this.s3Prefix = location.prefix;

@@ -20,9 +20,16 @@ export interface S3SdkLoader {
   load(): Promise<S3Sdk>;
 }
 
+/**
+ * A specifier in a variable, which bundlers do not follow (webpack and Vite are told so, and stay
+ * quiet): a program bundling the static router for local files needs no SDK installed, nor does it
+ * carry it in its bundle. The SDK is then imported from where the program runs (a node_modules
+ * beside it or above); a bundle that must carry it passes it as the `s3Sdk` option.
+ */
 const defaultLoader: S3SdkLoader = {
   load() {
-    return import('@aws-sdk/client-s3');
+    const specifier: string = S3_PACKAGE;
+    return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier) as Promise<S3Sdk>;
   },
 };
 

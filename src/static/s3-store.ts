@@ -94,14 +94,17 @@ export class S3Store {
   readonly prefix: string;
   readonly #options: ResolvedOptions;
   readonly #given: S3Client | S3ClientConfig | undefined;
+  readonly #sdk: S3Sdk | undefined;
   #client: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
 
   constructor(
     bucket: string,
     prefix: string,
     given: S3Client | S3ClientConfig | undefined,
+    sdk: S3Sdk | undefined,
     options: ResolvedOptions,
   ) {
+    this.#sdk = sdk;
     this.bucket = bucket;
     this.prefix = prefix;
     this.#given = given;
@@ -110,7 +113,8 @@ export class S3Store {
 
   #connect(): Promise<{ sdk: S3Sdk; client: S3Client }> {
     if (this.#client === undefined) {
-      const connecting = loadS3Sdk().then((sdk) => {
+      const sdk = this.#sdk;
+      const connecting = (sdk === undefined ? loadS3Sdk() : Promise.resolve(sdk)).then((sdk) => {
         const given = this.#given;
         const client =
           given !== undefined && typeof (given as S3Client).send === 'function'

@@ -5,7 +5,7 @@
  * where no node_modules can be found but the ones it reads files from.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -14,9 +14,12 @@ import { type Installed, linkFromRepository, packAndInstall, run } from './packe
 
 let installed: Installed;
 let s3: S3TestServer | string;
+/** LOCAL_FILES bundled as each format before the optional peers were installed. */
+const withoutPeers = new Map<'esm' | 'cjs', string>();
 
 beforeAll(async () => {
   [installed, s3] = await Promise.all([packAndInstall(), startS3Server()]);
+  for (const format of FORMATS) withoutPeers.set(format, await bundle(LOCAL_FILES, format));
   // The optional peers, installed in the user's project (and so bundled where imported).
   linkFromRepository(installed.project, '@aws-sdk/client-s3');
   linkFromRepository(installed.project, 'swagger-ui-dist');
@@ -33,19 +36,12 @@ afterAll(async () => {
 
 const FORMATS = ['esm', 'cjs'] as const;
 
-/**
- * Bundles `source` (a file of the user's project) into a directory of its own, with `beside`
- * installed in a node_modules there, and runs it there.
- */
-async function bundleAndRun(
+/** Bundles `source` (a file of the user's project) into a directory of its own: the bundle's path. */
+async function bundle(
   source: string,
   format: 'esm' | 'cjs',
-  {
-    beside = [],
-    env = {},
-    mainFields,
-  }: { beside?: string[]; env?: Record<string, string>; mainFields?: string[] } = {},
-): Promise<string[]> {
+  mainFields?: string[],
+): Promise<string> {
   const { project, work } = installed;
   const entry = join(mkdtempSync(join(project, 'src', 'entry-')), 'main.ts');
   writeFileSync(entry, source);
@@ -62,12 +58,34 @@ async function bundleAndRun(
     ...(mainFields === undefined ? {} : { mainFields }),
     logLevel: 'silent',
   });
+  return outfile;
+}
+
+/** Runs a bundle alone in its directory, with `beside` installed in a node_modules there. */
+async function runBundle(
+  outfile: string,
+  { beside = [], env = {} }: { beside?: string[]; env?: Record<string, string> } = {},
+): Promise<string[]> {
+  const deploy = dirname(outfile);
   for (const name of beside) linkFromRepository(deploy, name);
   const { stdout } = await run(process.execPath, [outfile], {
     cwd: deploy,
     env: { ...process.env, ...env },
   });
   return stdout.trim().split('\n');
+}
+
+/** Bundles `source` as {@link bundle} does and runs it as {@link runBundle} does. */
+async function bundleAndRun(
+  source: string,
+  format: 'esm' | 'cjs',
+  {
+    beside = [],
+    env = {},
+    mainFields,
+  }: { beside?: string[]; env?: Record<string, string>; mainFields?: string[] } = {},
+): Promise<string[]> {
+  return runBundle(await bundle(source, format, mainFields), { beside, env });
 }
 
 /** A Lambda handler with an upload route, given a multipart/form-data event. */
@@ -148,14 +166,38 @@ Promise.all(['/openapi.json', '/docs/', '/docs/assets/swagger-ui.css'].map((path
   .then((answers) => console.log(answers.map((answer) => answer.statusCode).join(' ')));
 `;
 
-/** A file from S3 through the SDK bundled in; the server's settings come in S3_CONFIG. */
+/** Local files and the API description, which need neither optional peer (docs/aws-lambda.md). */
+const LOCAL_FILES = `
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { RestApplication } from 'restmachine';
+import { FetchAdapter } from 'restmachine/fetch';
+import { openapiRouter } from 'restmachine/openapi';
+import { StaticRouter } from 'restmachine/static';
+
+mkdirSync('public', { recursive: true });
+writeFileSync('public/hello.txt', 'hello');
+const app = new RestApplication();
+app.get('/notes', () => []);
+app.mount('/api', openapiRouter(app, { info: { title: 'Notes', version: '1.0.0' }, docs: false }));
+app.mount('/', new StaticRouter('public'));
+const { fetch } = new FetchAdapter(app);
+Promise.all([fetch(new Request('http://localhost/api/openapi.json')), fetch(new Request('http://localhost/hello.txt'))])
+  .then(async ([description, file]) => console.log(description.status, file.status, await file.text()));
+`;
+
+/**
+ * A file from S3 through the SDK bundled in, passed as \`s3Sdk\` (the router's own import of it
+ * is one esbuild does not follow); the server's settings come in S3_CONFIG.
+ */
 const FROM_S3 = `
+import * as S3 from '@aws-sdk/client-s3';
 import { RestApplication } from 'restmachine';
 import { FetchAdapter } from 'restmachine/fetch';
 import { StaticRouter } from 'restmachine/static';
 
 const app = new RestApplication();
-app.mount('/', new StaticRouter('s3://site/www/', { s3: JSON.parse(process.env.S3_CONFIG ?? '{}') }));
+const s3 = JSON.parse(process.env.S3_CONFIG ?? '{}');
+app.mount('/', new StaticRouter('s3://site/www/', { s3, s3Sdk: S3 }));
 new FetchAdapter(app)
   .fetch(new Request('http://localhost/hello.txt'))
   .then(async (answer) => console.log(answer.status, await answer.text()));
@@ -167,6 +209,10 @@ function needS3(context: TestContext): S3TestServer {
 }
 
 describe.each(FORMATS)('a bundle of the package as %s, run alone', (format) => {
+  it('serves local files and the API description, bundled without the optional peers installed', async () => {
+    expect(await runBundle(withoutPeers.get(format) as string)).toEqual(['200 200 hello']);
+  }, 60_000);
+
   it('reads a multipart upload (the parser bundled with the package, requiring no Node module)', async () => {
     expect(await bundleAndRun(UPLOAD, format)).toEqual([
       '200 {"files":[["a.txt",12]],"formBody":{"title":"hello"}}',

@@ -32,7 +32,7 @@ describe('new StaticRouter() options', () => {
       expect.objectContaining({
         code: 'INVALID_OPTION',
         message:
-          'StaticRouter: unknown option "dotFiles"; the options are indexFile, retryWithIndex, s3, cacheControl, immutable, fallback, dotfiles, precompressed, cache, logger',
+          'StaticRouter: unknown option "dotFiles"; the options are indexFile, retryWithIndex, s3, s3Sdk, cacheControl, immutable, fallback, dotfiles, precompressed, cache, logger',
       }),
     );
     expect(() => new StaticRouter(root, options({ cachecontrol: 'no-store' }))).toThrow(
