@@ -252,9 +252,22 @@ export function decorateResponse(
   // instructions per response before (bench/RESULTS.md).
   if (features.vary !== undefined) features.vary.addTo(response.headers);
   if (features.cors !== undefined) addCorsHeaders(features.cors, request, response);
-  if (features.csp !== undefined) addCspHeader(features.csp, response, request, state);
+  let requestState = state;
+  if (features.csp !== undefined) {
+    // Where no route ran (404, 405, the automatic OPTIONS) there is no request state yet: the
+    // policy and the default headers share one, so both carry the request's one nonce
+    // (docs/http-semantics.md, Content-Security-Policy).
+    if (requestState === undefined && features.defaults !== undefined) {
+      requestState = newRequestState(request);
+    }
+    addCspHeader(features.csp, response, request, requestState);
+  }
   if (features.defaults !== undefined) {
-    return applyDefaultHeaders(features.defaults, response, state ?? newRequestState(request));
+    return applyDefaultHeaders(
+      features.defaults,
+      response,
+      requestState ?? newRequestState(request),
+    );
   }
 }
 

@@ -74,6 +74,28 @@ describe('Content-Security-Policy', () => {
     }
   });
 
+  it('gives default headers the nonce of the policy on answers no route gave (404, 405, OPTIONS)', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.csp({ directives: { scriptSrc: ["'nonce'"] } });
+    app.defaultHeaders(({ cspNonce }) => ({ 'X-Nonce': cspNonce }));
+    app.get('/page', () => 'page');
+    for (const [method, path, status] of [
+      ['GET', '/page', 200],
+      ['GET', '/missing', 404],
+      ['DELETE', '/page', 405],
+      ['OPTIONS', '/page', 204],
+    ] as const) {
+      const response = await app.request(path, { method });
+      const nonce = response.headers.get('x-nonce');
+      expect([method, path, response.statusCode]).toEqual([method, path, status]);
+      expect([method, path, response.headers.get('content-security-policy')]).toEqual([
+        method,
+        path,
+        `script-src 'nonce-${nonce}'`,
+      ]);
+    }
+  });
+
   it('leaves a 304 without a policy, so the cached page keeps the nonce its scripts carry', async () => {
     const app = new RestApplication({ logger: silentLogger }).csp({
       directives: { scriptSrc: ["'self'", "'nonce'"] },
