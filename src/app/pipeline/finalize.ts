@@ -221,6 +221,10 @@ function completeHeaders(
   if (forbidsContent(response.statusCode)) {
     discardBody(response.body);
     response.body = undefined;
+    // RFC 9112 §6.1: a server must not send Transfer-Encoding in a 204, and there is no content
+    // here to frame; a Node server sending one closes the connection after it, and the requests
+    // pipelined behind it go unanswered. A handler's or a default header's is dropped.
+    headers.delete('transfer-encoding');
     // §15.3.6: a 205 says its content is empty with Content-Length: 0; §8.6 forbids the field
     // on a 204, and a 304's would describe the representation, not this empty answer.
     if (response.statusCode === 205) {

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
-import { MultiValueHeaders, Response, RestApplication } from '../../../src/index.js';
+import { MultiValueHeaders, Response, RestApplication, silentLogger } from '../../../src/index.js';
 import { memoryLogger, rawExchange, send, sleep, start } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -755,6 +755,39 @@ describe('an onResponse hook that writes framing fields', () => {
       expect(lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
         "An onResponse hook changed Content-Length or Transfer-Encoding; the framing is the server's, so they were put back",
       ]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe('a 204 given Transfer-Encoding by a handler or default headers (RFC 9112 §6.1)', () => {
+  it('goes without it, and the requests pipelined behind it are answered', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.defaultHeaders(({ request }) =>
+      request.path === '/next' ? undefined : { 'Transfer-Encoding': 'chunked' },
+    );
+    app.get('/chunked-204', () => [undefined, 204, { 'Transfer-Encoding': 'chunked' }]);
+    app.get('/preflighted', () => 'x').cors({});
+    app.get('/next', () => 'next');
+    const handle = await start(app);
+    const preflight = 'Origin: https://a.example\r\nAccess-Control-Request-Method: GET\r\n';
+    try {
+      for (const first of [
+        'GET /chunked-204 HTTP/1.1\r\nHost: x\r\n\r\n',
+        // The automatic OPTIONS answer, and a CORS preflight, with default headers' coding.
+        'OPTIONS /preflighted HTTP/1.1\r\nHost: x\r\n\r\n',
+        `OPTIONS /preflighted HTTP/1.1\r\nHost: x\r\n${preflight}\r\n`,
+      ]) {
+        const reply = await rawExchange(
+          handle.port,
+          `${first}GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        );
+        const [answer, next] = reply.split(/(?=HTTP\/1\.1 )/);
+        expect(answer, first).toMatch(/^HTTP\/1\.1 204 /);
+        expect(answer, first).not.toMatch(/transfer-encoding/i);
+        expect(next?.endsWith('\r\n\r\nnext'), first).toBe(true);
+      }
     } finally {
       await handle.close();
     }
