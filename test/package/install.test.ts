@@ -20,8 +20,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headingAnchors, relativeLinks } from './markdown-links.js';
 import { linkFromRepository, packAndInstall, root, run } from './packed.js';
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -230,6 +231,33 @@ describe('the packed tarball', () => {
     expect(files).toContain('package/docs/example-application.md');
     expect(files.some((file) => file.startsWith('package/src/'))).toBe(false);
     expect(files.some((file) => file.startsWith('package/test/'))).toBe(false);
+  });
+
+  it('holds every file and heading its README and docs link to', async () => {
+    const unpacked = join(work, 'linked');
+    mkdirSync(unpacked, { recursive: true });
+    await run('tar', ['-xzf', tarball, '-C', unpacked]);
+    const packageRoot = join(unpacked, 'package');
+    const pages = [
+      'README.md',
+      ...readdirSync(join(packageRoot, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    const read = (page: string) => readFileSync(join(packageRoot, page), 'utf8');
+    const broken: string[] = [];
+    for (const page of pages) {
+      for (const target of relativeLinks(read(page))) {
+        const [file = '', anchor] = target.split('#');
+        const linked = file === '' ? page : posix.join(posix.dirname(page), file);
+        if (!existsSync(join(packageRoot, linked))) broken.push(`${page} -> ${target}`);
+        else if (anchor !== undefined && linked.endsWith('.md')) {
+          if (!headingAnchors(read(linked)).has(anchor)) broken.push(`${page} -> ${target}`);
+        }
+      }
+    }
+    expect(pages).toContain('docs/performance.md');
+    expect(broken).toEqual([]);
   });
 
   it('holds no source map that points at a file it does not hold', async () => {
