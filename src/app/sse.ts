@@ -111,10 +111,13 @@ export class EventStream implements AsyncIterable<string> {
           );
         });
       },
-      return: () => {
-        Promise.resolve(events.return?.()).catch(() => undefined);
-        return Promise.resolve({ done: true, value: undefined });
-      },
+      // Settles once the source's own return() has, so what waits for the body to be let go
+      // (a graceful shutdown counting `inFlight`) waits for the generator's `finally` too.
+      return: () =>
+        Promise.resolve(events.return?.()).then(
+          (): IteratorResult<string> => ({ done: true, value: undefined }),
+          (): IteratorResult<string> => ({ done: true, value: undefined }),
+        ),
     };
   }
 }

@@ -8,7 +8,7 @@ import { connect, createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ServeHandle, serve } from '../../../src/adapters/node/index.js';
-import { Response, RestApplication, silentLogger } from '../../../src/index.js';
+import { Response, RestApplication, silentLogger, sse } from '../../../src/index.js';
 import { rawExchange, send, sleep, start } from './helpers.js';
 
 /** A port nothing listens on right now. */
@@ -443,6 +443,39 @@ describe('shutdown', () => {
     await Promise.all(clients);
     expect(events.slice(0, 2).sort()).toEqual(['handler aborted', 'stream released']);
     expect(events.slice(2)).toEqual(['shutdown', 'closed']);
+  });
+
+  it("waits for an sse() source's finally, as for a plain stream's, before shutdown handlers", async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/events', () =>
+      sse(
+        (async function* () {
+          try {
+            for (;;) {
+              yield 'tick';
+              await sleep(300);
+            }
+          } finally {
+            await sleep(20);
+            events.push('events released');
+          }
+        })(),
+      ),
+    );
+    app.onShutdown(() => {
+      events.push('shutdown');
+    });
+    const handle = await start(app, { shutdownTimeout: 5_000 });
+    const client = connect(handle.port, '127.0.0.1');
+    client.on('error', () => undefined);
+    const firstEvent = new Promise((resolve) => client.once('data', resolve));
+    client.write('GET /events HTTP/1.1\r\nHost: x\r\n\r\n');
+    await firstEvent;
+    client.destroy();
+    await sleep(50);
+    await handle.close();
+    expect(events).toEqual(['events released', 'shutdown']);
   });
 
   it('does not let a cut request that never settles hold shutdown', async () => {
