@@ -53,11 +53,17 @@ function splitUrl(url: string): [path: string, query: string | undefined] {
   return [url.slice(start, question), url.slice(question + 1, end)];
 }
 
+// The `signal` injectable's listener of each request that made one, until the request is
+// collected: a response body the consumer cancels fires it (see toBody).
+const CLIENT_GONE = new WeakMap<RestRequest, () => void>();
+
 /**
  * The `signal` injectable follows the incoming request's own signal, which the runtime aborts
- * when the client goes away (Fetch standard, "Request": `signal`).
+ * when the client goes away (Fetch standard, "Request": `signal`), and the cancelling of the
+ * response body, which is how a consumer says it reads no more.
  */
 function observeFetchSignal(request: RestRequest, listener: () => void): void {
+  CLIENT_GONE.set(request, listener);
   const signal = request.context.fetchSignal as AbortSignal | undefined;
   if (signal === undefined) return;
   if (signal.aborted) listener();
@@ -146,6 +152,7 @@ function toRestRequest(request: globalThis.Request, env: unknown, context: unkno
 async function fileStream(
   body: FileBody,
   failureLog: StreamFailureLog,
+  onCancel: () => void,
 ): Promise<ReadableStream<Uint8Array> | Uint8Array> {
   // Loaded only when a file is actually served, so the adapter still loads on runtimes without
   // `node:fs` (Workers); there a file body fails here and the request gets a 500.
@@ -160,7 +167,7 @@ async function fileStream(
     // Never read past `end`: a file that grows is not sent beyond its declared length.
     const stream = handle.createReadStream({ start, end });
     const source = length === undefined ? stream : exactly(stream, length, body.path);
-    return toReadableStream(source, failureLog);
+    return toReadableStream(source, failureLog, onCancel);
   } catch (error) {
     // A `start`/`end` set by hand that Node refuses (negative, fractional): the caller's 500.
     await handle.close();
@@ -170,25 +177,31 @@ async function fileStream(
 
 async function toBody(
   body: RestResponse['body'],
+  request: RestRequest,
   failureLog: StreamFailureLog,
 ): Promise<string | Uint8Array | ReadableStream<Uint8Array> | null> {
   if (body === undefined || body === null) return null;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
-  if (body instanceof FileBody) return fileStream(body, failureLog);
-  if (body instanceof ReadableStream) return byteStream(body, failureLog);
+  // A consumer that cancels a streamed body is a client going away, whether or not the runtime
+  // aborts the request's signal too: the `signal` injectable fires, so a source waiting on it
+  // (`on(bus, 'message', { signal })`) stops at once instead of at its next event.
+  const clientGone = (): void => CLIENT_GONE.get(request)?.();
+  if (body instanceof FileBody) return fileStream(body, failureLog, clientGone);
+  if (body instanceof ReadableStream) return byteStream(body, failureLog, clientGone);
   if (isStream(body)) {
-    return toReadableStream(streamChunks(body), failureLog);
+    return toReadableStream(streamChunks(body), failureLog, clientGone);
   }
   return null;
 }
 
 async function toFetchResponse(
   response: RestResponse,
+  request: RestRequest,
   failureLog: StreamFailureLog,
 ): Promise<globalThis.Response> {
   let body: Awaited<ReturnType<typeof toBody>>;
   try {
-    body = await toBody(response.body, failureLog);
+    body = await toBody(response.body, request, failureLog);
   } catch (error) {
     // A file gone since the pipeline looked it up: the 404 any missing file gets
     // (docs/static-files.md). Anything else is the caller's 500.
@@ -293,6 +306,9 @@ export class FetchAdapter {
   }
 
   #send(response: RestResponse, request: RestRequest): Promise<globalThis.Response> {
-    return toFetchResponse(response, { logger: this.app.logger, requestId: request.requestId });
+    return toFetchResponse(response, request, {
+      logger: this.app.logger,
+      requestId: request.requestId,
+    });
   }
 }

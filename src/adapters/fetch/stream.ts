@@ -17,13 +17,14 @@ export interface StreamFailureLog {
 
 /**
  * A `ReadableStream` that reads `source` only as fast as its consumer pulls. Cancelling it
- * (the client went away) ends the source's iteration, which closes a Node stream or runs a
- * generator's `finally`. A source that throws is logged through `failureLog`, with the same
- * line the Node adapter writes (docs/fetch.md), and errors the stream.
+ * (the client went away) runs `onCancel`, then ends the source's iteration, which closes a Node
+ * stream or runs a generator's `finally`. A source that throws is logged through `failureLog`,
+ * with the same line the Node adapter writes (docs/fetch.md), and errors the stream.
  */
 export function toReadableStream(
   source: AsyncIterable<Uint8Array | string>,
   failureLog?: StreamFailureLog,
+  onCancel?: () => void,
 ): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array | string> | undefined;
   // A source released because the consumer cancelled may end a pending read with an error of
@@ -44,6 +45,7 @@ export function toReadableStream(
       },
       async cancel(reason) {
         cancelled = true;
+        onCancel?.();
         await iterator?.return?.(reason);
       },
     },
@@ -56,11 +58,12 @@ export function toReadableStream(
  * A handler's `ReadableStream` as the bytes a runtime's Response takes: text chunks encoded as
  * UTF-8, as the Node adapter writes them (a runtime refuses a chunk that is no Uint8Array after
  * the status went out), and a failure logged like any other body's. Cancelling it cancels the
- * handler's stream.
+ * handler's stream, after `onCancel`.
  */
 export function byteStream(
   body: ReadableStream<Uint8Array | string>,
   failureLog?: StreamFailureLog,
+  onCancel?: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
@@ -69,6 +72,7 @@ export function byteStream(
         return pullChunk(controller, () => reader.read(), failureLog);
       },
       cancel(reason) {
+        onCancel?.();
         return reader.cancel(reason);
       },
     },

@@ -2,6 +2,7 @@
  * The Fetch adapter and the request's signal: the `signal` injectable follows the incoming
  * WHATWG request's own signal, and a cancelled event stream stops its producer.
  */
+import { EventEmitter, on } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import { RestApplication, silentLogger, sse } from '../../../src/index.js';
@@ -84,5 +85,38 @@ describe('FetchAdapter signal', () => {
     await reader.cancel();
     await sleep(20);
     expect(finished).toBe(true);
+  });
+
+  it('fires the injected signal when the response stream is cancelled, so a waiting source stops at once', async () => {
+    const bus = new EventEmitter();
+    const app = new RestApplication({ logger: silentLogger });
+    const events: string[] = [];
+    let signalOfRequest: AbortSignal | undefined;
+    app.get('/messages', ({ signal }) => {
+      signalOfRequest = signal;
+      return sse(
+        (async function* () {
+          try {
+            yield 'connected';
+            for await (const [message] of on(bus, 'message', { signal })) yield String(message);
+          } finally {
+            events.push('released');
+          }
+        })(),
+      );
+    });
+    const response = await new FetchAdapter(app).fetch(new Request('http://localhost/messages'));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: connected\n\n');
+    const waiting = reader.read();
+    await sleep(10);
+    await reader.cancel();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(signalOfRequest?.aborted).toBe(true);
+    expect(signalOfRequest?.reason).toMatchObject({ name: 'AbortError' });
+    // No message came: the source stopped because the consumer left.
+    await sleep(20);
+    expect(events).toEqual(['released']);
+    expect(bus.listenerCount('message')).toBe(0);
   });
 });
