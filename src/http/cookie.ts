@@ -2,6 +2,7 @@
  * Cookies (RFC 6265): parsing the `Cookie` request header and serialising `Set-Cookie`.
  */
 import { formatHttpDate } from './date.js';
+import { decodeUtf8Octets, NOT_ASCII } from './octet-text.js';
 
 /** Options for one `Set-Cookie` (RFC 6265 §4.1). */
 export interface CookieOptions {
@@ -50,37 +51,10 @@ const SAME_SITE: ReadonlyMap<string, string> = new Map([
   ['none', 'None'],
 ]);
 
-// A header's text is its octets, one character each: what Node hands over and what a Fetch
-// runtime's `Headers` hold. Cookie values are octets (RFC 6265 §4.1.1, §5.4), and a browser sends
-// one that script set with non-ASCII text as that text's UTF-8 octets; read as UTF-8, they are
-// the text again, on every adapter (text given in process, such as a test's `'é'`, is no UTF-8
-// and stays as it is).
-const NOT_ASCII = /[\x80-\uffff]/;
-// `ignoreBOM` keeps a leading U+FEFF, which is part of the value, not a byte order mark.
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 const SURROUNDING_SPACES = /^[ \t]+|[ \t]+$/g;
 
 function trimSpaces(text: string): string {
   return text.replace(SURROUNDING_SPACES, '');
-}
-
-/**
- * `value` read as UTF-8 when its characters are octets (none above U+00FF) that form UTF-8;
- * otherwise `value` as it is.
- */
-function decodeUtf8Octets(value: string): string {
-  const octets = new Uint8Array(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code > 0xff) return value;
-    octets[i] = code;
-  }
-  try {
-    return UTF8.decode(octets);
-  } catch {
-    return value;
-  }
 }
 
 /**

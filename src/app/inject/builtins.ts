@@ -3,6 +3,7 @@
  * name") and the getters of those every route can read.
  */
 
+import { decodeUtf8Octets, NOT_ASCII } from '../../http/octet-text.js';
 import type { MetricsRecorder } from '../../request.js';
 import { type Logger, withFields } from '../logger.js';
 import { readJsonBody, refuseContentCoding } from './body-parsers.js';
@@ -17,6 +18,15 @@ const NOOP_METRICS: MetricsRecorder = {
   addDimension: checkDimension,
   addProperty: checkProperty,
 };
+
+/**
+ * The id an `EventSource` sends back: the last event id it received, which it sends encoded as
+ * UTF-8 (HTML standard, "Server-sent events", §9.2.4), so an id `sse()` wrote as `été` comes back
+ * as `été`, not as its octets.
+ */
+function lastEventId(header: string | undefined): string | undefined {
+  return header !== undefined && NOT_ASCII.test(header) ? decodeUtf8Octets(header) : header;
+}
 
 /** What the built-in getters need from the application: its logger, for `log`. */
 interface BuiltinHost {
@@ -71,7 +81,7 @@ export function builtinGetter(name: string, host: BuiltinHost): Getter | undefin
     case 'signal':
       return injectedSignal;
     case 'lastEventId':
-      return (s) => s.request.headers.get('last-event-id');
+      return (s) => lastEventId(s.request.headers.get('last-event-id'));
     case 'mediaType':
       return (s) => (s.chosen === undefined ? undefined : `${s.chosen.type}/${s.chosen.subtype}`);
     default:

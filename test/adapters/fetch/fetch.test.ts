@@ -17,6 +17,7 @@ import {
   RestApplication,
   type Request as RestRequest,
   silentLogger,
+  sse,
 } from '../../../src/index.js';
 import { StaticRouter } from '../../../src/static/index.js';
 import { listenFetch } from './fetch-server.js';
@@ -477,6 +478,28 @@ describe('over real HTTP through a Fetch-style server', () => {
       expect(cookies.headers.getSetCookie()).toHaveLength(3);
       const streamed = await fetch(`${origin}/file`);
       expect(await streamed.text()).toBe('hello file body');
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads back as text an event id an EventSource returns as UTF-8 in Last-Event-ID', async () => {
+    const events = new RestApplication({ logger: silentLogger });
+    events.get('/events', ({ lastEventId }) =>
+      sse(
+        (async function* () {
+          yield { id: 'été', data: `after ${lastEventId}` };
+        })(),
+      ),
+    );
+    const { origin, close } = await listenFetch(new FetchAdapter(events).fetch);
+    try {
+      // A header is octets: a browser sends the id as its UTF-8, one character per octet here.
+      const sentId = new TextEncoder()
+        .encode('été')
+        .reduce((text, octet) => text + String.fromCharCode(octet), '');
+      const again = await fetch(`${origin}/events`, { headers: { 'Last-Event-ID': sentId } });
+      expect(await again.text()).toBe('id: été\ndata: after été\n\n');
     } finally {
       await close();
     }

@@ -78,6 +78,27 @@ describe('server-sent events over HTTP', () => {
     expect(await ended).toBe('event: second\nid: 2\ndata: line one\ndata: line two\n\n');
   });
 
+  it('reads back as text an event id an EventSource returns as UTF-8 in Last-Event-ID', async () => {
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    app.get('/events', ({ lastEventId }) =>
+      sse(
+        (async function* () {
+          yield { id: 'été', data: `after ${lastEventId}` };
+        })(),
+      ),
+    );
+    handle = await start(app);
+    // The id goes out as UTF-8, and a browser sends it back as those octets (HTML §9.2.4).
+    const first = await send(handle.port, { path: '/events' });
+    expect(first.body.toString('utf8')).toBe('id: été\ndata: after undefined\n\n');
+    const sentId = first.body.subarray(4, first.body.indexOf(10)).toString('latin1');
+    const again = await send(handle.port, {
+      path: '/events',
+      headers: { 'Last-Event-ID': sentId },
+    });
+    expect(again.body.toString('utf8')).toBe('id: été\ndata: after été\n\n');
+  });
+
   it('sends the status and headers before the first event is produced', async () => {
     const app = new RestApplication({ logger: memoryLogger().logger });
     let release: (() => void) | undefined;
