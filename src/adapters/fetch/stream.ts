@@ -39,6 +39,9 @@ export function toReadableStream(
         return pullChunk(
           controller,
           () => (iterator as AsyncIterator<Chunk>).next(),
+          async (reason) => {
+            await iterator?.return?.(reason);
+          },
           cancelled ? undefined : failureLog,
           () => cancelled,
         );
@@ -69,7 +72,12 @@ export function byteStream(
   return new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        return pullChunk(controller, () => reader.read(), failureLog);
+        return pullChunk(
+          controller,
+          () => nextDefined(reader),
+          (reason) => reader.cancel(reason),
+          failureLog,
+        );
       },
       cancel(reason) {
         onCancel?.();
@@ -80,31 +88,62 @@ export function byteStream(
   );
 }
 
+/** The next read of `reader` that is not an `undefined` chunk, which the Node adapter skips too. */
+async function nextDefined<T>(
+  reader: ReadableStreamDefaultReader<T>,
+): Promise<{ done: boolean; value?: T }> {
+  for (;;) {
+    const step = await reader.read();
+    if (step.done || step.value !== undefined) return step;
+  }
+}
+
 /**
  * Takes the next chunk with `next` into `controller`, text encoded as UTF-8. A failure is logged
  * through `failureLog`: the status went out with the first chunk, so nothing the client sees can
  * explain the cut, and the log is the only place the reason is kept.
+ *
+ * A chunk must be text or a `Uint8Array` (a `Buffer` is one), what the Node adapter writes
+ * (docs/streams.md). Anything else (a number, an `ArrayBuffer`) fails the stream there, and so
+ * here: logged, the source let go with `release` (a generator's `finally` runs), the stream
+ * errored, rather than a runtime's own refusal that nobody logs.
  */
 async function pullChunk(
   controller: ReadableStreamDefaultController<Uint8Array>,
-  next: () => Promise<{ done?: boolean; value?: Chunk }>,
+  next: () => Promise<{ done?: boolean; value?: unknown }>,
+  release: (reason: unknown) => Promise<unknown>,
   failureLog: StreamFailureLog | undefined,
   cancelled: () => boolean = () => false,
 ): Promise<void> {
-  let step: { done?: boolean; value?: Chunk };
+  let step: { done?: boolean; value?: unknown };
   try {
     step = await next();
   } catch (error) {
     if (cancelled()) return;
-    failureLog?.logger.error('Response body stream failed', {
-      requestId: failureLog.requestId,
-      error,
-    });
+    logFailure(failureLog, error);
     throw error;
   }
-  if (step.done === true) controller.close();
-  else {
-    const value = step.value as Chunk;
-    controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+  if (step.done === true) {
+    controller.close();
+    return;
   }
+  const value = step.value;
+  if (typeof value === 'string') controller.enqueue(encoder.encode(value));
+  else if (value instanceof Uint8Array) controller.enqueue(value);
+  else {
+    const kind = Object.prototype.toString.call(value).slice(8, -1);
+    const error = new TypeError(
+      `A response stream chunk must be a string or a Uint8Array, got ${kind}`,
+    );
+    logFailure(failureLog, error);
+    await release(error).catch(() => undefined);
+    throw error;
+  }
+}
+
+function logFailure(failureLog: StreamFailureLog | undefined, error: unknown): void {
+  failureLog?.logger.error('Response body stream failed', {
+    requestId: failureLog.requestId,
+    error,
+  });
 }

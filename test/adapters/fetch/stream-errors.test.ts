@@ -133,6 +133,83 @@ describe('a Fetch response stream that fails part-way', () => {
   });
 });
 
+describe('a stream chunk that is neither text nor bytes', () => {
+  it('fails the stream as on Node: logged, the source let go, the body errored', async () => {
+    const released: string[] = [];
+    const own = new RestApplication({ logger });
+    own.get(
+      '/number',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            try {
+              yield 'hi';
+              yield 42 as unknown as string;
+              yield 'never';
+            } finally {
+              released.push('generator');
+            }
+          })(),
+        ),
+    );
+    own.get(
+      '/array-buffer',
+      () =>
+        new Response(
+          200,
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new Uint8Array([104, 105]));
+              controller.enqueue(new ArrayBuffer(2) as unknown as Uint8Array);
+            },
+            cancel() {
+              released.push('ReadableStream');
+            },
+          }),
+        ),
+    );
+    const ownAdapter = new FetchAdapter(own);
+    for (const path of ['/number', '/array-buffer']) {
+      const response = await ownAdapter.fetch(new globalThis.Request(`http://x${path}`));
+      expect(response.status).toBe(200);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      // What came before the chunk arrives; the stream then fails.
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe('hi');
+      await expect(reader.read()).rejects.toThrow(
+        'A response stream chunk must be a string or a Uint8Array',
+      );
+    }
+    expect(failures().map((line) => line.fields?.error)).toEqual([
+      new TypeError('A response stream chunk must be a string or a Uint8Array, got Number'),
+      new TypeError('A response stream chunk must be a string or a Uint8Array, got ArrayBuffer'),
+    ]);
+    expect(released).toEqual(['generator', 'ReadableStream']);
+  });
+
+  it('skips an undefined chunk of a ReadableStream, as on Node', async () => {
+    const own = new RestApplication({ logger });
+    own.get(
+      '/gaps',
+      () =>
+        new Response(
+          200,
+          new ReadableStream<string | undefined>({
+            start(controller) {
+              controller.enqueue('a');
+              controller.enqueue(undefined);
+              controller.enqueue('b');
+              controller.close();
+            },
+          }) as ReadableStream<string>,
+        ),
+    );
+    const response = await new FetchAdapter(own).fetch(new globalThis.Request('http://x/gaps'));
+    expect(await response.text()).toBe('ab');
+    expect(failures()).toEqual([]);
+  });
+});
+
 describe('a response the Fetch adapter cannot build', () => {
   it('answers 500 and lets go of its body: a ReadableStream cancelled, a generator returned', async () => {
     const released: string[] = [];
