@@ -50,15 +50,17 @@ export function writeResponse(
     sendFile(res, response, body, close, context);
     return;
   }
-  if (!writeHead(res, response, close, context)) {
-    discardBody(body);
-    return;
-  }
-  if (body === undefined || body === null) res.end();
-  else if (typeof body === 'string') res.end(obsTextAccepted ? textBody(body, response) : body);
-  else if (body instanceof Uint8Array) res.end(body);
-  else if (isStream(body)) sendStream(res, body, response, context);
-  else res.end();
+  // Each kind of body writes the head itself: a stream starts its iteration first (sendStream).
+  if (body === undefined || body === null) {
+    if (writeHead(res, response, close, context)) res.end();
+  } else if (typeof body === 'string') {
+    if (writeHead(res, response, close, context)) {
+      res.end(obsTextAccepted ? textBody(body, response) : body);
+    }
+  } else if (body instanceof Uint8Array) {
+    if (writeHead(res, response, close, context)) res.end(body);
+  } else if (isStream(body)) sendStream(res, body, response, close, context);
+  else if (writeHead(res, response, close, context)) res.end();
 }
 
 // A character of obs-text (RFC 9110 §5.5): one octet above 0x7F.
@@ -148,11 +150,27 @@ export function writeFallback(
 
 function sendStream(
   res: ServerResponse,
-  body: AsyncIterable<Uint8Array | string> | Parameters<typeof streamChunks>[0],
+  body: Parameters<typeof streamChunks>[0],
   response: Response,
+  close: boolean,
   context: WriteContext,
 ): void {
-  const source = streamChunks(body);
+  // The iteration starts before the head is written: a source that cannot start (its
+  // `[Symbol.asyncIterator]()` throws) is then answered with a whole 500, as on the Fetch
+  // adapter, instead of a head and a connection closed with nothing after it.
+  let source: ReturnType<typeof streamChunks>;
+  try {
+    source = streamChunks(body);
+  } catch (error) {
+    const requestId = response.request?.requestId;
+    context.logger.error('Response could not be sent; answering 500', { requestId, error });
+    writeFallback(res, 500, requestId, close);
+    return;
+  }
+  if (!writeHead(res, response, close, context)) {
+    void source.return?.();
+    return;
+  }
   // The status and headers go out now, not with the first chunk, which may be long in coming
   // (an event stream's first event): a browser's EventSource opens on them. An empty write sends
   // them too, one octet per character where `flushHeaders()` would write obs-text in UTF-8.

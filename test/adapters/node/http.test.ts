@@ -80,6 +80,15 @@ function buildApp() {
     }
     return new Response(200, broken(), { contentType: 'text/plain' });
   });
+  app.get(
+    '/unstartable-stream',
+    () =>
+      new Response(200, {
+        [Symbol.asyncIterator](): AsyncIterator<string> {
+          throw new Error('no cursor');
+        },
+      }),
+  );
   app.get('/strings-stream', () => {
     async function* words() {
       yield 'one ';
@@ -420,6 +429,24 @@ describe('responses', () => {
     expect(outcome).not.toBe('ended normally');
     const failed = log.lines.find((line) => line.message === 'Response body stream failed');
     expect(failed?.fields?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a whole 500 when a stream cannot start, and keeps serving', async () => {
+    const response = await send(server.port, {
+      path: '/unstartable-stream',
+      headers: { 'X-Request-ID': 'trace-43' },
+    });
+    expect(response.status).toBe(500);
+    expect(response.body.toString()).toBe('Internal Server Error');
+    expect(response.headers['x-request-id']).toBe('trace-43');
+    const refused = log.lines.find(
+      (line) => line.message === 'Response could not be sent; answering 500',
+    );
+    expect(refused?.fields).toMatchObject({
+      requestId: 'trace-43',
+      error: { message: 'no cursor' },
+    });
+    expect((await send(server.port, { path: '/' })).status).toBe(200);
   });
 
   it('answers 500 when Node refuses a header value, and keeps serving', async () => {
