@@ -281,7 +281,7 @@ export class FetchAdapter {
       discardBody(response?.body);
       if (response !== undefined && restRequest !== undefined) {
         // The answer could not be made for the runtime before a byte of it was sent (a stream
-        // that throws at once, a header WHATWG refuses): answered as a thrown error is, through
+        // whose iteration cannot start, a header WHATWG refuses): answered as a thrown error is, through
         // the application's error path, as the Lambda adapter answers a body that fails; its
         // onResponse hooks saw the first answer already.
         this.app.logger.error('Response could not be sent; answering 500', {

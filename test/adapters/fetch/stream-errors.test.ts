@@ -285,6 +285,29 @@ describe('a body that fails before its first byte', () => {
   });
 });
 
+describe('a source that throws before its first chunk', () => {
+  it('keeps its 200 and fails as a stream failing part-way, as on Node', async () => {
+    const own = new RestApplication({ logger });
+    own.get(
+      '/throws-at-once',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            yield* [];
+            throw new Error('no first row');
+          })(),
+        ),
+    );
+    const response = await new FetchAdapter(own).fetch(
+      new globalThis.Request('http://x/throws-at-once', { headers: { 'X-Request-ID': 'first-1' } }),
+    );
+    expect(response.status).toBe(200);
+    expect(await readToEnd(response)).toMatchObject({ message: 'no first row' });
+    expect(failures().map((line) => line.fields?.requestId)).toEqual(['first-1']);
+  });
+});
+
 describe('a ReadableStream a handler returns', () => {
   it('sends text chunks as UTF-8 bytes, as the Node adapter does', async () => {
     const own = new RestApplication({ logger });

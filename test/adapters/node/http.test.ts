@@ -89,6 +89,13 @@ function buildApp() {
         },
       }),
   );
+  app.get('/throws-at-once', () => {
+    async function* noFirstRow() {
+      yield* [];
+      throw new Error('no first row');
+    }
+    return new Response(200, noFirstRow(), { contentType: 'text/plain' });
+  });
   app.get('/strings-stream', () => {
     async function* words() {
       yield 'one ';
@@ -447,6 +454,21 @@ describe('responses', () => {
       error: { message: 'no cursor' },
     });
     expect((await send(server.port, { path: '/' })).status).toBe(200);
+  });
+
+  it('sends the 200 of a stream that throws before its first chunk, then cuts it as a failure', async () => {
+    const raw = await rawExchange(
+      server.port,
+      'GET /throws-at-once HTTP/1.1\r\nHost: a\r\nX-Request-ID: first-2\r\n\r\n',
+    );
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    // A chunked body with no last chunk: the client sees it incomplete (RFC 9112 §7.1).
+    expect(raw.endsWith('0\r\n\r\n')).toBe(false);
+    const failed = log.lines.filter(
+      (line) =>
+        line.message === 'Response body stream failed' && line.fields?.requestId === 'first-2',
+    );
+    expect(failed).toHaveLength(1);
   });
 
   it('answers 500 when Node refuses a header value, and keeps serving', async () => {
