@@ -13,7 +13,7 @@ export interface ServerSentEvent {
   event?: string;
   /** The client's last event id, sent back as `Last-Event-ID` on reconnection; no CR, LF or NUL. */
   id?: string;
-  /** The client's reconnection time in milliseconds: an integer >= 0. */
+  /** The client's reconnection time in milliseconds: an integer from 0 to `Number.MAX_SAFE_INTEGER`. */
   retry?: number;
 }
 
@@ -44,8 +44,12 @@ export function formatEvent(input: ServerSentEvent | string): string {
   if (event.event !== undefined) out += field('event', event.event, /[\r\n]/);
   if (event.id !== undefined) out += field('id', event.id, /[\r\n\0]/);
   if (event.retry !== undefined) {
-    if (!Number.isInteger(event.retry) || event.retry < 0) {
-      throw new TypeError(`An event's retry must be an integer >= 0, got ${event.retry}`);
+    // The client reads a retry of ASCII digits only (HTML §9.2.6): a larger number would be
+    // written as `1e+21`, which it ignores.
+    if (!Number.isSafeInteger(event.retry) || event.retry < 0) {
+      throw new TypeError(
+        `An event's retry must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${event.retry}`,
+      );
     }
     out += `retry: ${event.retry}\n`;
   }

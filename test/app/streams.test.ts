@@ -110,6 +110,16 @@ describe('the event-stream format', () => {
     expect(() => sse((async function* () {})(), { keepAlive: 0 })).toThrow(TypeError);
   });
 
+  it('refuses a retry that would not be written in the digits the client reads', () => {
+    for (const retry of [1e21, 2 ** 53 + 2]) {
+      expect(() => formatEvent({ retry })).toThrow(
+        `An event's retry must be an integer from 0 to 9007199254740991, got ${retry}`,
+      );
+    }
+    const largest = formatEvent({ retry: Number.MAX_SAFE_INTEGER });
+    expect(parseEventStream(largest).retry).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('refuses a source that is no async iterable when sse() is called, not once the status is out', () => {
     // A callback, as other libraries take; plain JavaScript gets past the types.
     for (const source of [async () => undefined, null, 'data', [{ data: 'x' }]]) {
