@@ -3,14 +3,9 @@
  * Express-style paths, a route registered twice, results JSON cannot represent.
  */
 import { describe, expect, it } from 'vitest';
-import { type LogFields, Response, RestApplication, Router, SetupError } from '../../src/index.js';
+import { Response, RestApplication, Router, SetupError } from '../../src/index.js';
 import { bodyBytes } from '../../src/response.js';
-
-function recordingLogger() {
-  const lines: Array<{ message: string; fields?: LogFields }> = [];
-  const record = (message: string, fields?: LogFields) => lines.push({ message, fields });
-  return { lines, logger: { debug: record, info: record, warn: record, error: record } };
-}
+import { recordingLogger } from '../support/recording-logger.js';
 
 describe('path parameters written as in other routers', () => {
   it('refuses :id at registration, saying to write {id}', () => {
@@ -59,7 +54,7 @@ describe('a route registered twice', () => {
     app.get('/api/users/{id}', () => 2);
     app.mount('/api/users', users);
     await expect(app.startup()).rejects.toThrow(
-      /^GET \/api\/users\/\{id\} matches the same requests as GET \/api\/users\/\{userId\}: first at test\/app\/newcomer-mistakes\.test\.ts:58:\d+ \(as \/\{userId\} in a router mounted at \/api\/users\), then at test\/app\/newcomer-mistakes\.test\.ts:59:\d+$/,
+      /^GET \/api\/users\/\{id\} matches the same requests as GET \/api\/users\/\{userId\}: first at test\/app\/newcomer-mistakes\.test\.ts:53:\d+ \(as \/\{userId\} in a router mounted at \/api\/users\), then at test\/app\/newcomer-mistakes\.test\.ts:54:\d+$/,
     );
   });
 });

@@ -8,16 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type LogFields, Response, RestApplication } from '../../../src/index.js';
+import { Response, RestApplication } from '../../../src/index.js';
 import { bodyBytes } from '../../../src/response.js';
-
-function recordingLogger() {
-  const lines: Array<{ message: string; fields?: LogFields }> = [];
-  const record = (message: string, fields?: LogFields) => lines.push({ message, fields });
-  const logger = { debug: record, info: record, warn: record, error: record };
-  const logged = () => lines.map((line) => String(line.fields?.error ?? line.message)).join('\n');
-  return { logger, logged };
-}
+import { recordingLogger } from '../../support/recording-logger.js';
 
 const text = async (response: Parameters<typeof bodyBytes>[0]) =>
   new TextDecoder().decode(await bodyBytes(response));
