@@ -1,0 +1,88 @@
+/**
+ * What a multipart body's client chose and the parser cannot be trusted to read one way only:
+ * the Content-Type's boundary, and the bytes of a part's name and filename.
+ */
+
+import { HttpError } from '../../errors.js';
+import { parseMediaType } from '../../http/media-type.js';
+
+// RFC 2046 §5.1.1: 1 to 70 of these characters, the last not a space.
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+
+/** RFC 7578 §5.1: a field name or filename that is not ASCII is sent in UTF-8. */
+export function nameNotUtf8(): HttpError {
+  return new HttpError(
+    400,
+    'A multipart part has a field name or filename that is not valid UTF-8',
+  );
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+const REPLACEMENT = /\uFFFD/g;
+
+/**
+ * Whether the parser put U+FFFD in a part's name or filename for bytes that are not UTF-8. It
+ * decodes them leniently, so `name="a\xe9"` and `name="a\xea"` (latin1) would both arrive as
+ * "a\uFFFD", the second value lost. A U+FFFD the client sent (EF BF BD, or `%EF%BF%BD` in a
+ * `name*` or `filename*` value) is its own: the disposition as sent must be UTF-8 and hold as
+ * many of them as the name and filename do (one sent in another parameter may stand for one in
+ * the name: harmless, the client could have sent it there).
+ */
+export function replacedBytes(
+  disposition: string | undefined,
+  field: string,
+  filename: string | undefined,
+): boolean {
+  const replaced =
+    (field.match(REPLACEMENT)?.length ?? 0) + (filename?.match(REPLACEMENT)?.length ?? 0);
+  if (replaced === 0) return false;
+  let sent: string;
+  try {
+    sent = STRICT_UTF8.decode(Buffer.from(disposition ?? '', 'latin1'));
+  } catch {
+    return true;
+  }
+  const genuine = (sent.match(REPLACEMENT)?.length ?? 0) + (sent.match(/%EF%BF%BD/gi)?.length ?? 0);
+  return replaced > genuine;
+}
+
+/** A body the parser could not read, or a Content-Type it could not frame one with. */
+export function malformed(error: unknown): HttpError {
+  return new HttpError(400, `Malformed multipart/form-data body: ${(error as Error).message}`);
+}
+
+/**
+ * Whether a Content-Type parameter (the text between two `;`) is a `boundary`, however it is
+ * spelt: any case, whitespace anywhere in the name (a parser may skip it), and `boundary*` or
+ * `boundary*0` (RFC 2231 extended and continued values).
+ */
+function namesBoundary(parameter: string): boolean {
+  const equals = parameter.indexOf('=');
+  const name = (equals === -1 ? parameter : parameter.slice(0, equals)).replace(/\s/g, '');
+  return name.toLowerCase().replace(/\*.*$/, '') === 'boundary';
+}
+
+/**
+ * The boundary of a multipart Content-Type, checked. It must be named once: RFC 6838 §4.3 makes
+ * a parameter given twice an error, and readers disagree on which one counts (the first, the
+ * last, the `boundary*` spelling), so the part-header watch (header-blocks.ts) and the parser
+ * could frame the body differently. The parser is then given only this boundary (see the
+ * constructor). The parameters are counted split at every `;`, quoted values or not, so a
+ * `; boundary=` inside another parameter's quoted value counts too: refused, never read two ways.
+ */
+export function checkedBoundary(contentType: string): string {
+  const named = contentType.split(';').slice(1).filter(namesBoundary).length;
+  if (named > 1) {
+    throw new HttpError(
+      400,
+      'The multipart/form-data Content-Type names its boundary parameter more than once',
+    );
+  }
+  const boundary = parseMediaType(contentType)?.params.boundary ?? '';
+  if (!BOUNDARY.test(boundary)) {
+    throw malformed(
+      new Error(`the boundary ${JSON.stringify(boundary)} is not one RFC 2046 allows`),
+    );
+  }
+  return boundary;
+}
