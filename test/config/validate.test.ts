@@ -267,6 +267,80 @@ properties:
     expect(error.message).toBe('raw.yaml:3:7: port: "${env:P}0" is not of type "integer"');
   });
 
+  it('checks mixed text against the type however it is reached: $ref, allOf, enum', () => {
+    const reached = Schema.fromYaml(`
+definitions:
+  port: { type: integer }
+  host: { type: string, minLength: 20, pattern: "^[a-z.]+$", format: hostname }
+properties:
+  byRef: { $ref: "#/definitions/port" }
+  byAllOf: { allOf: [{ type: integer }] }
+  byEnum: { enum: [1, 2] }
+  host: { $ref: "#/definitions/host" }
+  mode: { enum: [1, "fast"] }
+`);
+    const text = 'byRef: "x${env:P}"\nbyAllOf: "x${env:P}"\nbyEnum: "x${env:P}"\n';
+    expect(messageLines(() => raw(text).validateRaw(reached))).toEqual([
+      'raw.yaml:1:8: byRef: "x${env:P}" is not of type "integer"',
+      'raw.yaml:2:10: byAllOf: "x${env:P}" is not of type "integer"',
+      'raw.yaml:3:9: byEnum: "x${env:P}" is not one of [1, 2]',
+    ]);
+    // Where a string may stand, the text is unknown: length, pattern and format pass it.
+    const strings = 'host: "db-${env:N}"\nmode: "${env:M}x"\nbyRef: ${env:P}\n';
+    expect(() => raw(strings).validateRaw(reached)).not.toThrow();
+    // Literal strings are still checked by those keywords.
+    expect(messageLines(() => raw('host: DB\n').validateRaw(reached))).toEqual([
+      'raw.yaml:1:7: host: "DB" is shorter than 20 characters',
+      'raw.yaml:1:7: host: "DB" does not match "^[a-z.]+$"',
+    ]);
+  });
+
+  it('decides mixed text the same whether its schema is inline, behind $ref or in allOf', () => {
+    const leaf = fc.oneof(
+      fc
+        .constantFrom('integer', 'number', 'boolean', 'null', 'string', 'object', 'array')
+        .map((type) => ({ type })),
+      fc.constant({ type: ['integer', 'string'] }),
+      fc
+        .uniqueArray(fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 3,
+        })
+        .map((values) => ({ enum: values })),
+      fc.oneof(fc.integer(), fc.string({ maxLength: 3 })).map((value) => ({ const: value })),
+      fc.constant({ minLength: 50, pattern: '^$' }),
+      fc.constant({ not: { type: 'string' } }),
+    );
+    const accepts = (schema: object, text: string) => {
+      try {
+        Config.fromObject({ v: text }).validateRaw(Schema.fromObject(schema));
+        return true;
+      } catch (error) {
+        if (error instanceof ConfigValidationError) return false;
+        throw error;
+      }
+    };
+    fc.assert(
+      fc.property(leaf, fc.constantFrom('x${env:V}', '${env:V}:${env:W}'), (schema, text) => {
+        const inline = accepts({ properties: { v: schema } }, text);
+        expect(
+          accepts(
+            { definitions: { d: schema }, properties: { v: { $ref: '#/definitions/d' } } },
+            text,
+          ),
+        ).toBe(inline);
+        expect(accepts({ properties: { v: { allOf: [schema] } } }, text)).toBe(inline);
+        // A whole placeholder passes wherever it stands.
+        expect(
+          accepts(
+            { definitions: { d: schema }, properties: { v: { $ref: '#/definitions/d' } } },
+            '${env:V}',
+          ),
+        ).toBe(true);
+      }),
+    );
+  });
+
   it('checks escaped text as the literal it is', () => {
     const error = thrown(() =>
       raw('name: abc\nmode: strict\nport: \\${env:P}').validateRaw(schema),

@@ -7,18 +7,23 @@
  * Placeholders are replaced in the instance by sentinel strings, and every subschema `S` becomes
  *
  * ```json
- * { <S's identifiers and definitions>, "if": { "x-restmachine-placeholder": <S's type> },
+ * { <S's identifiers and definitions>, "if": { "x-restmachine-placeholder": true },
  *   "then": true, "else": { <the rest of S> } }
  * ```
  *
- * so a sentinel short-circuits every check at its place, wherever `S` was reached from
+ * so a whole placeholder short-circuits every check at its place, wherever `S` was reached from
  * (`properties`, `items`, `$ref` targets, combinators). Text that mixes interpolations with
- * literal text (`http://${env:HOST}/`) is certainly a string: it passes where a string may
- * stand and fails a `type` that excludes strings. Identifiers (`$id`, `$anchor`),
+ * literal text (`http://${env:HOST}/`) is certainly a string whose text is not known yet: it
+ * goes through the rest of `S` like any value, so `type`, `const` and `enum` are checked
+ * however they are reached (inline, through `$ref`, `allOf`, ...), while the keywords that
+ * read a string's text (`minLength`, `maxLength`, `pattern`, `format`) pass it: they are
+ * renamed to keywords of ours that skip mixed text and otherwise check as the original would.
+ * Identifiers (`$id`, `$anchor`),
  * `definitions`/`$defs` and unknown keywords stay where they were, and JSON-pointer `$ref`s are
  * rewritten to follow the moved keywords, so references keep working.
  *
- * `const` and `enum` treat a placeholder inside an object or list as equal to anything.
+ * `const` and `enum` treat a placeholder inside an object or list as equal to anything, and
+ * mixed text as equal to any string.
  *
  * Known limits: a placeholder passes every subschema, so a `oneOf` whose branches differ only in
  * the placeholder's value matches more than one branch, and a `not` around it fails; Ajv's
@@ -26,7 +31,7 @@
  * configuration that holds a schema) is not accepted.
  */
 
-import type { Ajv, SchemaValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, SchemaValidateFunction } from 'ajv';
 import { isKnownKeyword, pointerStateAfter, rewriteSchema } from './walk.js';
 
 export const PLACEHOLDER_KEYWORD = 'x-restmachine-placeholder';
@@ -60,13 +65,23 @@ const REFERENCES = new Set(['$ref', '$recursiveRef', '$dynamicRef']);
  */
 const CONST_KEYWORD = 'x-restmachine-const';
 const ENUM_KEYWORD = 'x-restmachine-enum';
-const RENAMED: Readonly<Record<string, string>> = { const: CONST_KEYWORD, enum: ENUM_KEYWORD };
+/** Keywords that read a string's text, which mixed text does not have before resolution. */
+const TEXT_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'] as const;
+const textKeyword = (keyword: string): string => `x-restmachine-text-${keyword}`;
+const RENAMED: Readonly<Record<string, string>> = {
+  const: CONST_KEYWORD,
+  enum: ENUM_KEYWORD,
+  ...Object.fromEntries(TEXT_KEYWORDS.map((keyword) => [keyword, textKeyword(keyword)])),
+};
+
+const isMixedText = (data: unknown): boolean =>
+  typeof data === 'string' && data.startsWith(TEXT_PLACEHOLDER);
 
 /** Deep equality in which a placeholder equals anything it could resolve to. */
 function mayEqual(expected: unknown, data: unknown): boolean {
   if (typeof data === 'string') {
     if (data.startsWith(WHOLE_PLACEHOLDER)) return true;
-    if (data.startsWith(TEXT_PLACEHOLDER)) return typeof expected === 'string';
+    if (isMixedText(data)) return typeof expected === 'string';
   }
   if (Array.isArray(expected)) {
     return (
@@ -98,13 +113,31 @@ export function addPlaceholderKeywords(validator: InstanceType<typeof Ajv>): voi
   validator.addKeyword({
     keyword: PLACEHOLDER_KEYWORD,
     errors: false,
-    validate: (types: unknown, data: unknown) => {
-      if (typeof data !== 'string') return false;
-      if (data.startsWith(WHOLE_PLACEHOLDER)) return true;
-      if (!data.startsWith(TEXT_PLACEHOLDER)) return false;
-      return !Array.isArray(types) || types.includes('string');
-    },
+    validate: (_schema: unknown, data: unknown) =>
+      typeof data === 'string' && data.startsWith(WHOLE_PLACEHOLDER),
   });
+  // Each text keyword checks with the original keyword, compiled alone on the same validator
+  // (same formats and options), unless the value is mixed text.
+  for (const keyword of TEXT_KEYWORDS) {
+    validator.addKeyword({
+      keyword: textKeyword(keyword),
+      errors: true,
+      compile: (value: unknown, parentSchema, context) => {
+        const original = context.self.compile({ [keyword]: value });
+        const check: SchemaValidateFunction = (data: unknown) => {
+          if (isMixedText(data) || original(data)) return true;
+          check.errors = (original.errors ?? []).map(({ params, message }: ErrorObject) => ({
+            keyword,
+            params,
+            message,
+            parentSchema,
+          }));
+          return false;
+        };
+        return check;
+      },
+    });
+  }
   // Failures are reported under the original keywords, so messages read as usual.
   const constant: SchemaValidateFunction = (expected, data, parentSchema) => {
     if (mayEqual(expected, data)) return true;
@@ -140,11 +173,9 @@ export function withPlaceholders(schema: unknown, originals: WeakMap<object, unk
       if (STAYS.has(keyword) || !isKnownKeyword(keyword)) kept[keyword] = rewritten;
       else moved[RENAMED[keyword] ?? keyword] = rewritten;
     }
-    const type = copy.type;
-    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : null;
     const wrapper = {
       ...kept,
-      if: { [PLACEHOLDER_KEYWORD]: types },
+      if: { [PLACEHOLDER_KEYWORD]: true },
       // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword here.
       then: true,
       else: moved,
