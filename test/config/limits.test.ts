@@ -303,6 +303,64 @@ describe('the size limit of a resolved value', () => {
     );
   });
 
+  it('counts each value once, wherever the keys it refers to are written', () => {
+    const references = Array.from({ length: 16 }, (_, index) => `r${index}`);
+    const template = `"\${env:X}${references.map((name) => `\${${name}}`).join('')}"`;
+    const rest = `${references.map((name) => `${name}: \${c}\n`).join('')}c: 1\n`;
+    const options = { env: { X: 'x'.repeat(1000) }, maxValueBytes: 2000 };
+    // 16 references of 1 byte, then a: X 1000 + 16 × 1 + the text 1016: 2048 bytes.
+    for (const text of [`a: ${template}\n${rest}`, `${rest}a: ${template}\n`]) {
+      const fits = Config.fromYaml(text, { ...options, maxTotalBytes: 2048 }).resolve();
+      expect(fits).toMatchObject({ a: `${'x'.repeat(1000)}${'1'.repeat(16)}` });
+      expect(
+        thrown(() => Config.fromYaml(text, { ...options, maxTotalBytes: 2047 }).resolve()),
+      ).toMatchObject({ code: 'TOO_LARGE', option: 'maxTotalBytes' });
+    }
+  });
+
+  it('resolves a document the same whatever the order of its keys (fast-check)', () => {
+    // Key kN may refer to keys with a smaller N (no cycles), in any written order.
+    const part = (index: number) =>
+      fc.oneof(
+        fc.constantFrom('${env:E}', '${env:U,default=d${env:E}}', 'lit'),
+        ...(index === 0 ? [] : [fc.nat(index - 1).map((target) => `\${k${target}}`)]),
+      );
+    const documents = fc.integer({ min: 1, max: 8 }).chain((count) =>
+      fc.tuple(
+        fc.tuple(
+          ...Array.from({ length: count }, (_, index) =>
+            fc.array(part(index), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')),
+          ),
+        ),
+        fc.shuffledSubarray(
+          Array.from({ length: count }, (_, index) => index),
+          { minLength: count },
+        ),
+      ),
+    );
+    const outcome = (value: Record<string, string>, maxTotalBytes: number) => {
+      try {
+        const options = { env: { E: 'e'.repeat(30) }, maxTotalBytes };
+        return { value: Config.fromObject(value, options).resolve() };
+      } catch (error) {
+        if (!(error instanceof ConfigTooLargeError)) throw error;
+        return { tooLarge: error.option };
+      }
+    };
+    fc.assert(
+      fc.property(documents, fc.integer({ min: 0, max: 2000 }), ([values, order], limit) => {
+        const written: Record<string, string> = {};
+        values.forEach((text, index) => {
+          written[`k${index}`] = text;
+        });
+        const shuffled: Record<string, string> = {};
+        for (const index of order) shuffled[`k${index}`] = values[index]!;
+        expect(outcome(shuffled, limit)).toEqual(outcome(written, limit));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('is a ConfigError, never a RangeError, at any depth', () => {
     for (const levels of [21, 26, 40, 64]) {
       expect(thrown(() => Config.fromObject(doubling(levels)).resolve())).toBeInstanceOf(

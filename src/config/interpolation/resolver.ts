@@ -75,6 +75,13 @@ interface Frame {
   readonly secrets: Secret[];
   /** The expression that last asked for another node, for cycle messages. */
   expression: Expression | undefined;
+  /**
+   * Scalars: the expressions already evaluated. A scalar whose template waits for another node
+   * is evaluated again once that node is done; its finished expressions are taken from here, so
+   * each value is read, copied and counted against the size limits once, whatever the order of
+   * the keys (docs/configuration.md, "Size limit").
+   */
+  readonly evaluated: Map<Expression, Resolved>;
 }
 
 /** The reason a reference found nothing. */
@@ -164,6 +171,7 @@ export class Resolution {
       coercible: [],
       secrets: [],
       expression: undefined,
+      evaluated: new Map(),
     });
     this.active.add(node);
   }
@@ -287,7 +295,20 @@ export class Resolution {
     return new ConfigTooLargeError(this.source[option], where, option);
   }
 
+  /** An expression's value, evaluated once per frame; `undefined` when it waits for a node. */
   private expression(expression: Expression, node: ScalarNode, frame: Frame): Resolved | undefined {
+    const earlier = frame.evaluated.get(expression);
+    if (earlier) return earlier;
+    const resolved = this.evaluateExpression(expression, node, frame);
+    if (resolved) frame.evaluated.set(expression, resolved);
+    return resolved;
+  }
+
+  private evaluateExpression(
+    expression: Expression,
+    node: ScalarNode,
+    frame: Frame,
+  ): Resolved | undefined {
     if (expression.kind === 'env') {
       // Only the variables themselves: `${env:constructor}` must not find Object.prototype's.
       const { env } = this.source;
