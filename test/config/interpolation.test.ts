@@ -37,6 +37,27 @@ describe('environment variables', () => {
     expect(yaml('a: "${env:X,default=a, b c}"').get('a')).toBe('a, b c');
   });
 
+  it('keeps braces that pair up inside a default, and reads \\{ and \\} there as literal', () => {
+    const text = [
+      `a: '\${env:A,default={"k":1}}'`,
+      `b: '\${env:A,default={"k":{"l":[1]}}}-suffix'`,
+      `c: '\${env:A,default=a\\}b}'`,
+      `d: '\${env:A,default=\\{\\{x}'`,
+    ].join('\n');
+    expect(yaml(text).resolve()).toEqual({
+      a: '{"k":1}',
+      b: '{"k":{"l":[1]}}-suffix',
+      c: 'a}b',
+      d: '{{x',
+    });
+    // Set, the variable replaces the whole default: nothing of it is left behind.
+    expect(yaml(text, { A: 'v' }).resolve()).toEqual({ a: 'v', b: 'v-suffix', c: 'v', d: 'v' });
+    // A brace opened in the default and never closed leaves the interpolation open.
+    expect(thrown(() => yaml(`a: '\${env:A,default={}'`).resolve()).message).toMatch(
+      /malformed interpolation: unexpected end of input/,
+    );
+  });
+
   it('nests interpolations in defaults, followed by more text', () => {
     const text = [
       'a: ${env:A,default=${env:B}}',

@@ -130,6 +130,37 @@ describe('parseTemplate', () => {
     );
   });
 
+  it('reads any default back exactly, escaped, and braces that pair up unescaped', () => {
+    // Escaping for a default: an odd backslash run before "${", "{" or "}", doubled before the end.
+    const escapeDefault = (text: string) =>
+      text.replace(/(\\*)(\$\{|\{|\}|$)/g, (_match, run: string, token: string) =>
+        token === '' ? `${run}${run}` : `${run}${run}\\${token}`,
+      );
+    const balanced: fc.Arbitrary<string> = fc.letrec<{ text: string }>((tie) => ({
+      text: fc
+        .array(
+          fc.oneof(
+            fc.constantFrom('a', '"k":', ',', ' ', '[1]', ':'),
+            tie('text').map((inner) => `{${inner}}`),
+          ),
+          { maxLength: 4 },
+        )
+        .map((pieces) => pieces.join('')),
+    })).text;
+    fc.assert(
+      fc.property(anyText, balanced, (text, pairs) => {
+        const escaped = Config.fromObject({ v: `\${env:A,default=${escapeDefault(text)}}!` });
+        expect(escaped.get('v')).toBe(`${text}!`);
+        const written = Config.fromObject({ v: `\${env:A,default=${pairs}}!` });
+        expect(written.get('v')).toBe(`${pairs}!`);
+        expect(
+          Config.fromObject({ v: `\${env:A,default=${pairs}}!` }, { env: { A: 'v' } }).get('v'),
+        ).toBe('v!');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('writes a backslash before an interpolation by doubling it', () => {
     const config = Config.fromObject(
       { a: 'C:\\\\${env:DIR}', b: 'C:\\${env:DIR}', c: '\\\\\\${x}', d: '${env:X,default=a\\}b}' },

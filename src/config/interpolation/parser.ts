@@ -12,12 +12,14 @@
  * ```
  *
  * Any expression may carry `,default=...`; the default is used when the variable, file or path
- * is not found.
+ * is not found. The default ends at the first `}` that closes no `{` of its own, so braces that
+ * pair up inside it are part of it (`default={"k":1}` is the text `{"k":1}`).
  *
- * Backslashes matter only right before `${` (and, inside a default, before `}`): there a run of
- * n backslashes stands for n/2 of them (rounded down), and an odd run makes the `${` (or `}`)
- * literal. So `\${x}` is the text `${x}`, and `C:\\${env:DIR}` is a backslash followed by
- * the variable. A backslash anywhere else is itself.
+ * Backslashes matter only right before `${` (and, inside a default, before `{` or `}`): there a
+ * run of n backslashes stands for n/2 of them (rounded down), and an odd run makes the `${` (or
+ * `{`, `}`) literal text that neither opens nor closes anything. So `\${x}` is the text `${x}`,
+ * `C:\\${env:DIR}` is a backslash followed by the variable, and `default=a\}b` is `a}b`.
+ * A backslash anywhere else is itself.
  */
 
 import { ConfigMalformedError } from '../errors.js';
@@ -103,6 +105,8 @@ class TemplateParser {
     const { text } = this;
     const parts: TemplatePart[] = [];
     let literal = '';
+    /** In a default: the `{` written in it and not closed yet. */
+    let openBraces = 0;
     while (this.index < text.length) {
       const char = text[this.index];
       if (char === '\\') {
@@ -111,8 +115,8 @@ class TemplateParser {
         const run = end - this.index;
         const before = text.startsWith('${', end)
           ? '${'
-          : depth > 0 && text[end] === '}'
-            ? '}'
+          : depth > 0 && (text[end] === '{' || text[end] === '}')
+            ? text[end]!
             : '';
         if (before === '') {
           literal += text.slice(this.index, end);
@@ -129,9 +133,11 @@ class TemplateParser {
         if (literal !== '') parts.push(literal);
         literal = '';
         parts.push(this.expression(depth));
-      } else if (char === '}' && depth > 0) {
+      } else if (char === '}' && depth > 0 && openBraces === 0) {
         break;
       } else {
+        if (depth > 0 && char === '{') openBraces++;
+        if (depth > 0 && char === '}') openBraces--;
         literal += char;
         this.index++;
       }
