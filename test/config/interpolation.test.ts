@@ -191,6 +191,46 @@ describe('references', () => {
     expect(error.message).toBe('app.yaml:2:6: a.b: ${.nope}: path "a.nope" not found');
   });
 
+  it('names any key in quotes, as get() does: ":", "," and "}" included', () => {
+    const config = Config.fromObject({
+      m: { 'http://x': 1, 'a,b}c': 2, 'q"}': 3, 'a:b': 4 },
+      'root:key': 5,
+      x: '${m["http://x"]}',
+      y: 'v${m["a,b}c"]}',
+      z: '${m["q\\"}"],default=none}',
+      w: '${m.a:b}',
+      r: '${["root:key"]}',
+      d: '${env:A,default=${m["a,b}c"]}}',
+    });
+    expect(config.resolve()).toMatchObject({ x: 1, y: 'v2', z: 3, w: 4, r: 5, d: 2 });
+    // A ":" before any "." or "[" still names a resolver, and a quote must close.
+    expect(thrown(() => Config.fromObject({ x: '${vault:x}' }).get('x')).message).toMatch(
+      /unknown resolver "vault"/,
+    );
+    expect(thrown(() => Config.fromObject({ x: '${m["a}' }).get('x')).message).toMatch(
+      /unexpected end of input/,
+    );
+  });
+
+  it('reads back every key written quoted in a reference (fast-check)', () => {
+    const punctuation = fc.constantFrom(':', ',', '{', '}', '"', '\\', '$', '.', '[', ']', 'a');
+    const keys = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.string({ unit: punctuation, maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(keys, (key) => {
+        const config = Config.fromObject({
+          m: { [key]: 'found' },
+          x: `\${m[${JSON.stringify(key)}]}`,
+        });
+        expect(config.get('x')).toBe('found');
+        expect(config.get(`m[${JSON.stringify(key)}]`)).toBe('found');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('uses a default when a referenced path is missing', () => {
     expect(yaml('a: ${b.c,default=fallback}').get('a')).toBe('fallback');
   });

@@ -8,6 +8,7 @@
  * ${a.b} ${list[0].c}         absolute reference to another value
  * ${.sibling} ${..parent.x}   relative reference: one dot is the containing object, each more
  *                             dot one level up
+ * ${m["any key"]}            a quoted key, as src/config/path.ts reads it: any character
  * \${                         a literal "${"
  * ```
  *
@@ -92,6 +93,18 @@ export function escapeTemplate(text: string): string {
   return text.replace(/(\\*)\$\{/g, (_match, run: string) => `${run}${run}\\\${`);
 }
 
+/**
+ * Where the `:` after a resolver's name (`env:`, `file:`) is, or -1 for a reference: a `:` that
+ * comes after a path's punctuation (`.`, `[`, `]`, `"`) is part of a key (`m.http://x`,
+ * `m["a:b"]`).
+ */
+function resolverColon(head: string): number {
+  const end = head.search(/[:.[\]"]/);
+  return end >= 0 && head[end] === ':' ? end : -1;
+}
+
+const RESOLVER_OR_PATH = ':.[]"';
+
 class TemplateParser {
   private index = 0;
 
@@ -153,12 +166,25 @@ class TemplateParser {
     if (depth >= MAX_NESTING) this.fail('interpolations nested too deeply', column);
     this.index += 2;
     const headStart = this.index;
+    /** Whether the head names a resolver, once its first `:` or path punctuation is seen. */
+    let resolver: boolean | undefined;
     while (this.index < text.length && text[this.index] !== '}' && text[this.index] !== ',') {
-      if (text[this.index] === '$' && text[this.index + 1] === '{') {
+      const char = text[this.index]!;
+      if (char === '$' && text[this.index + 1] === '{') {
         this.fail('unexpected "${" inside an interpolation', this.index + 1);
+      }
+      if (resolver === undefined && RESOLVER_OR_PATH.includes(char)) resolver = char === ':';
+      // A reference's quoted key (`m["http://x"]`, src/config/path.ts) may hold any character:
+      // it is read whole, up to its closing quote, as the path parser reads it.
+      if (char === '"' && !resolver && text[this.index - 1] === '[') {
+        this.index++;
+        while (this.index < text.length && text[this.index] !== '"') {
+          this.index += text[this.index] === '\\' ? 2 : 1;
+        }
       }
       this.index++;
     }
+    if (this.index > text.length) this.index = text.length;
     if (this.index >= text.length) this.fail('unexpected end of input', text.length + 1);
     const head = text.slice(headStart, this.index);
     if (head === '') {
@@ -191,7 +217,7 @@ class TemplateParser {
   }
 
   private classify(head: string, headStart: number, base: ExpressionBase): Expression {
-    const colon = head.indexOf(':');
+    const colon = resolverColon(head);
     if (colon >= 0) {
       const resolver = head.slice(0, colon);
       const argument = head.slice(colon + 1);
