@@ -113,12 +113,12 @@ export class ConfigCircularReferenceError extends ConfigError {
 /**
  * Text that cannot be read: a malformed interpolation, invalid YAML, or a value that is not JSON
  * (`MALFORMED`). `reason` holds the bare reason; for interpolations, `offset` is the 1-based
- * column inside the value's text.
+ * position of the problem inside the value's text (after YAML decoded it), not a file column.
  */
 export class ConfigMalformedError extends ConfigError {
   override name = 'ConfigMalformedError';
   readonly reason: string;
-  /** For a malformed interpolation: the 1-based column inside the value's text. */
+  /** For a malformed interpolation: the 1-based position inside the value's text. */
   readonly offset: number | undefined;
 
   constructor(reason: string, context: ValueContext = {}, offset?: number) {

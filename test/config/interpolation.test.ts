@@ -380,23 +380,45 @@ describe('escapes and mixed text', () => {
 
 describe('malformed expressions', () => {
   it.each([
-    ['${abc', 'unexpected end of input at column 6'],
-    ['x ${env:A,default=${env:B}', 'unexpected end of input at column 27'],
-    ['${}', 'empty interpolation at column 1'],
-    ['ab${}', 'empty interpolation at column 3'],
-    ['${env:}', 'empty variable name at column 7'],
-    ['${file:}', 'empty file path at column 8'],
-    ['${vault:x}', 'unknown resolver "vault" (expected "env" or "file") at column 3'],
-    ['${env:A,fallback=1}', 'unknown option "fallback" (only "default=" is supported) at column 9'],
-    ['${a..b}', 'invalid reference: unexpected "." at column 5'],
-    ['${a[x]}', 'invalid reference: expected an array index at column 5'],
-    ['${.}', 'expected a key after "." at column 4'],
+    ['${abc', 'unexpected end of input at character 6 of the value'],
+    ['x ${env:A,default=${env:B}', 'unexpected end of input at character 27 of the value'],
+    ['${}', 'empty interpolation at character 1 of the value'],
+    ['ab${}', 'empty interpolation at character 3 of the value'],
+    ['${env:}', 'empty variable name at character 7 of the value'],
+    ['${file:}', 'empty file path at character 8 of the value'],
+    [
+      '${vault:x}',
+      'unknown resolver "vault" (expected "env" or "file") at character 3 of the value',
+    ],
+    [
+      '${env:A,fallback=1}',
+      'unknown option "fallback" (only "default=" is supported) at character 9 of the value',
+    ],
+    ['${a..b}', 'invalid reference: unexpected "." at character 5 of the value'],
+    ['${a[x]}', 'invalid reference: expected an array index at character 5 of the value'],
+    ['${.}', 'expected a key after "." at character 4 of the value'],
   ])('%s: %s', (text, reason) => {
     const error = thrown(() => Config.fromObject({ key: text }).get('key'));
     expect(error).toBeInstanceOf(ConfigMalformedError);
     expect(error.code).toBe('MALFORMED');
     expect(error.message).toBe(`key: ${JSON.stringify(text)}: malformed interpolation: ${reason}`);
-    expect((error as ConfigMalformedError).offset).toBe(Number(/column (\d+)/.exec(reason)?.[1]));
+    expect((error as ConfigMalformedError).offset).toBe(
+      Number(/character (\d+)/.exec(reason)?.[1]),
+    );
+  });
+
+  it('says the position is within the decoded value, which is not a column of the file', () => {
+    // YAML decodes "\t\t" (4 characters in the file) to 2, and joins a block's lines.
+    const escaped = thrown(() =>
+      Config.fromYaml('a: "\\t\\t${}"\n', { filename: 'c.yaml' }).get('a'),
+    );
+    expect(escaped.message).toBe(
+      'c.yaml:1:4: a: "\\t\\t${}": malformed interpolation: empty interpolation at character 3 of the value',
+    );
+    const block = thrown(() =>
+      Config.fromYaml('a: |\n  line one\n  x ${}\n', { filename: 'c.yaml' }).get('a'),
+    );
+    expect(block.message).toMatch(/empty interpolation at character 12 of the value$/);
   });
 
   it('puts the file position in front', () => {
@@ -404,7 +426,7 @@ describe('malformed expressions', () => {
       Config.fromYaml('a:\n  url: "${abc"', { filename: 'c.yaml' }).resolve(),
     );
     expect(error.message).toBe(
-      'c.yaml:2:8: a.url: "${abc": malformed interpolation: unexpected end of input at column 6',
+      'c.yaml:2:8: a.url: "${abc": malformed interpolation: unexpected end of input at character 6 of the value',
     );
   });
 });

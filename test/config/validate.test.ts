@@ -352,7 +352,7 @@ properties:
     const error = thrown(() => raw('name: ok\nport: ${env:P\nmode: ${}').validateRaw(schema));
     expect(error).toBeInstanceOf(ConfigMalformedError);
     expect(error.message).toBe(
-      'raw.yaml:2:7: port: "${env:P": malformed interpolation: unexpected end of input at column 8',
+      'raw.yaml:2:7: port: "${env:P": malformed interpolation: unexpected end of input at character 8 of the value',
     );
   });
 

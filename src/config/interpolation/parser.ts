@@ -73,7 +73,7 @@ export function mayInterpolate(text: string): boolean {
 
 /**
  * Parses a value's text. Throws {@link ConfigMalformedError} (and nothing else) for malformed
- * input, with `offset` set to the 1-based column of the problem.
+ * input, with `offset` set to the 1-based position of the problem in `text`.
  */
 export function parseTemplate(text: string): Template {
   if (!mayInterpolate(text)) return text === '' ? LITERAL : { parts: [text] };
@@ -248,7 +248,12 @@ class TemplateParser {
     }
   }
 
+  /**
+   * The position is within the value as the loader sees it, after YAML has decoded escapes and
+   * joined the lines of a block: it is not a column of the file (the message's `line:column`
+   * prefix is where the value starts), so the message says so.
+   */
   private fail(reason: string, column: number): never {
-    throw new ConfigMalformedError(`${reason} at column ${column}`, {}, column);
+    throw new ConfigMalformedError(`${reason} at character ${column} of the value`, {}, column);
   }
 }
