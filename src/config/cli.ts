@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { Config } from './config.js';
 import { ConfigError } from './errors.js';
+import { PathSyntaxError, parsePath } from './path.js';
 import { Schema } from './schema.js';
 
 const USAGE = `Usage:
@@ -123,6 +124,15 @@ function validate(operands: readonly string[], values: Values): number {
 function get(operands: readonly string[], values: Values): number {
   only(values, 'get', []);
   const [file, path] = operandsOf('get', operands, ['config', 'path']) as [string, string];
+  // A path that cannot be read is a mistake in the command line, whatever the file holds.
+  try {
+    parsePath(path);
+  } catch (error) {
+    if (error instanceof PathSyntaxError) {
+      throw new UsageError(`invalid path ${JSON.stringify(path)}: ${error.message}`);
+    }
+    throw error;
+  }
   const value = Config.fromYamlFile(file).get(path);
   const text =
     typeof value === 'string'

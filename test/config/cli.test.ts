@@ -88,6 +88,18 @@ describe('restmachine-config', () => {
     });
   });
 
+  it('get: exit 2 with the usage for a path that cannot be read, before the file is read', () => {
+    const file = join(fixtures, 'seed-valid.yaml');
+    for (const target of [file, join(fixtures, 'no-such-file.yaml')]) {
+      const result = run(['get', target, 'a..b']);
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        /^restmachine-config: invalid path "a\.\.b": unexpected "\." at column 3\n\nUsage:\n/,
+      );
+    }
+  });
+
   it('dump: resolved YAML by default, JSON on request', () => {
     const file = join(fixtures, 'files', 'app.yaml');
     expect(run(['dump', file]).stdout).toBe(
