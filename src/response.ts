@@ -7,6 +7,7 @@ import { type CookieOptions, serializeCookie } from './http/cookie.js';
 import { formatLastModified } from './http/date.js';
 import { formatEntityTag } from './http/etag.js';
 import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
+import { describeUnrepresentable } from './json-values.js';
 import type { ReadableStreamLike, Request } from './request.js';
 
 /**
@@ -25,6 +26,14 @@ export class FileBody {
   }
 }
 
+/**
+ * An object that is data, not a function or a class: every function inherits
+ * `Symbol.hasInstance`, which data does not have. JSON would send a function as nothing
+ * (docs/application.md, "Handler results"). Object literals match the record beside it in
+ * `ResponseBody`, which spares them TypeScript's excess-property check against this type.
+ */
+type DataObject = object & { [Symbol.hasInstance]?: never };
+
 /** Every body a response may carry; plain objects and arrays are sent as JSON. */
 export type ResponseBody =
   | string
@@ -33,7 +42,8 @@ export type ResponseBody =
   | AsyncIterable<Uint8Array | string>
   | ReadableStreamLike
   | FileBody
-  | object
+  | DataObject
+  | { readonly [key: string]: unknown }
   | readonly unknown[]
   | number
   | boolean
@@ -114,8 +124,17 @@ export class Response {
     return new Response(init?.status ?? 200, new FileBody(path), init);
   }
 
-  /** A JSON response, whatever the value's shape (arrays that look like tuples included). */
+  /**
+   * A JSON response, whatever the value's shape (arrays that look like tuples included). A value
+   * JSON has no text for (`undefined`, a function) or sends as `{}` (a Map, a Set) is a
+   * TypeError, as it is a 500 when a handler returns it (docs/application.md, "Handler results").
+   */
   static json(value: unknown, status = 200, init?: ResponseInit): Response {
+    const problem =
+      value === undefined
+        ? 'undefined: pass null, or answer a 204'
+        : describeUnrepresentable(value);
+    if (problem !== undefined) throw new TypeError(`Response.json() cannot send ${problem}`);
     return new Response(status, JSON.stringify(value), {
       ...init,
       contentType: init?.contentType ?? 'application/json',

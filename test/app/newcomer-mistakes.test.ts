@@ -126,6 +126,63 @@ describe('results JSON cannot represent', () => {
   });
 });
 
+describe('a Response whose body JSON cannot represent', () => {
+  // Given to a Response these went out as `{}`, as the function's source code or as an empty
+  // body labelled JSON, with a 200; they are a logged 500, as a handler's own result is.
+  const bodies: Array<[string, unknown, string]> = [
+    [
+      '/function',
+      function secret() {
+        return 'db-password';
+      },
+      'a function',
+    ],
+    ['/map', new Map([['a', 1]]), 'a Map, which JSON sends as {}'],
+    ['/set', new Set([1]), 'a Set'],
+    ['/symbol', Symbol('s'), 'a symbol'],
+    ['/bigint', 10n, 'a bigint'],
+    ['/error', new Error('x'), 'an Error'],
+  ];
+
+  it.each(bodies)('%s is a 500 whose log line says what it was', async (path, body, logged) => {
+    const { lines, logger } = recordingLogger();
+    const app = new RestApplication({ logger });
+    app.get(path, () => new Response(200, body as object));
+    const response = await app.request(path);
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('db-password');
+    expect(JSON.parse(response.body as string)).toMatchObject({ statusCode: 500 });
+    const error = lines[0]?.fields?.error as Error;
+    expect(error.message).toContain(`A Response's body cannot be ${logged}`);
+  });
+
+  it('is a TypeError from Response.json(), undefined included', () => {
+    expect(() => Response.json(new Map([['a', 1]]))).toThrow(
+      'Response.json() cannot send a Map, which JSON sends as {}',
+    );
+    expect(() => Response.json(() => 1)).toThrow('cannot send a function');
+    expect(() => Response.json(1n)).toThrow('cannot send a bigint');
+    expect(() => Response.json(undefined)).toThrow('cannot send undefined: pass null');
+    expect(Response.json(null).body).toBe('null');
+    expect(Response.json(new Date(0)).body).toBe('"1970-01-01T00:00:00.000Z"');
+  });
+
+  it('leaves numbers, booleans, dates and class instances alone', async () => {
+    class Note {
+      constructor(readonly title: string) {}
+    }
+    const app = new RestApplication({ logger: recordingLogger().logger });
+    app.get('/number', () => new Response(200, 5));
+    app.get('/false', () => new Response(200, false));
+    app.get('/date', () => new Response(200, new Date(0)));
+    app.get('/note', () => new Response(200, new Note('a')));
+    expect((await app.request('/number')).body).toBe('5');
+    expect((await app.request('/false')).body).toBe('false');
+    expect((await app.request('/date')).body).toBe('"1970-01-01T00:00:00.000Z"');
+    expect((await app.request('/note')).body).toBe('{"title":"a"}');
+  });
+});
+
 describe('one Response object returned for every request', () => {
   it("refuses it from the second request on, rather than send the first one's request id and CORS origin", async () => {
     const { lines, logger } = recordingLogger();

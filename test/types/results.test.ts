@@ -67,6 +67,28 @@ describe('handler result types', () => {
     expect(app.routes).toHaveLength(16);
   });
 
+  it('keep functions out of a Response body, and take data of every shape', () => {
+    // @ts-expect-error: a function body would be sent as nothing, or as its source code.
+    new Response(200, function secret() {
+      return 'db-password';
+    });
+    // @ts-expect-error: a class is a function too.
+    new Response(200, Note);
+    interface Row {
+      id: number;
+    }
+    const row: Row = { id: 1 };
+    const bodies = [
+      new Response(200, { ok: true, call: 'a field named like a method' }),
+      new Response(200, row),
+      new Response(200, new Note('a')),
+      new Response(200, [1, 2]),
+      new Response(200, 'text'),
+      new Response(200, new Uint8Array(1)),
+    ];
+    expect(bodies).toHaveLength(6);
+  });
+
   it('still refuses what it can see next to an any', () => {
     const app = new RestApplication({ logger: silentLogger });
     // biome-ignore lint/suspicious/noExplicitAny: an any beside what TypeScript can see.

@@ -12,6 +12,7 @@ import { contentTypeFor } from '../../http/content-types.js';
 import { formatLastModified } from '../../http/date.js';
 import { formatEntityTag } from '../../http/etag.js';
 import { MultiValueHeaders } from '../../http/headers.js';
+import { describeUnrepresentable } from '../../json-values.js';
 import type { Request } from '../../request.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import { compressResponse } from '../compression/compress-response.js';
@@ -179,11 +180,11 @@ function completeHeaders(
       response.contentType = 'application/octet-stream';
     }
   } else if (typeof body === 'object') {
-    body = JSON.stringify(body);
+    body = JSON.stringify(representable(body));
     length = utf8Length(body);
     response.contentType ??= 'application/json';
   } else {
-    body = String(body);
+    body = String(representable(body));
     length = utf8Length(body);
     response.contentType ??= 'text/plain; charset=utf-8';
   }
@@ -263,6 +264,17 @@ function completeHeaders(
     response.body = undefined;
   }
   return response;
+}
+
+/**
+ * `body`, when JSON can represent it: a Map or a Set would go out as `{}` and a function as its
+ * source code, with a 200 that hides the mistake. Refused as a handler's own result is
+ * (docs/application.md, "Handler results"): a 500 whose log line says what to send instead.
+ */
+function representable(body: unknown): unknown {
+  const problem = describeUnrepresentable(body);
+  if (problem !== undefined) throw new Error(`A Response's body cannot be ${problem}`);
+  return body;
 }
 
 type StreamBody = Parameters<typeof streamChunks>[0];

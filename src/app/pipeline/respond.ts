@@ -16,6 +16,7 @@ import {
   parseAcceptCached,
 } from '../../http/media-type.js';
 import { addVary } from '../../http/vary.js';
+import { isPlainData } from '../../json-values.js';
 import type { Request } from '../../request.js';
 import { FileBody, Response, type ResponseBody } from '../../response.js';
 import { addAutoEtag } from '../features/auto-etag.js';
@@ -27,7 +28,7 @@ import type { CompiledRoute } from '../routing/routing-table.js';
 import { isPending, isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
 import { fromFetchApi, isFetchResponse, makeResponse } from './result-response.js';
-import { checkRepresentable, isPlainData } from './unrepresentable.js';
+import { checkRepresentable } from './unrepresentable.js';
 
 /** The representations a result may take: a route's, or the application's. */
 export interface Representations {
