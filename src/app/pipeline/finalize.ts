@@ -129,11 +129,14 @@ function completeHeaders(
   fileSize: number | undefined,
   asError: boolean,
 ): Response {
-  if (response.statusCode < 200) {
+  const status = response.statusCode;
+  if (!(status >= 200 && status <= 599 && Number.isInteger(status))) {
     // RFC 9110 §15.2: a 1xx is interim and a final response must follow; sent as the answer,
-    // the client would wait for one that never comes.
+    // the client would wait for one that never comes. Any other status outside 200-599, or a
+    // fraction, assigned to `statusCode` after the constructor checked it, no runtime can send
+    // (§15: three digits, 1xx to 5xx).
     throw new Error(
-      `A ${response.statusCode} cannot answer a request: 1xx statuses are interim (RFC 9110 §15.2); return 200 to 599`,
+      `A ${status} cannot answer a request: return an integer from 200 to 599 (1xx statuses are interim, RFC 9110 §15.2)`,
     );
   }
   const headers = response.headers;

@@ -113,6 +113,12 @@ function buildApp() {
   app.get('/request-id', ({ requestId }) => ({ requestId }));
   app.post('/reset', () => [{ reset: true }, 205]);
   app.get('/interim', () => [null, 103]);
+  app.get('/status/{status}', ({ status }) => {
+    // A status assigned after the constructor checked the one it was given.
+    const response = new Response(200, 'x');
+    response.statusCode = Number(status);
+    return response;
+  });
   app.put('/multi', () => ({ method: 'PUT' }));
   app.patch('/multi', () => ({ method: 'PATCH' }));
   app.get('/typed/page', () => [
@@ -310,6 +316,15 @@ export const coreCases: CasesModule = {
       const response = await send(get('/interim'));
       expect(response.status).toBe(500);
       expect(response.json()).toMatchObject({ statusCode: 500 });
+    });
+
+    test('a statusCode assigned outside 200-599, or a fraction, is a 500', async (send) => {
+      for (const status of ['1000', '600', '200.5', '99', '101']) {
+        const response = await send(get(`/status/${status}`));
+        expect(response.status).toBe(500);
+        expect(response.json()).toMatchObject({ statusCode: 500 });
+      }
+      expect((await send(get('/status/201'))).status).toBe(201);
     });
 
     test('async handlers are awaited', async (send) => {
