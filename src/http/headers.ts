@@ -340,13 +340,16 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     for (let i = 0; i < fields.length; i += STRIDE) yield fields[i + NAME] as string;
   }
 
-  /** Calls `callback` once per distinct name with all of its values. */
+  /**
+   * Calls `callback` once per distinct name with all of its values, in an array of its own: one
+   * the caller keeps or changes never changes the headers.
+   */
   forEachName(callback: (values: readonly string[], name: string) => void): void {
     this.#index();
     const fields = this.#fields.slice();
     for (let i = 0; i < fields.length; i += STRIDE) {
       const values = fields[i + VALUES] as Field;
-      callback(typeof values === 'string' ? [values] : values, fields[i + NAME] as string);
+      callback(typeof values === 'string' ? [values] : values.slice(), fields[i + NAME] as string);
     }
   }
 

@@ -59,6 +59,22 @@ describe('MultiValueHeaders', () => {
     expect(headers.getAll('missing')).toEqual([]);
   });
 
+  it('hands forEachName callers arrays of their own, which later changes leave alone', () => {
+    const headers = new MultiValueHeaders([
+      ['Vary', 'Accept'],
+      ['Vary', 'Origin'],
+    ]);
+    const kept: Record<string, string[]> = {};
+    headers.forEachName((values, name) => {
+      kept[name] = values as string[];
+    });
+    headers.add('Vary', 'Cookie');
+    expect(kept.Vary).toEqual(['Accept', 'Origin']);
+    (kept.Vary as string[]).length = 0;
+    expect(headers.getAll('vary')).toEqual(['Accept', 'Origin', 'Cookie']);
+    expect(headers.toDict()).toEqual({ Vary: 'Accept' });
+  });
+
   it('reads raw pairs lazily, as a runtime hands them over', () => {
     const headers = MultiValueHeaders.fromRawPairs(['Host', 'x', 'Cookie', 'a=1', 'cookie', 'b=2']);
     expect(headers.getAll('cookie')).toEqual(['a=1', 'b=2']);
