@@ -29,8 +29,10 @@ export function percentDecodeBytes(bytes: Uint8Array, plusIsSpace: boolean): Uin
 }
 
 const ENCODER = new TextEncoder();
-// URLSearchParams reads a query's bytes as UTF-8 with U+FFFD for what is not.
-const LENIENT_UTF8 = new TextDecoder('utf-8');
+// URLSearchParams reads a query's bytes as UTF-8 with U+FFFD for what is not, and keeps a
+// byte order mark as the character U+FEFF (the URL Standard's "UTF-8 decode without BOM"), as
+// decodeURIComponent does for a value without a malformed escape.
+const LENIENT_UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `text` (a query component) percent-decoded leniently, as URLSearchParams reads it. */
 export function percentDecodeLeniently(text: string): string {
