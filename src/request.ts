@@ -72,7 +72,10 @@ export interface RequestInit {
   path: string;
   headers?: HeadersInit | null;
   body?: RequestBody | null;
-  /** Query parameters: a map (array values for repeated keys) or the raw query string. */
+  /**
+   * Query parameters: a map (array values for repeated keys) or the raw query string, as it
+   * follows the `?` (a `?` of its own at the start is part of the first key).
+   */
   queryParams?: Readonly<Record<string, string | readonly string[]>> | string | null;
   /** Path parameters by name; values that are not strings are left out. */
   pathParams?: Readonly<Record<string, string | undefined>> | null;

@@ -63,6 +63,28 @@ describe('Request', () => {
     );
   });
 
+  it('reads the query after the first ? as it is, a leading ? of its own included', () => {
+    const request = new Request({ method: 'GET', path: '/x??a=1&b=2' });
+    expect(request.queryParamsAll).toEqual({ '?a': ['1'], b: ['2'] });
+    expect(request.queryString).toBe('?a=1&b=2');
+    // Property: any query of question marks, separators and text reads as a URL's searchParams.
+    const piece = fc.oneof(
+      fc.constantFrom('?', '??', '&', '=', 'a', '%3F'),
+      fc.string({ maxLength: 2 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const query = pieces.join('').replace(/#/g, '');
+        const expected = new Map<string, string[]>();
+        for (const [key, value] of new URL(`http://h/x?${query}`).searchParams) {
+          expected.set(key, [...(expected.get(key) ?? []), value]);
+        }
+        const request = new Request({ method: 'GET', path: `/x?${query}` });
+        expect(new Map(Object.entries(request.queryParamsAll))).toEqual(expected);
+      }),
+    );
+  });
+
   it('reads any query string as URLSearchParams reads it', () => {
     // ASCII text made of what matters to decoding: escapes, malformed or not, and plus signs.
     // Escaped bytes that are not UTF-8, and raw non-ASCII beside a malformed escape, are left to

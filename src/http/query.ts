@@ -16,11 +16,13 @@ function decodeComponent(text: string): string {
   }
 }
 
-/** Parses `a=1&b=2&a=3` into an ordered map of every value per key. Never throws. */
+/**
+ * Parses `a=1&b=2&a=3`, the query after its `?`, into an ordered map of every value per key.
+ * A `?` inside it is data (RFC 3986 §3.4), a leading one too: `/x??a=1` has the key `?a`, as a
+ * URL's `searchParams` reads it. Never throws.
+ */
 export function parseQueryString(query: string): Map<string, string[]> {
   const params = new Map<string, string[]>();
-  if (query === '') return params;
-  if (query.charCodeAt(0) === 63 /* ? */) query = query.slice(1);
   let start = 0;
   while (start <= query.length) {
     let end = query.indexOf('&', start);
