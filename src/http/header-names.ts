@@ -9,19 +9,17 @@
 const ASCII_KEYS = new Map<string, string>();
 
 /**
- * `name` in lower case, remembered for the plain ASCII names (Lambda events repeat the same few
- * header names on every invocation).
+ * `name` in lower case when it is plain ASCII (a valid field name always is), else undefined:
+ * a name beyond ASCII is no token and matches none (RFC 9110 §5.1: names are case-insensitive
+ * in ASCII only). It is checked before lower-casing, which would turn the Kelvin sign into an
+ * ASCII `k`. Remembered for the names seen (Lambda events repeat the same few on every
+ * invocation).
  */
-export function lowerCaseName(name: string): string {
-  return asciiKey(name) ?? name.toLowerCase();
-}
-
-/** `name` in lower case when that is plain ASCII (a valid field name always is), else undefined. */
 export function asciiKey(name: string): string | undefined {
   let key = ASCII_KEYS.get(name);
   if (key === undefined) {
+    if (!isAscii(name)) return undefined;
     key = name.toLowerCase();
-    if (!isAscii(key)) return undefined;
     if (ASCII_KEYS.size < 256) ASCII_KEYS.set(name, key);
   }
   return key;
@@ -46,24 +44,10 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-/**
- * The position of the next raw pair named `key` (lower case) from `from`, or -1. `ascii` says
- * the key is plain ASCII (the library's own keys are; a caller's may not be).
- */
-export function findPending(
-  pending: readonly string[],
-  key: string,
-  from: number,
-  ascii: boolean,
-): number {
+/** The position of the next raw pair named `key` (lower case, plain ASCII) from `from`, or -1. */
+export function findPending(pending: readonly string[], key: string, from: number): number {
   // Lower-casing can lengthen a name ('İ' becomes 'i' and a combining dot), never into plain
   // ASCII: only a name of the key's length can match an ASCII key.
-  if (!ascii) {
-    for (let i = from; i + 1 < pending.length; i += 2) {
-      if ((pending[i] as string).toLowerCase() === key) return i;
-    }
-    return -1;
-  }
   for (let i = from; i + 1 < pending.length; i += 2) {
     const name = pending[i] as string;
     // toLowerCase() costs less than comparing character by character in JavaScript.

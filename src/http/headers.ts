@@ -8,13 +8,7 @@
 
 import { DataRecord } from './data-record.js';
 import { addFields, checkName, checkValue, type FieldsInit } from './header-fields.js';
-import {
-  asciiKey,
-  findPending,
-  joinPending,
-  lowerCaseName,
-  startsWithLower,
-} from './header-names.js';
+import { asciiKey, findPending, joinPending, startsWithLower } from './header-names.js';
 
 export type { WhatwgHeadersLike } from './header-fields.js';
 
@@ -127,9 +121,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
   /** The first value of `name`, or `undefined`. */
   get(name: string): string | undefined {
     const key = asciiKey(name);
-    return key === undefined
-      ? this.#getLower(name.toLowerCase(), false)
-      : this.#getLower(key, true);
+    return key === undefined ? undefined : this.#getLower(key);
   }
 
   /**
@@ -138,7 +130,7 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
    * @internal
    */
   static getLower(headers: MultiValueHeaders, key: string): string | undefined {
-    return headers.#getLower(key, true);
+    return headers.#getLower(key);
   }
 
   /**
@@ -157,11 +149,11 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
     return typeof values === 'string' ? values : values.join(', ');
   }
 
-  // `ascii` says `key` is plain ASCII, as the library's own keys are.
-  #getLower(key: string, ascii: boolean): string | undefined {
+  // `key` is in lower case and plain ASCII.
+  #getLower(key: string): string | undefined {
     const pending = this.#pending;
     if (pending !== undefined) {
-      const at = findPending(pending, key, 0, ascii);
+      const at = findPending(pending, key, 0);
       return at === -1 ? undefined : pending[at + 1];
     }
     const at = this.#find(key);
@@ -172,15 +164,15 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** Every value of `name` in the order received (empty when absent). */
   getAll(name: string): string[] {
-    const ascii = asciiKey(name);
-    const key = ascii ?? name.toLowerCase();
+    const key = asciiKey(name);
+    if (key === undefined) return [];
     const pending = this.#pending;
     if (pending !== undefined) {
       const out: string[] = [];
       for (
-        let at = findPending(pending, key, 0, ascii !== undefined);
+        let at = findPending(pending, key, 0);
         at !== -1;
-        at = findPending(pending, key, at + 2, ascii !== undefined)
+        at = findPending(pending, key, at + 2)
       ) {
         out.push(pending[at + 1] as string);
       }
@@ -304,8 +296,10 @@ export class MultiValueHeaders implements Iterable<[string, string]> {
 
   /** Removes every value of `name`; returns whether there was one. */
   delete(name: string): boolean {
+    const key = asciiKey(name);
+    if (key === undefined) return false;
     this.#index();
-    const at = this.#find(lowerCaseName(name));
+    const at = this.#find(key);
     if (at === -1) return false;
     this.#fields.splice(at, STRIDE);
     return true;

@@ -53,9 +53,15 @@ function exactMethod(value: string): HTTPMethod | undefined {
   }
 }
 
-/** Returns the canonical method for `value` in any case, or `undefined` when it is not one. */
+/**
+ * Returns the canonical method for `value` in any ASCII case, or `undefined` when it is not one.
+ * Only ASCII letters are upper-cased (a method is a token, RFC 9110 §9.1): in Unicode `'poſt'`
+ * (long s) upper-cases to POST and `'optıons'` (dotless i) to OPTIONS.
+ */
 export function parseMethod(value: string): HTTPMethod | undefined {
-  return exactMethod(value) ?? exactMethod(value.toUpperCase());
+  return (
+    exactMethod(value) ?? (/^[a-z]+$/i.test(value) ? exactMethod(value.toUpperCase()) : undefined)
+  );
 }
 
 /** Like {@link parseMethod} but throws a registration error naming the allowed methods. */

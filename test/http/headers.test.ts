@@ -75,6 +75,30 @@ describe('MultiValueHeaders', () => {
     expect(headers.toDict()).toEqual({ Vary: 'Accept' });
   });
 
+  it('compares names in ASCII case only: a Kelvin sign is no k (property)', () => {
+    // RFC 9110 §5.1: field names are tokens, case-insensitive in ASCII. 'K' (U+212A) lower-cases
+    // to an ASCII 'k' in Unicode; a name beyond ASCII matches none.
+    const token = fc.stringMatching(/^[A-Za-z0-9-]{0,6}$/);
+    fc.assert(
+      fc.property(token, token, fc.boolean(), (before, after, raw) => {
+        const name = `${before}k${after}`;
+        const headers = raw
+          ? MultiValueHeaders.fromRawPairs([name, 'v'])
+          : new MultiValueHeaders({ [name]: 'v' });
+        const lookalike = `${before}\u212a${after}`;
+        expect(headers.get(lookalike)).toBeUndefined();
+        expect(headers.getAll(lookalike)).toEqual([]);
+        expect(headers.has(lookalike)).toBe(false);
+        expect(headers.delete(lookalike)).toBe(false);
+        expect(headers.get(name.toUpperCase())).toBe('v');
+      }),
+    );
+    const keepAlive = new MultiValueHeaders({ 'Keep-Alive': 'timeout=5' });
+    expect(keepAlive.get('\u212Aeep-Alive')).toBeUndefined();
+    expect(keepAlive.delete('\u212Aeep-alive')).toBe(false);
+    expect(keepAlive.get('KEEP-ALIVE')).toBe('timeout=5');
+  });
+
   it('reads raw pairs lazily, as a runtime hands them over', () => {
     const headers = MultiValueHeaders.fromRawPairs(['Host', 'x', 'Cookie', 'a=1', 'cookie', 'b=2']);
     expect(headers.getAll('cookie')).toEqual(['a=1', 'b=2']);
@@ -168,9 +192,9 @@ describe('MultiValueHeaders', () => {
           const key = lookup.toLowerCase();
           if (!/^[\x20-\x7e]+$/.test(key)) continue;
           // A list-valued field's lines read as one value (RFC 9110 §5.3), in place or indexed.
-          const joined = indexed.getAll(lookup).join(', ');
+          const joined = indexed.getAll(key).join(', ');
           expect(MultiValueHeaders.getList(inPlace, key)).toBe(
-            joined === '' && !indexed.has(lookup) ? undefined : joined,
+            joined === '' && !indexed.has(key) ? undefined : joined,
           );
           expect(MultiValueHeaders.getList(indexed, key)).toBe(
             MultiValueHeaders.getList(inPlace, key),

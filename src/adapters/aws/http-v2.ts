@@ -13,7 +13,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
 } from 'aws-lambda';
 import { DataRecord, ownEntry } from '../../http/data-record.js';
-import { lowerCaseName } from '../../http/header-names.js';
+import { asciiKey } from '../../http/header-names.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { Response } from '../../response.js';
 import type { ResultBody } from './body.js';
@@ -44,7 +44,7 @@ function v2Headers(event: APIGatewayProxyEventV2): MultiValueHeaders {
       if (!ownEntry(headers, name)) continue;
       const value = headers[name];
       if (typeof value !== 'string') continue;
-      if (cookies !== undefined && lowerCaseName(name) === 'cookie') continue;
+      if (cookies !== undefined && asciiKey(name) === 'cookie') continue;
       pairs.push(name, value);
     }
   }

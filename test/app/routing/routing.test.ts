@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   HTTPMethod,
@@ -29,6 +30,27 @@ describe('registration', () => {
     }
     expect((await app.request('/r', { method: 'PATCH' })).body).toBe('lower');
     expect((await app.request('/r', { method: 'PUT' })).body).toBe('enum');
+  });
+
+  it('folds a method in ASCII case only: Unicode look-alikes are refused (property)', async () => {
+    // 'ſ' (long s) and 'ı' (dotless i) upper-case to S and I in Unicode; a method is a token
+    // (RFC 9110 §9.1), and an arriving 'poſt' is an unknown method, never POST.
+    const alike: Record<string, string> = { s: '\u017f', i: '\u0131', S: '\u017f', I: '\u0131' };
+    const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS');
+    fc.assert(
+      fc.property(method, fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }), (name, upper) => {
+        const spelt = [...name].map((c, i) => (upper[i] ? c : c.toLowerCase())).join('');
+        const app = newApp();
+        app.route(spelt, '/', () => 1);
+        expect(app.routes[0]?.method).toBe(name);
+        if (!/[SI]/.test(name)) return;
+        const lookalike = spelt.replace(/[sSiI]/, (c) => alike[c] as string);
+        expect(() => newApp().route(lookalike, '/', () => 1)).toThrow(/Unknown HTTP method/);
+      }),
+    );
+    const app = newApp();
+    app.post('/s', () => 'posted');
+    expect((await app.request('/s', { method: 'po\u017ft' })).statusCode).toBe(501);
   });
 
   it('refuses an unknown method at registration', () => {
