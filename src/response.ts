@@ -141,9 +141,21 @@ export class Response {
     });
   }
 
-  /** A redirect to `location` (302 unless told otherwise). */
+  /**
+   * A redirect to `location`: 302 unless told otherwise, and only a redirect status (301, 302,
+   * 303, 307 or 308, RFC 9110 §15.4), as the Fetch API's `Response.redirect` takes. Location is a
+   * URI reference (§10.2.2): characters beyond ASCII are percent-encoded as UTF-8 (RFC 3986
+   * §2.1), and escapes already there are kept.
+   *
+   * @example
+   * return Response.redirect('/café', 303); // Location: /caf%C3%A9
+   */
   static redirect(location: string, status = 302): Response {
-    return new Response(status, undefined, { headers: { Location: location } });
+    if (![301, 302, 303, 307, 308].includes(status)) {
+      throw new RangeError(`A redirect's status is 301, 302, 303, 307 or 308, got ${status}`);
+    }
+    const target = location.replace(/[^\0-\x7f]+/g, encodeURI);
+    return new Response(status, undefined, { headers: { Location: target } });
   }
 
   /** Sets the entity tag; quotes are added, and `W/` when `weak`. */

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FileBody,
@@ -35,6 +36,35 @@ describe('Response', () => {
   it('refuses a status outside 100-599', () => {
     expect(() => new Response(600)).toThrow(RangeError);
     expect(() => new Response(99)).toThrow(RangeError);
+  });
+
+  it('redirect takes only a redirect status, 302 by default', () => {
+    expect(Response.redirect('/x').statusCode).toBe(302);
+    for (const status of [301, 302, 303, 307, 308]) {
+      expect(Response.redirect('/x', status).statusCode).toBe(status);
+    }
+    for (const status of [200, 204, 300, 304, 305, 400, 500]) {
+      expect(() => Response.redirect('/x', status)).toThrow(RangeError);
+    }
+  });
+
+  it('redirect percent-encodes a Location beyond ASCII as UTF-8 and keeps its escapes', () => {
+    expect(Response.redirect('/café').headers.get('location')).toBe('/caf%C3%A9');
+    expect(Response.redirect('/日本?q=ü#é').headers.get('location')).toBe(
+      '/%E6%97%A5%E6%9C%AC?q=%C3%BC#%C3%A9',
+    );
+    expect(Response.redirect('/a%20b/%E9?x=%zz').headers.get('location')).toBe('/a%20b/%E9?x=%zz');
+    // Property: whatever the text, the Location is ASCII and, decoded, the text given.
+    const text = fc
+      .string({ unit: 'grapheme', maxLength: 12 })
+      .map((t) => [...t].filter((c) => c >= ' ' && c !== '%' && c !== '\x7f').join(''));
+    fc.assert(
+      fc.property(text, (location) => {
+        const sent = Response.redirect(`/${location}`).headers.get('location') as string;
+        expect(sent).toMatch(/^[\x20-\x7e]*$/);
+        expect(decodeURIComponent(sent)).toBe(`/${location}`);
+      }),
+    );
   });
 
   it('setEtag adds quotes, and W/ for weak tags', () => {
