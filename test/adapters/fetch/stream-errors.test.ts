@@ -76,9 +76,12 @@ async function readToEnd(response: globalThis.Response): Promise<unknown> {
   }
 }
 
-/** Waits for the server side to finish with a request the client has already given up on. */
+/**
+ * Waits for the server side to finish with a request the client has already given up on: up to
+ * two seconds, which a machine running other suites beside this one can need.
+ */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await sleep(5);
+  for (let i = 0; i < 400 && !condition(); i++) await sleep(5);
 }
 
 const failures = () =>
