@@ -51,7 +51,7 @@ interface CallOptions {
   params?: Readonly<Record<string, unknown>>;
   query?: Readonly<Record<string, unknown>>;
   json?: unknown;
-  form?: Readonly<Record<string, string>>;
+  form?: Readonly<Record<string, unknown>>;
   headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
 }
@@ -198,7 +198,7 @@ async function sendCall(
     body = JSON.stringify(options.json);
     if (!headers.has('content-type')) headers.set('Content-Type', 'application/json');
   } else if (options.form !== undefined) {
-    body = new URLSearchParams(options.form).toString();
+    body = formText(options.form);
     if (!headers.has('content-type')) {
       headers.set('Content-Type', 'application/x-www-form-urlencoded');
     }
@@ -284,6 +284,19 @@ function encodeSegment(template: string, name: string, segment: string): string 
     );
   }
   return encodeURIComponent(segment);
+}
+
+/**
+ * A form as `application/x-www-form-urlencoded`. A field set to `undefined` is left out, as in
+ * `query`: the types let an optional field be `undefined`, and URLSearchParams would send the
+ * text "undefined", which a string field accepts.
+ */
+function formText(form: Readonly<Record<string, unknown>>): string {
+  const fields = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) {
+    if (value !== undefined) fields.append(name, String(value));
+  }
+  return fields.toString();
 }
 
 function queryString(query: Readonly<Record<string, unknown>> | undefined): string {

@@ -27,7 +27,9 @@ function notesApi() {
     .validates('page', z.object({ tag: z.array(z.string()).or(z.string()).optional() }), {
       source: 'queryParams',
     })
-    .validates('form', z.object({ email: z.email() }), { source: 'formBody' })
+    .validates('form', z.object({ email: z.email(), note: z.string().optional() }), {
+      source: 'formBody',
+    })
     .validates('filters', z.object({ tag: z.string() }).optional())
     .resourceExists('note', ({ pathParams }) => notes.get(pathParams.id ?? ''));
   const files = new Router().withRoutes((r) => [r.get('/{path*}', ({ path }) => ({ path }))]);
@@ -184,6 +186,14 @@ describe.each(ways)('createClient %s', (_way, make) => {
     expect(teapot.data).toMatchObject({ error: 'I am a teapot' });
     const text = await client.get('/text', { headers: { accept: 'text/plain' } });
     expect(text.data).toBe('plain words');
+  });
+
+  it('leaves out a form field set to undefined, as a query does', async () => {
+    const client = make();
+    const subscribed = await client.patch('/subscribe', {
+      form: { email: 'a@example.com', note: undefined },
+    });
+    expect(subscribed.data).toEqual({ email: 'a@example.com' });
   });
 
   it('an empty text is "", zero bytes are bytes, and an answer without content is undefined', async () => {
