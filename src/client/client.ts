@@ -52,7 +52,7 @@ interface CallOptions {
   query?: Readonly<Record<string, unknown>>;
   json?: unknown;
   form?: Readonly<Record<string, unknown>>;
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
 }
 
@@ -192,7 +192,11 @@ async function sendCall(
     throw new TypeError(`${method} ${template}: json and form cannot both be sent; give one`);
   }
   const headers = new Headers(defaults);
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  // A header set to `undefined` (an optional one a headers validator types) is not sent, as
+  // Headers would send the text "undefined".
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value !== undefined) headers.set(name, value);
+  }
   let body: string | undefined;
   if (options.json !== undefined) {
     body = JSON.stringify(options.json);

@@ -169,12 +169,13 @@ export type BodiesPart<Method extends string, Shape extends RouteShape> = [Metho
 
 /**
  * `headers`: a validator names the headers it checks, but a request carries others its route
- * needs too (`Authorization`, `Accept`, `If-None-Match`), so any other name may be added.
+ * needs too (`Authorization`, `Accept`, `If-None-Match`), so any other name may be added. A
+ * header set to `undefined` is not sent, so an optional one may be.
  */
 export type HeadersPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { headers: infer Validated }
-    ? OptionsPart<'headers', Validated & Readonly<Record<string, string>>>
-    : { headers?: Readonly<Record<string, string>> };
+    ? OptionsPart<'headers', Validated & Readonly<Record<string, string | undefined>>>
+    : { headers?: Readonly<Record<string, string | undefined>> };
 
 /**
  * The second argument of a client call: `params` from the template, `query`, `json`, `form`

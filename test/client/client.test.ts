@@ -31,6 +31,7 @@ function notesApi() {
       source: 'formBody',
     })
     .validates('filters', z.object({ tag: z.string() }).optional())
+    .validates('trace', z.object({ 'x-trace': z.string().optional() }), { source: 'headers' })
     .resourceExists('note', ({ pathParams }) => notes.get(pathParams.id ?? ''));
   const files = new Router().withRoutes((r) => [r.get('/{path*}', ({ path }) => ({ path }))]);
   return app
@@ -54,6 +55,7 @@ function notesApi() {
         jsonBody,
       })),
       r.patch('/subscribe', ({ form }) => form).uses('form'),
+      r.get('/traced', ({ trace }) => trace).uses('trace'),
       r.post('/find', ({ filters }) => ({ tag: filters?.tag ?? null })).uses('filters'),
       r.delete('/notes/{id}', ({ id }) => {
         notes.delete(id);
@@ -194,6 +196,12 @@ describe.each(ways)('createClient %s', (_way, make) => {
       form: { email: 'a@example.com', note: undefined },
     });
     expect(subscribed.data).toEqual({ email: 'a@example.com' });
+  });
+
+  it('does not send a header set to undefined', async () => {
+    const client = make();
+    const traced = await client.get('/traced', { headers: { 'x-trace': undefined } });
+    expect(traced.data).toEqual({});
   });
 
   it('an empty text is "", zero bytes are bytes, and an answer without content is undefined', async () => {

@@ -137,6 +137,10 @@ describe('client types', () => {
     c5.get('/keyed', { headers: { authorization: 'Bearer t' } });
     // @ts-expect-error: and still a string
     c5.get('/keyed', { headers: { 'x-api-key': 1 } });
+    // @ts-expect-error: not undefined, which is not sent
+    c5.get('/keyed', { headers: { 'x-api-key': undefined } });
+    // Any other header may be undefined: it is not sent.
+    c5.get('/keyed', { headers: { 'x-api-key': 'k', authorization: undefined } });
     // A body validator that accepts undefined makes the body optional, in the handler and here.
     const optional = new RestApplication()
       .validates('filters', z.object({ tag: z.string() }).optional())
