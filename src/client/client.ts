@@ -202,12 +202,13 @@ async function sendCall(
     body = JSON.stringify(options.json);
     if (!headers.has('content-type')) headers.set('Content-Type', 'application/json');
   } else if (options.form !== undefined) {
-    body = formText(options.form);
+    body = formText(`${method} ${template}`, options.form);
     if (!headers.has('content-type')) {
       headers.set('Content-Type', 'application/x-www-form-urlencoded');
     }
   }
-  const url = `${base}${fillTemplate(template, options.params ?? {})}${queryString(options.query)}`;
+  const path = fillTemplate(template, options.params ?? {});
+  const url = `${base}${path}${queryString(`${method} ${template}`, options.query)}`;
   // Redirects are not followed: every status resolves as the application sent it, as in-process
   // and as the types say (a 303 stays a 303, with its Location).
   const init: RequestInit = { method, headers, redirect: 'manual' };
@@ -232,7 +233,7 @@ export function fillTemplate(template: string, params: Readonly<Record<string, u
     .split('/')
     .map((segment) => {
       const parameter = /^\{([^}*]+)(\*?)\}$/.exec(segment);
-      if (parameter === null) return encodeLiteral(segment);
+      if (parameter === null) return encodeLiteral(template, segment);
       const name = parameter[1] as string;
       if (!Object.hasOwn(params, name) || params[name] === undefined) {
         throw new TypeError(`${template}: the path parameter "${name}" is missing`);
@@ -277,7 +278,8 @@ function encodeCatchAllSegment(template: string, name: string, segment: string):
  * `?` or `#` would end the path. What RFC 3986 §3.3 lets a segment hold as it is (`:`, `@` and
  * the sub-delims) stays as written, so the URL reads like the template to a gateway in front.
  */
-function encodeLiteral(segment: string): string {
+function encodeLiteral(template: string, segment: string): string {
+  wellFormed(`${template}: the segment "${segment}"`, segment);
   return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3A|3B|3D|40)/g, decodeURIComponent);
 }
 
@@ -287,7 +289,19 @@ function encodeSegment(template: string, name: string, segment: string): string 
       `${template}: the path parameter "${name}" has the dot segment "${segment}", which a URL removes`,
     );
   }
+  wellFormed(`${template}: the path parameter "${name}"`, segment);
   return encodeURIComponent(segment);
+}
+
+/**
+ * Refuses text holding a lone surrogate (U+D800 to U+DFFF not in a pair), which is no character
+ * and has no UTF-8 (RFC 3629 §3): encodeURIComponent throws a URIError for it, and URLSearchParams
+ * sends U+FFFD in its place (WHATWG URL, "UTF-8 percent-encode"), another value than the one given.
+ */
+function wellFormed(what: string, text: string): void {
+  if (/\p{Surrogate}/u.test(text)) {
+    throw new TypeError(`${what} has a lone surrogate, which UTF-8 cannot encode`);
+  }
 }
 
 /**
@@ -295,20 +309,29 @@ function encodeSegment(template: string, name: string, segment: string): string 
  * `query`: the types let an optional field be `undefined`, and URLSearchParams would send the
  * text "undefined", which a string field accepts.
  */
-function formText(form: Readonly<Record<string, unknown>>): string {
+function formText(call: string, form: Readonly<Record<string, unknown>>): string {
   const fields = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) {
-    if (value !== undefined) fields.append(name, String(value));
+    if (value === undefined) continue;
+    const text = String(value);
+    wellFormed(`${call}: the form field name "${name}"`, name);
+    wellFormed(`${call}: the form field "${name}"`, text);
+    fields.append(name, text);
   }
   return fields.toString();
 }
 
-function queryString(query: Readonly<Record<string, unknown>> | undefined): string {
+function queryString(call: string, query: Readonly<Record<string, unknown>> | undefined): string {
   if (query === undefined) return '';
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+    wellFormed(`${call}: the query parameter name "${name}"`, name);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const text = String(item);
+      wellFormed(`${call}: the query parameter "${name}"`, text);
+      search.append(name, text);
+    }
   }
   const text = search.toString();
   return text === '' ? '' : `?${text}`;

@@ -243,6 +243,33 @@ describe('createClient failures', () => {
   it('a missing path parameter is a TypeError before anything is sent', () => {
     expect(() => fillTemplate('/notes/{id}', {})).toThrow(TypeError);
   });
+
+  it('a lone surrogate, which has no UTF-8, is a TypeError naming where it is', async () => {
+    const sent: string[] = [];
+    const client = createClient<Api>({
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: (request) => {
+        sent.push(request.url);
+        return Promise.reject(new Error('not sent'));
+      },
+    });
+    const lone = '\uD800';
+    await expect(client.get('/notes/{id}', { params: { id: lone } })).rejects.toThrow(
+      new TypeError(
+        '/notes/{id}: the path parameter "id" has a lone surrogate, which UTF-8 cannot encode',
+      ),
+    );
+    await expect(client.get('/files/{path*}', { params: { path: `a/b${lone}` } })).rejects.toThrow(
+      /the path parameter "path" has a lone surrogate/,
+    );
+    await expect(client.get('/search', { query: { tag: ['a', `b${lone}`] } })).rejects.toThrow(
+      /GET \/search: the query parameter "tag" has a lone surrogate/,
+    );
+    await expect(
+      client.patch('/subscribe', { form: { email: 'a@example.com', note: lone } }),
+    ).rejects.toThrow(/PATCH \/subscribe: the form field "note" has a lone surrogate/);
+    expect(sent).toEqual([]);
+  });
 });
 
 describe('fillTemplate', () => {
