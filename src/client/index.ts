@@ -29,6 +29,7 @@ export type {
   IsAny,
   Jsonified,
   JsonifiedElement,
+  JsonifiedObject,
   JsonPart,
   NoTypedRoutes,
   OnlyStreams,

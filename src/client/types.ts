@@ -88,8 +88,19 @@ export type Jsonified<T> =
               : T extends readonly unknown[]
                 ? { -readonly [K in keyof T]: JsonifiedElement<T[K]> }
                 : T extends object
-                  ? { -readonly [K in keyof T]: Jsonified<T[K]> }
+                  ? JsonifiedObject<T>
                   : unknown;
+
+/**
+ * An object as JSON writes it: a property that holds a function (or is left `undefined`) is
+ * left out, as `JSON.stringify()` leaves it out (ECMA-262, SerializeJSONObject), so its key is
+ * absent rather than typed `never`.
+ */
+export type JsonifiedObject<T> = {
+  -readonly [K in keyof T as Exclude<T[K], undefined> extends (...args: never[]) => unknown
+    ? never
+    : K]: Jsonified<T[K]>;
+};
 
 /** An array element as JSON writes it: `undefined`, which an object leaves out, is `null`. */
 export type JsonifiedElement<T> = T extends undefined ? null : Jsonified<T>;

@@ -60,6 +60,9 @@ function bodiesApi() {
       view: new DataView(new ArrayBuffer(1)),
       when: new Date(0),
       loose: JSON.parse('{"x":1}'),
+      // JSON leaves out a property holding a function, or one that may.
+      format: () => 'x',
+      onChange: undefined as (() => void) | undefined,
     })),
     // JSON writes an undefined array element as null: Map.get() of an unknown key.
     r.get('/lookups', () => [NAMES.get('1'), NAMES.get('2'), 3] as const),
@@ -118,7 +121,7 @@ describe('createClient({ app }) without a type argument', () => {
 describe('typed client data', () => {
   const client = createClient({ app: bodiesApi() });
 
-  it('is unknown for a handler returning any, at any depth', async () => {
+  it('is unknown for a handler returning any, at any depth; has no key of a function', async () => {
     type Parsed = Awaited<ReturnType<typeof client.get<'/parsed'>>>;
     expectTypeOf<Parsed['data']>().toEqualTypeOf<unknown>();
     expectTypeOf<Parsed['status']>().toEqualTypeOf<number>();
