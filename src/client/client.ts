@@ -309,6 +309,34 @@ function wellFormed(what: string, text: string): void {
  * `query`: the types let an optional field be `undefined`, and URLSearchParams would send the
  * text "undefined", which a string field accepts.
  */
+/**
+ * A value as the text a URL or a form carries it: a string as it is, a number, bigint or boolean
+ * as `String()` writes it. Anything else would arrive as text it does not mean (`null` as
+ * "null", which a nullable string field accepts; an object as "[object Object]"): a TypeError.
+ */
+function textOf(what: string, value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      wellFormed(what, value);
+      return value;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return String(value);
+    default: {
+      const kind =
+        value === null || value === undefined
+          ? String(value)
+          : typeof value === 'object'
+            ? 'an object'
+            : `a ${typeof value}`;
+      throw new TypeError(
+        `${what} is ${kind}, which has no text to send: give a string or a number`,
+      );
+    }
+  }
+}
+
 function formText(call: string, form: Readonly<Record<string, unknown>>): string {
   const fields = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) {
@@ -328,9 +356,7 @@ function queryString(call: string, query: Readonly<Record<string, unknown>> | un
     if (value === undefined) continue;
     wellFormed(`${call}: the query parameter name "${name}"`, name);
     for (const item of Array.isArray(value) ? value : [value]) {
-      const text = String(item);
-      wellFormed(`${call}: the query parameter "${name}"`, text);
-      search.append(name, text);
+      search.append(name, textOf(`${call}: the query parameter "${name}"`, item));
     }
   }
   const text = search.toString();

@@ -38,6 +38,9 @@ export type {
   ParamsPart,
   PartialResponse,
   PathsFor,
+  QueryInput,
+  QueryInputs,
+  QueryPart,
   QueryValue,
   RequestOptions,
   ResponseOf,
@@ -47,6 +50,6 @@ export type {
   StreamLike,
   SuccessResponse,
   SuccessStatus,
+  TextInput,
   TupleResponse,
-  TypedPart,
 } from './types.js';

@@ -108,6 +108,24 @@ export type JsonifiedElement<T> = T extends undefined ? null : Jsonified<T>;
 /** A query value: repeated keys as arrays. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;
 
+/**
+ * What a validator whose input is `T` can be given through text (a query or path parameter, a
+ * form field): the members of `T` that take a string, as the value arrives as one (`null` would
+ * arrive as the text "null", a number as its digits, which `z.number()` refuses). An input that
+ * takes anything (`unknown`, as `z.coerce.number()`'s) reads the text it is given: a string or a
+ * number. Not a boolean: `z.coerce.boolean()` reads any text but `""` as true, `"false"` too.
+ */
+export type TextInput<T> = unknown extends T ? string | number : Extract<T, string>;
+
+/** A query parameter: its text, a list of texts where `T` takes one, or `undefined` (left out). */
+export type QueryInput<T> =
+  | TextInput<T>
+  | (T extends readonly (infer Item)[] ? readonly TextInput<Item>[] : never)
+  | Extract<T, undefined>;
+
+/** `query` as a validator's input `Validated` types it, each member as text can carry it. */
+export type QueryInputs<Validated> = { [K in keyof Validated]: QueryInput<Validated[K]> };
+
 /** `T` as one object type, its intersections merged. */
 export type Flattened<T> = { [K in keyof T]: T[K] } & {};
 
@@ -137,11 +155,11 @@ export type ParamsPart<Path extends string, Shape extends RouteShape> = [
         : { [K in PathParamNames<Path>]: string | number };
     };
 
-/** The part `Key` as a validator types it, or `Otherwise` where none does. */
-export type TypedPart<Shape extends RouteShape, Key extends string, Otherwise> =
-  ShapeInputs<Shape> extends { [K in Key]: infer Validated }
-    ? OptionsPart<Key, Validated>
-    : { [K in Key]?: Otherwise };
+/** `query` as a validator types it (as text can carry it), or any query where none does. */
+export type QueryPart<Shape extends RouteShape> =
+  ShapeInputs<Shape> extends { query: infer Validated }
+    ? OptionsPart<'query', QueryInputs<Validated>>
+    : { query?: Readonly<Record<string, QueryValue | undefined>> };
 
 /**
  * `json`: optional only when the validator's input takes `undefined`, which is what it is given
@@ -199,7 +217,7 @@ export type RequestOptions<
   Method extends string = Shape['method'],
 > = Flattened<
   ParamsPart<Path, Shape> &
-    TypedPart<Shape, 'query', Readonly<Record<string, QueryValue | undefined>>> &
+    QueryPart<Shape> &
     BodiesPart<Method, Shape> &
     HeadersPart<Shape> & {
       /** Cancels the request: the call rejects with the signal's reason, as fetch does. */

@@ -165,6 +165,13 @@ describe.each(ways)('createClient %s', (_way, make) => {
     // An empty list is no repeated key at all: the server sees the parameter missing.
     const none = await client.get('/search', { query: { tag: [] } });
     expect(none.data).toEqual({ all: {}, page: {} });
+    // What has no text is refused rather than sent as "null" or "[object Object]".
+    for (const tag of [null, { a: 1 }, [null]]) {
+      // @ts-expect-error: the types refuse it too
+      await expect(client.get('/search', { query: { tag } })).rejects.toThrow(
+        /GET \/search: the query parameter "tag" is (null|an object), which has no text to send/,
+      );
+    }
   });
 
   it('headers: the client’s defaults and the call’s; json for a route that names no validator', async () => {

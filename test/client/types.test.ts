@@ -197,6 +197,40 @@ describe('client types', () => {
     c7.post('/signup', { form: {}, json: { email: 'a' } });
     // @ts-expect-error: no form beside the json
     c7.post('/rename', { json: { name: 'x' }, form: { a: 'b' } });
+    // A query arrives as text: each member takes what text can carry to its validator.
+    const texts = new RestApplication()
+      .validates(
+        'filters',
+        z.object({
+          name: z.string().nullable().optional(),
+          scope: z.union([z.literal('all'), z.number()]).optional(),
+          limit: z.coerce.number().optional(),
+          archived: z.coerce.boolean().optional(),
+          tags: z.array(z.string()).optional(),
+        }),
+        { source: 'queryParams' },
+      )
+      .withRoutes((r) => [r.get('/texts', ({ filters }) => filters).uses('filters')]);
+    const c9 = createClient<typeof texts>({ app: texts });
+    expectTypeOf<NonNullable<Parameters<typeof c9.get<'/texts'>>[1]>['query']>().toEqualTypeOf<
+      | {
+          name?: string | undefined;
+          scope?: 'all' | undefined;
+          limit?: string | number | undefined;
+          archived?: string | number | undefined;
+          tags?: readonly string[] | undefined;
+        }
+      | undefined
+    >();
+    c9.get('/texts', { query: { name: 'a', scope: 'all', limit: 5, archived: '1', tags: ['x'] } });
+    // @ts-expect-error: null would arrive as the text "null", which z.string() accepts
+    c9.get('/texts', { query: { name: null } });
+    // @ts-expect-error: a number arrives as its digits, which z.number() refuses
+    c9.get('/texts', { query: { scope: 5 } });
+    // @ts-expect-error: z.coerce.boolean() reads the text "false" as true
+    c9.get('/texts', { query: { archived: false } });
+    // @ts-expect-error: an object has no text
+    c9.get('/texts', { query: { limit: { max: 1 } } });
     // GET and HEAD carry no body: fetch refuses one (and RFC 9110 §9.3.1 gives it no meaning).
     const reads = new RestApplication()
       .validates('filters', z.object({ tag: z.string() }).optional())
