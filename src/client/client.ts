@@ -238,7 +238,7 @@ export function fillTemplate(template: string, params: Readonly<Record<string, u
       if (!Object.hasOwn(params, name) || params[name] === undefined) {
         throw new TypeError(`${template}: the path parameter "${name}" is missing`);
       }
-      const value = String(params[name]);
+      const value = textOf(`${template}: the path parameter "${name}"`, params[name]);
       if (parameter[2] === '') {
         if (value === '') throw new TypeError(`${template}: the path parameter "${name}" is empty`);
         return encodeSegment(template, name, value);
@@ -289,7 +289,6 @@ function encodeSegment(template: string, name: string, segment: string): string 
       `${template}: the path parameter "${name}" has the dot segment "${segment}", which a URL removes`,
     );
   }
-  wellFormed(`${template}: the path parameter "${name}"`, segment);
   return encodeURIComponent(segment);
 }
 
@@ -341,10 +340,8 @@ function formText(call: string, form: Readonly<Record<string, unknown>>): string
   const fields = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) {
     if (value === undefined) continue;
-    const text = String(value);
     wellFormed(`${call}: the form field name "${name}"`, name);
-    wellFormed(`${call}: the form field "${name}"`, text);
-    fields.append(name, text);
+    fields.append(name, textOf(`${call}: the form field "${name}"`, value));
   }
   return fields.toString();
 }

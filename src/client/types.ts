@@ -126,6 +126,17 @@ export type QueryInput<T> =
 /** `query` as a validator's input `Validated` types it, each member as text can carry it. */
 export type QueryInputs<Validated> = { [K in keyof Validated]: QueryInput<Validated[K]> };
 
+/** `params` as a validator's input `Validated` types them, each as text can carry it. */
+export type ParamInputs<Validated> = { [K in keyof Validated]: TextInput<Validated[K]> };
+
+/**
+ * `form` as a validator's input `Validated` types it, each field as text can carry it (one
+ * value per name: the server reads the first) or `undefined`, which leaves the field out.
+ */
+export type FormInputs<Validated> = {
+  [K in keyof Validated]: TextInput<Validated[K]> | Extract<Validated[K], undefined>;
+};
+
 /** `T` as one object type, its intersections merged. */
 export type Flattened<T> = { [K in keyof T]: T[K] } & {};
 
@@ -150,7 +161,8 @@ export type ParamsPart<Path extends string, Shape extends RouteShape> = [
   : {
       params: ShapeInputs<Shape> extends { params: infer Validated }
         ? Flattened<
-            Omit<{ [K in PathParamNames<Path>]: string | number }, keyof Validated> & Validated
+            Omit<{ [K in PathParamNames<Path>]: string | number }, keyof Validated> &
+              ParamInputs<Validated>
           >
         : { [K in PathParamNames<Path>]: string | number };
     };
@@ -176,7 +188,7 @@ export type JsonPart<Shape extends RouteShape> =
 /** `form`: required by a `formBody` validator, as a request without a form is a 415. */
 export type FormPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { form: infer Validated }
-    ? { form: Validated }
+    ? { form: FormInputs<Validated> }
     : { form?: Readonly<Record<string, string>> };
 
 /**

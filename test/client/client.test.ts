@@ -205,6 +205,18 @@ describe.each(ways)('createClient %s', (_way, make) => {
     expect(subscribed.data).toEqual({ email: 'a@example.com' });
   });
 
+  it('refuses a path parameter or a form field with no text, before sending', async () => {
+    const client = make();
+    await expect(
+      // @ts-expect-error: the types refuse it too
+      client.get('/notes/{id}', { params: { id: { a: 1 } } }),
+    ).rejects.toThrow(/the path parameter "id" is an object, which has no text to send/);
+    await expect(
+      // @ts-expect-error: the types refuse it too
+      client.patch('/subscribe', { form: { email: 'a@example.com', note: null } }),
+    ).rejects.toThrow(/PATCH \/subscribe: the form field "note" is null/);
+  });
+
   it('does not send a header set to undefined', async () => {
     const client = make();
     const traced = await client.get('/traced', { headers: { 'x-trace': undefined } });

@@ -231,6 +231,37 @@ describe('client types', () => {
     c9.get('/texts', { query: { archived: false } });
     // @ts-expect-error: an object has no text
     c9.get('/texts', { query: { limit: { max: 1 } } });
+    // Path parameters and form fields arrive as text too.
+    const coerced = new RestApplication()
+      .validates('ids', z.object({ id: z.coerce.number() }), { source: 'pathParams' })
+      .validates(
+        'signup',
+        z.object({
+          age: z.coerce.number(),
+          consent: z.coerce.boolean(),
+          note: z.string().optional(),
+        }),
+        { source: 'formBody' },
+      )
+      .withRoutes((r) => [
+        r.get('/users/{id}', ({ ids }) => ids).uses('ids'),
+        r.post('/signup', ({ signup }) => signup).uses('signup'),
+      ]);
+    const c10 = createClient<typeof coerced>({ app: coerced });
+    expectTypeOf<Parameters<typeof c10.get<'/users/{id}'>>[1]['params']>().toEqualTypeOf<{
+      id: string | number;
+    }>();
+    expectTypeOf<Parameters<typeof c10.post<'/signup'>>[1]['form']>().toEqualTypeOf<{
+      age: string | number;
+      consent: string | number;
+      note?: string | undefined;
+    }>();
+    c10.get('/users/{id}', { params: { id: 7 } });
+    // @ts-expect-error: an object has no text ("[object Object]")
+    c10.get('/users/{id}', { params: { id: { a: 1 } } });
+    c10.post('/signup', { form: { age: 30, consent: 'yes', note: undefined } });
+    // @ts-expect-error: z.coerce.boolean() reads the text "false" as true
+    c10.post('/signup', { form: { age: 30, consent: false } });
     // GET and HEAD carry no body: fetch refuses one (and RFC 9110 §9.3.1 gives it no meaning).
     const reads = new RestApplication()
       .validates('filters', z.object({ tag: z.string() }).optional())
