@@ -28,6 +28,7 @@ export type {
   HandlerResponse,
   HeadersPart,
   IsAny,
+  JsonInput,
   Jsonified,
   JsonifiedElement,
   JsonifiedObject,

@@ -174,6 +174,29 @@ export type QueryPart<Shape extends RouteShape> =
     : { query?: Readonly<Record<string, QueryValue | undefined>> };
 
 /**
+ * A validator's input as JSON can carry it: a member JSON writes as something else (a `Date` as
+ * a string, a `Map` or a `Set` as `{}`, a function or a bigint not at all, as `Jsonified` says)
+ * is `never`, so a call that would be refused every time (a `z.date()` is given a string) does
+ * not compile. An input that takes anything (`unknown`, as `z.coerce.date()`'s) takes anything.
+ */
+export type JsonInput<T> = unknown extends T
+  ? T
+  : T extends string | number | boolean | null | undefined
+    ? T
+    : T extends
+          | { toJSON(...args: never[]): unknown }
+          | ((...args: never[]) => unknown)
+          | ReadonlyMap<unknown, unknown>
+          | ReadonlySet<unknown>
+          | ArrayBuffer
+          | ArrayBufferView
+          | Blob
+      ? never
+      : T extends object
+        ? { [K in keyof T]: JsonInput<T[K]> }
+        : never;
+
+/**
  * `json`: optional only when the validator's input takes `undefined`, which is what it is given
  * for a request without content (docs/application.md, "Request bodies"): an object of optional
  * fields still needs `{}` sent.
@@ -181,8 +204,8 @@ export type QueryPart<Shape extends RouteShape> =
 export type JsonPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { json: infer Validated }
     ? undefined extends Validated
-      ? { json?: Validated }
-      : { json: Validated }
+      ? { json?: JsonInput<Validated> }
+      : { json: JsonInput<Validated> }
     : { json?: unknown };
 
 /** `form`: required by a `formBody` validator, as a request without a form is a 415. */

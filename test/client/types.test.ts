@@ -262,6 +262,33 @@ describe('client types', () => {
     c10.post('/signup', { form: { age: 30, consent: 'yes', note: undefined } });
     // @ts-expect-error: z.coerce.boolean() reads the text "false" as true
     c10.post('/signup', { form: { age: 30, consent: false } });
+    // JSON carries no Date or Map: a validator of one is given a string or an object.
+    const dated = new RestApplication()
+      .validates(
+        'event',
+        z.object({
+          at: z.date().optional(),
+          on: z.coerce.date(),
+          tags: z.map(z.string(), z.string()).optional(),
+          when: z.union([z.date(), z.iso.datetime()]),
+        }),
+      )
+      .withRoutes((r) => [r.post('/events', ({ event }) => event.on.getTime()).uses('event')]);
+    const c11 = createClient<typeof dated>({ app: dated });
+    expectTypeOf<Parameters<typeof c11.post<'/events'>>[1]['json']>().toEqualTypeOf<{
+      at?: undefined;
+      on: unknown;
+      tags?: undefined;
+      when: string;
+    }>();
+    const [epoch, when] = [new Date(0), '1970-01-01T00:00:00Z'];
+    c11.post('/events', { json: { on: when, when } });
+    // @ts-expect-error: a Date is sent as a string, which z.date() refuses
+    c11.post('/events', { json: { at: epoch, on: when, when } });
+    // @ts-expect-error: a Map is sent as {}
+    c11.post('/events', { json: { on: when, tags: new Map(), when } });
+    // @ts-expect-error: as z.union([z.date(), ...]) takes only its text member
+    c11.post('/events', { json: { on: when, when: epoch } });
     // GET and HEAD carry no body: fetch refuses one (and RFC 9110 §9.3.1 gives it no meaning).
     const reads = new RestApplication()
       .validates('filters', z.object({ tag: z.string() }).optional())
