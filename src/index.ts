@@ -155,5 +155,5 @@ export type {
   WholeBodyReader,
 } from './request.js';
 export { Request } from './request.js';
-export type { ResponseBody, ResponseInit } from './response.js';
+export type { DataObject, ResponseBody, ResponseInit } from './response.js';
 export { FileBody, Response } from './response.js';

@@ -32,7 +32,7 @@ export class FileBody {
  * (docs/application.md, "Handler results"). Object literals match the record beside it in
  * `ResponseBody`, which spares them TypeScript's excess-property check against this type.
  */
-type DataObject = object & { [Symbol.hasInstance]?: never };
+export type DataObject = object & { [Symbol.hasInstance]?: never };
 
 /** Every body a response may carry; plain objects and arrays are sent as JSON. */
 export type ResponseBody =
