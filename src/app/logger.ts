@@ -3,6 +3,8 @@
  * the request id to each line it writes for a request.
  */
 
+import { Request } from '../request.js';
+import { Response } from '../response.js';
 import { choice, knownOptions } from './options.js';
 
 export type LogFields = Record<string, unknown>;
@@ -131,11 +133,15 @@ export function withFields(base: Logger, fields: LogFields): Logger {
  * The fields of a line as the loggers take them. `log.error('failed', error)`, the usual call
  * with console or Powertools, passes the error itself: it goes under `error`, with its message
  * and stack, instead of being read as a map of fields (and lost). Any other value that is no
- * map of fields (`log.info('m', 'text')`) goes under `extra`.
+ * map of fields (`log.info('m', 'text')`) goes under `extra`. A request or response goes under
+ * `request` or `response`, where every logger writes its summary (`toJSON()`): taken apart as
+ * fields, it would give its body, its raw headers and a Node request's connection.
  */
 export function asFields(fields: unknown): LogFields | undefined {
   if (fields === undefined || fields === null) return undefined;
   if (fields instanceof Error) return { error: fields };
+  if (fields instanceof Request) return { request: fields };
+  if (fields instanceof Response) return { response: fields };
   if (typeof fields !== 'object' || Array.isArray(fields)) return { extra: fields };
   return fields as LogFields;
 }

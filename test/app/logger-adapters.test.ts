@@ -376,13 +376,20 @@ describe('a logged request or response', () => {
    * An application that logs the request its handler sees and the response its `onResponse`
    * hook sees, served by the Node adapter on 127.0.0.1 (a Node request holds its connection).
    */
-  async function loggedOverHttp(logger: ApplicationOptions['logger']) {
+  async function loggedOverHttp(logger: ApplicationOptions['logger'], asTheFields = false) {
     const app = new RestApplication({ logger });
     app.post('/sign-in', ({ request, log }) => {
-      log.info('Signing in', { request });
+      // From plain JavaScript, the request itself in place of the fields.
+      if (asTheFields)
+        (log.info as (message: string, fields: unknown) => void)('Signing in', request);
+      else log.info('Signing in', { request });
       return { ok: true };
     });
-    app.onResponse(({ response, log }) => log.info('Answered', { response }));
+    app.onResponse(({ response, log }) =>
+      asTheFields
+        ? (log.info as (message: string, fields: unknown) => void)('Answered', response)
+        : log.info('Answered', { response }),
+    );
     const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
     try {
       const response = await fetch(`${server.url}/sign-in?next=%2Fhome`, {
@@ -453,6 +460,41 @@ describe('a logged request or response', () => {
       const answered = logged.find((line) => line.response !== undefined) as Line;
       expect(answered.response).toEqual({ statusCode: 200, headers: expect.any(Object) });
       expect(JSON.stringify(logged)).not.toContain('hunter2');
+    }
+  });
+
+  it('is the same given in place of the fields, never its body, raw headers or connection', async () => {
+    const pinoLines: Line[] = [];
+    await loggedOverHttp(
+      capturedPino(pinoLines, { redact: ['request.headers.authorization'] }),
+      true,
+    );
+    const powertoolsLines: Line[] = [];
+    await loggedOverHttp(capturedPowertools(powertoolsLines), true);
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      await loggedOverHttp(createConsoleLogger({ level: 'info' }), true);
+    } finally {
+      spy.mockRestore();
+    }
+    const consoleLines = written.map((text) => JSON.parse(text) as Line);
+    for (const [logged, authorization] of [
+      [pinoLines, '[Redacted]'],
+      [powertoolsLines, 'Bearer secret-token'],
+      [consoleLines, 'Bearer secret-token'],
+    ] as const) {
+      const signing = logged.find((line) => line.request !== undefined) as Line;
+      expect(signing.request).toEqual(expectedRequest(authorization));
+      expect(signing).not.toHaveProperty('body');
+      const answered = logged.find((line) => line.response !== undefined) as Line;
+      expect(answered.response).toEqual({ statusCode: 200, headers: expect.any(Object) });
+      const text = JSON.stringify(logged);
+      expect(text).not.toContain('hunter2');
+      // A Node request's ServerResponse, which the request's own fields hold.
+      expect(text).not.toContain('outputData');
     }
   });
 });
