@@ -95,13 +95,17 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   const threshold = ORDER[level];
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;
-    const line = JSON.stringify(
-      // Errors among the fields are written by the replacer, as anywhere in the line.
-      { level, time: new Date().toISOString(), msg: message, ...fields },
-      safeReplacer(),
-    );
-    if (level === 'warn' || level === 'error') console.error(line);
-    else console.log(line);
+    const time = new Date().toISOString();
+    const line = { level, time, msg: message, ...fields };
+    // The line's own keys keep their place and their values (docs/logging.md): a field of the
+    // same name is dropped, as Powertools drops its reserved keys.
+    line.level = level;
+    line.time = time;
+    line.msg = message;
+    // Errors among the fields are written by the replacer, as anywhere in the line.
+    const text = JSON.stringify(line, safeReplacer());
+    if (level === 'warn' || level === 'error') console.error(text);
+    else console.log(text);
   };
   return {
     debug: (message, fields) => write('debug', message, fields),
@@ -119,13 +123,16 @@ export const silentLogger: Logger = {
   error: () => undefined,
 };
 
-/** A logger that adds `fields` to every line of `base`. */
+/**
+ * A logger that adds `fields` to every line of `base`. They come last and win: a line's own
+ * field of the same name (a forged `requestId`) is dropped (docs/logging.md).
+ */
 export function withFields(base: Logger, fields: LogFields): Logger {
   return {
-    debug: (message, extra) => base.debug(message, { ...fields, ...asFields(extra) }),
-    info: (message, extra) => base.info(message, { ...fields, ...asFields(extra) }),
-    warn: (message, extra) => base.warn(message, { ...fields, ...asFields(extra) }),
-    error: (message, extra) => base.error(message, { ...fields, ...asFields(extra) }),
+    debug: (message, extra) => base.debug(message, { ...asFields(extra), ...fields }),
+    info: (message, extra) => base.info(message, { ...asFields(extra), ...fields }),
+    warn: (message, extra) => base.warn(message, { ...asFields(extra), ...fields }),
+    error: (message, extra) => base.error(message, { ...asFields(extra), ...fields }),
   };
 }
 

@@ -330,6 +330,66 @@ describe('the default console logger', () => {
   });
 });
 
+describe('a field under a name the line uses itself', () => {
+  function promotingApp(logger: ApplicationOptions['logger']) {
+    const app = new RestApplication({ logger });
+    app.get('/promote', ({ log }) => {
+      log.info('User promoted', {
+        userId: 7,
+        level: 'admin',
+        msg: 'x',
+        time: 'yesterday',
+        requestId: 'forged',
+      });
+      return 'ok';
+    });
+    return app;
+  }
+
+  it('is dropped by the console logger: level, time, msg and the request id stay first and true', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    let requestId: string | undefined;
+    try {
+      requestId = (await promotingApp(createConsoleLogger()).request('/promote')).headers.get(
+        'x-request-id',
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toHaveLength(1);
+    const line = JSON.parse(written[0] as string) as Line;
+    expect(Object.keys(line).slice(0, 3)).toEqual(['level', 'time', 'msg']);
+    expect(line).toEqual({
+      level: 'info',
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      msg: 'User promoted',
+      userId: 7,
+      requestId,
+    });
+  });
+
+  it('never replaces the request id `log` binds, with pino or Powertools', async () => {
+    const pinoLines: Line[] = [];
+    const fromPino = await promotingApp(capturedPino(pinoLines)).request('/promote');
+    expect(pinoLines[0]).toMatchObject({
+      msg: 'User promoted',
+      requestId: fromPino.headers.get('x-request-id'),
+    });
+    const powertoolsLines: Line[] = [];
+    const fromPowertools = await promotingApp(capturedPowertools(powertoolsLines)).request(
+      '/promote',
+    );
+    const promoted = powertoolsLines.find((line) => line.message === 'User promoted');
+    expect(promoted).toMatchObject({
+      level: 'INFO',
+      requestId: fromPowertools.headers.get('x-request-id'),
+    });
+  });
+});
+
 describe("`log.error('message', error)`, as console and Powertools users write it", () => {
   function failingApp(logger: ConstructorParameters<typeof RestApplication>[0]) {
     const app = new RestApplication(logger);
