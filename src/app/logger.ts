@@ -50,35 +50,57 @@ const CONSOLE_LOGGER_OPTIONS = Object.keys({
 } satisfies Record<keyof ConsoleLoggerOptions, true>);
 
 /**
+ * `holder[key]` as JSON writes it (what its `toJSON()` gives, when it has one), or
+ * `"[Unreadable]"` when reading it throws (a getter, a `toJSON`): the failure costs that field,
+ * not the line.
+ */
+function readField(holder: object, key: string): unknown {
+  try {
+    const value = (holder as Record<string, unknown>)[key];
+    const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+    return typeof toJSON === 'function' ? toJSON.call(value, key) : value;
+  } catch {
+    return '[Unreadable]';
+  }
+}
+
+/** A copy of `value`'s own enumerable fields, each read with {@link readField}. */
+function readEach(value: object): Record<string, unknown> {
+  const out: Record<string, unknown> = Array.isArray(value) ? ([] as never) : {};
+  for (const key of Object.keys(value)) out[key] = readField(value, key);
+  return out;
+}
+
+/**
  * What an error tells: its own fields (a system error's `code`, `errno`, `syscall`), its name,
  * message and stack, the `cause` it wraps (the root of a failure, as Node code reports it) and
- * an AggregateError's `errors`; the replacer writes those in turn.
+ * an AggregateError's `errors`; the replacer writes those in turn. Each is read on its own.
  */
 function errorFields(error: Error): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    ...error,
-    name: error.name,
-    message: error.message,
-    stack: error.stack,
-  };
-  if (error.cause !== undefined) out.cause = error.cause;
-  if (error instanceof AggregateError) out.errors = error.errors;
+  const out = readEach(error);
+  for (const key of ['name', 'message', 'stack', 'cause']) {
+    const value = readField(error, key);
+    if (value !== undefined) out[key] = value;
+  }
+  if (error instanceof AggregateError) out.errors = readField(error, 'errors');
   return out;
 }
 
 /**
  * Makes any value writable, since a request can make anything reach the log (a thrown value
  * is logged as it is): an object met again is `"[Circular]"`, a bigint its digits, an error
- * its fields, name, message, stack and cause wherever it sits.
+ * its fields, name, message, stack and cause wherever it sits. `carefully` copies every object
+ * with {@link readEach}, for a line whose plain writing threw.
  */
-function safeReplacer(): (key: string, value: unknown) => unknown {
+function safeReplacer(carefully: boolean): (key: string, value: unknown) => unknown {
   const seen = new WeakSet<object>();
   return (_key, value) => {
     if (typeof value === 'bigint') return value.toString();
     if (typeof value !== 'object' || value === null) return value;
     if (seen.has(value)) return '[Circular]';
     seen.add(value);
-    return value instanceof Error ? errorFields(value) : value;
+    if (value instanceof Error) return errorFields(value);
+    return carefully ? readEach(value) : value;
   };
 }
 
@@ -102,8 +124,15 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
     line.level = level;
     line.time = time;
     line.msg = message;
-    // Errors among the fields are written by the replacer, as anywhere in the line.
-    const text = JSON.stringify(line, safeReplacer());
+    // Errors among the fields are written by the replacer, as anywhere in the line. A getter or
+    // a `toJSON` that throws is only met again when the line is written carefully, at no cost
+    // to lines that need no care.
+    let text: string;
+    try {
+      text = JSON.stringify(line, safeReplacer(false));
+    } catch {
+      text = JSON.stringify(line, safeReplacer(true));
+    }
     if (level === 'warn' || level === 'error') console.error(text);
     else console.log(text);
   };

@@ -330,6 +330,58 @@ describe('the default console logger', () => {
   });
 });
 
+describe('a field that throws when it is read', () => {
+  it('costs the console logger that field only: the message, stack and time stay', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      const app = new RestApplication({ logger: createConsoleLogger() });
+      app.get('/getter', ({ log }) => {
+        const error = Object.defineProperty(new Error('disk full'), 'detail', {
+          enumerable: true,
+          get() {
+            throw new Error('not loaded');
+          },
+        });
+        log.error('Save failed', { error, fileId: 3 });
+        return 'ok';
+      });
+      app.get('/to-json', ({ log }) => {
+        const token = {
+          toJSON() {
+            throw new Error('revoked');
+          },
+        };
+        log.error('Refresh failed', { token, attempt: 2, error: new Error('expired') });
+        return 'ok';
+      });
+      await app.request('/getter');
+      await app.request('/to-json');
+    } finally {
+      spy.mockRestore();
+    }
+    const [getter, toJson] = written.map((text) => JSON.parse(text) as Line);
+    expect(getter).toMatchObject({
+      level: 'error',
+      time: expect.any(String),
+      msg: 'Save failed',
+      fileId: 3,
+      error: { detail: '[Unreadable]', name: 'Error', message: 'disk full' },
+    });
+    expect((getter?.error as Line | undefined)?.stack).toMatch(/^Error: disk full\n/);
+    expect(toJson).toMatchObject({
+      time: expect.any(String),
+      msg: 'Refresh failed',
+      token: '[Unreadable]',
+      attempt: 2,
+      error: { message: 'expired' },
+    });
+    expect(getter).not.toHaveProperty('loggerError');
+  });
+});
+
 describe('a field under a name the line uses itself', () => {
   function promotingApp(logger: ApplicationOptions['logger']) {
     const app = new RestApplication({ logger });
