@@ -198,6 +198,34 @@ describe('dimensions, namespace and service name CloudWatch refuses', () => {
     expectDimensionsCloudWatchTakes(document);
   });
 
+  it('a route dimension over 1,024 characters is cut to 1,024, never inside an escape', async () => {
+    const lines: string[] = [];
+    const app = new RestApplication({ logger: silentLogger });
+    // 'é' is six characters percent-encoded: 200 of them are 1,200.
+    app.get(`/${'é'.repeat(200)}/{id}`, ({ id }) => id);
+    app.get(`/${'a'.repeat(1100)}/{id}`, ({ id }) => id);
+    app.get(`/${'a'.repeat(1021)}é/{id}`, ({ id }) => id);
+    const adapter = new CloudGatewayAdapter(app, {
+      serviceName: 'shop',
+      metricsPublisher: new EmfMetricsPublisher({ write: (line) => lines.push(line) }),
+    });
+    const paths = [
+      `/${encodeURIComponent('é'.repeat(200))}/1`,
+      `/${'a'.repeat(1100)}/1`,
+      `/${'a'.repeat(1021)}%C3%A9/1`,
+    ];
+    for (const path of paths) {
+      const result = await adapter.handleEvent(v2Event({ method: 'GET', path }));
+      expect(result.statusCode).toBe(200);
+    }
+    const routes = lines.map((line) => parseEmf(line).route as string);
+    expect(routes[0]).toBe(`/${'%C3%A9'.repeat(170)}%C3`);
+    expect(routes[1]).toBe(`/${'a'.repeat(1023)}`);
+    // "%C3" would start at 1,022 and end past 1,024.
+    expect(routes[2]).toBe(`/${'a'.repeat(1021)}`);
+    for (const line of lines) expectDimensionsCloudWatchTakes(parseEmf(line));
+  });
+
   it('any name and value addDimension accepts gives a line that passes the EMF check', async () => {
     const { run } = harness();
     const text = fc.oneof(

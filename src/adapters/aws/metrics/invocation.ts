@@ -96,16 +96,22 @@ export function invocationEntry(
 
 const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 const UTF8 = new TextEncoder();
+// CloudWatch's longest dimension value (its `Dimension` type: 1 to 1,024 characters).
+const MAX_DIMENSION_VALUE = 1024;
 
 /**
  * The `route` dimension: the matched template, or `NOT_FOUND`. CloudWatch takes printable ASCII
  * only in dimension values, so any other character of a template (`/café/{x}`) is written as the
  * percent-encoded bytes of its UTF-8 form (`/caf%C3%A9/{x}`), as a URL would carry it; the value
- * stays readable and one template still gives one series (docs/aws-lambda.md, "Metrics").
+ * stays readable and one template still gives one series. A value over 1,024 characters, which
+ * CloudWatch would refuse with the whole line, is cut to 1,024, never inside an escape
+ * (docs/aws-lambda.md, "Metrics").
  */
 function routeDimension(template: string | undefined): string {
   if (template === undefined) return 'NOT_FOUND';
-  if (!NOT_PRINTABLE_ASCII.test(template)) return template;
+  if (template.length <= MAX_DIMENSION_VALUE && !NOT_PRINTABLE_ASCII.test(template)) {
+    return template;
+  }
   let route = '';
   for (const character of template) {
     if (!NOT_PRINTABLE_ASCII.test(character)) {
@@ -116,7 +122,10 @@ function routeDimension(template: string | undefined): string {
       route += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
     }
   }
-  return route;
+  if (route.length <= MAX_DIMENSION_VALUE) return route;
+  // An escape is three characters: one starting in the last two would be cut short.
+  const lastPercent = route.lastIndexOf('%', MAX_DIMENSION_VALUE - 1);
+  return route.slice(0, lastPercent > MAX_DIMENSION_VALUE - 3 ? lastPercent : MAX_DIMENSION_VALUE);
 }
 
 /** Hands `entry` to `publisher`; metrics never fail the request they describe. */
