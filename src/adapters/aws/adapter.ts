@@ -275,6 +275,7 @@ export class CloudGatewayAdapter {
       latency: performance.now() - start,
       context,
     });
+    metrics.close();
     await publishEntry(this.#publisher as MetricsPublisher, entry, this.#logger);
   }
 

@@ -259,6 +259,49 @@ describe('dimensions, namespace and service name CloudWatch refuses', () => {
   });
 });
 
+describe('metrics added after the line went out', () => {
+  it('throw a TypeError at the call, from a handler still running after its 503', async () => {
+    const lines: string[] = [];
+    const late: unknown[] = [];
+    let finished: () => void = () => {};
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 50 });
+    app.get('/slow', async ({ metrics }) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      for (const add of [
+        () => metrics.addMetric('Late', 'Count', 1),
+        () => metrics.addDimension('tenant', 'acme'),
+        () => metrics.addProperty('note', 'late'),
+      ]) {
+        try {
+          add();
+          late.push('accepted');
+        } catch (error) {
+          late.push(error);
+        }
+      }
+      finished();
+      return 'too late';
+    });
+    const adapter = new CloudGatewayAdapter(app, {
+      serviceName: 'shop',
+      metricsPublisher: new EmfMetricsPublisher({ write: (line) => lines.push(line) }),
+    });
+    const result = await adapter.handleEvent(v2Event({ method: 'GET', path: '/slow' }));
+    expect(result.statusCode).toBe(503);
+    await done;
+    expect(lines).toHaveLength(1);
+    expect(parseEmf(lines[0] as string)).not.toHaveProperty('Late');
+    expect(late).toHaveLength(3);
+    for (const error of late) {
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/already published/);
+    }
+  });
+});
+
 describe('names that are Object.prototype members', () => {
   it('are ordinary metric, dimension and property names', async () => {
     const { run } = harness();

@@ -31,9 +31,27 @@ export class InvocationMetrics implements MetricsRecorder {
   readonly metrics: MetricDatum[] = [];
   dimensions: Record<string, string> | undefined;
   properties: Record<string, unknown> | undefined;
+  #closed = false;
+
+  /**
+   * Called once the invocation's line is built: a handler still running after its answer (past
+   * its `requestTimeout`) would add to a line already out, so its calls throw instead.
+   */
+  close(): void {
+    this.#closed = true;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) {
+      throw new TypeError(
+        "This invocation's metrics line was already published (its response went out): metrics added now would be lost",
+      );
+    }
+  }
 
   /** Adds a value to `name` (several calls record several values). */
   addMetric(name: string, unit: string, value: number): void {
+    this.#checkOpen();
     checkMetric(name, unit, value);
     if (
       (this.dimensions !== undefined && name in this.dimensions) ||
@@ -61,6 +79,7 @@ export class InvocationMetrics implements MetricsRecorder {
 
   /** Adds a dimension to the invocation's second dimension set (`service` plus these). */
   addDimension(name: string, value: string): void {
+    this.#checkOpen();
     checkDimension(name, value);
     if (
       this.metrics.some((metric) => metric.name === name) ||
@@ -77,6 +96,7 @@ export class InvocationMetrics implements MetricsRecorder {
 
   /** Adds a value logged with the metrics but not aggregated. */
   addProperty(name: string, value: unknown): void {
+    this.#checkOpen();
     checkProperty(name, value);
     if (
       this.metrics.some((metric) => metric.name === name) ||
