@@ -120,7 +120,11 @@ export class CloudGatewayAdapter {
     return ready;
   }
 
-  async #awaitStartup(event: GatewayEvent, context: Context | undefined): Promise<void> {
+  async #awaitStartup(
+    event: GatewayEvent,
+    context: Context | undefined,
+    start: number,
+  ): Promise<void> {
     // An attempt whose failure an event already reported (a database not reachable yet) is
     // tried again by the next event, so an instance started during an outage recovers after
     // it. The first event to see a failure reports that one, the cold start's included.
@@ -135,11 +139,31 @@ export class CloudGatewayAdapter {
       const gatewayId = optionalObject(
         (event as { requestContext?: unknown }).requestContext,
       )?.requestId;
+      const requestId = typeof gatewayId === 'string' ? gatewayId : context?.awsRequestId;
       this.#logger.error('Application startup failed; the invocation is rejected', {
-        requestId: typeof gatewayId === 'string' ? gatewayId : context?.awsRequestId,
+        requestId,
         awsRequestId: context?.awsRequestId,
         error,
       });
+      // Every invocation writes its line, a rejected one too, so Count and 5XXError count it.
+      if (this.#publisher !== undefined) {
+        const { path, rawPath } = event as { path?: unknown; rawPath?: unknown };
+        const rawTarget = rawPath ?? path;
+        const request = {
+          method: eventMethod(event) ?? '',
+          path: typeof rawTarget === 'string' ? rawTarget : '',
+          requestId,
+          // Not a template: the `route` value of an invocation no route could see.
+          routeTemplate: 'STARTUP_FAILED',
+        };
+        const entry = invocationEntry(this.#metricsLine, new InvocationMetrics(), {
+          request,
+          status: 500,
+          latency: performance.now() - start,
+          context,
+        });
+        await publishEntry(this.#publisher, entry, this.#logger);
+      }
       throw error;
     }
   }
@@ -157,7 +181,7 @@ export class CloudGatewayAdapter {
   handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult>;
   async handleEvent(event: GatewayEvent, context?: Context): Promise<GatewayResult> {
     const start = this.#publisher === undefined ? 0 : performance.now();
-    if (!this.#started) await this.#awaitStartup(event, context);
+    if (!this.#started) await this.#awaitStartup(event, context, start);
     const { processor, request, metrics, response: settled } = this.#dispatch(event, context);
     let response = isPending(settled) ? await settled : settled;
     const head = request.method === 'HEAD';
@@ -213,7 +237,7 @@ export class CloudGatewayAdapter {
     context: Context | undefined,
   ): Promise<void> {
     const start = this.#publisher === undefined ? 0 : performance.now();
-    if (!this.#started) await this.#awaitStartup(event, context);
+    if (!this.#started) await this.#awaitStartup(event, context, start);
     const { request, metrics, response: settled } = this.#dispatch(event, context, stream);
     let response = isPending(settled) ? await settled : settled;
     const head = request.method === 'HEAD';

@@ -4,9 +4,15 @@
  * options fail at construction.
  */
 import { describe, expect, it } from 'vitest';
-import { AwsApiGatewayAdapter, CloudGatewayAdapter } from '../../../src/adapters/aws/index.js';
+import {
+  AwsApiGatewayAdapter,
+  CloudGatewayAdapter,
+  EmfMetricsPublisher,
+} from '../../../src/adapters/aws/index.js';
 import { RestApplication, SetupError, silentLogger } from '../../../src/index.js';
+import { parseEmf } from './emf-schema.js';
 import { captureLogger, lambdaContext, readV2Result, restEvent, v2Event } from './fixtures.js';
+import { installRuntime, invoke } from './stream-runtime.js';
 
 describe('startup', () => {
   it('starts in the constructor, and concurrent first invocations share that one startup', async () => {
@@ -111,6 +117,53 @@ describe('startup', () => {
     }
     expect(lines.filter((line) => line.level === 'error')).toHaveLength(3);
     expect(handled).toBe(0);
+  });
+
+  it('writes the rejected invocation its metrics line, a 500 on the route STARTUP_FAILED', async () => {
+    const failure = new Error('database unreachable');
+    const app = new RestApplication({ logger: silentLogger }).onStartup('db', () => {
+      throw failure;
+    });
+    app.get('/users/{id}', ({ id }) => id);
+    const lines: string[] = [];
+    const adapter = new CloudGatewayAdapter(app, {
+      serviceName: 'users',
+      metricsPublisher: new EmfMetricsPublisher({ write: (line) => lines.push(line) }),
+    });
+    const event = restEvent({ method: 'GET', path: '/users/7' });
+    const context = lambdaContext();
+    await expect(adapter.handleEvent(event, context)).rejects.toBe(failure);
+    const uninstall = installRuntime();
+    try {
+      const { done } = invoke(
+        adapter.streamHandler,
+        v2Event({ method: 'POST', path: '/users/8' }, { functionUrl: true }),
+      );
+      expect((await done).error).toBe(failure);
+    } finally {
+      uninstall();
+    }
+    expect(lines).toHaveLength(2);
+    const [buffered, streamed] = lines.map((line) => parseEmf(line));
+    expect(buffered).toMatchObject({
+      service: 'users',
+      method: 'GET',
+      route: 'STARTUP_FAILED',
+      Count: 1,
+      '4XXError': 0,
+      '5XXError': 1,
+      statusCode: 500,
+      path: '/users/7',
+      requestId: event.requestContext.requestId,
+      awsRequestId: context.awsRequestId,
+    });
+    expect(buffered?.Latency).toEqual(expect.any(Number));
+    expect(streamed).toMatchObject({
+      method: 'POST',
+      route: 'STARTUP_FAILED',
+      '5XXError': 1,
+      path: '/users/8',
+    });
   });
 
   it('rejects when a route injects a name nobody registered (startup checks routes)', async () => {

@@ -50,7 +50,7 @@ export function checkMetricsLine({ namespace, serviceName }: MetricsLine): void 
 
 /** What one invocation contributes. */
 export interface InvocationOutcome {
-  request: Request;
+  request: Pick<Request, 'method' | 'path' | 'requestId' | 'routeTemplate'>;
   status: number;
   /** Milliseconds from the event's arrival to the result. */
   latency: number;
@@ -100,7 +100,8 @@ const UTF8 = new TextEncoder();
 const MAX_DIMENSION_VALUE = 1024;
 
 /**
- * The `route` dimension: the matched template, or `NOT_FOUND`. CloudWatch takes printable ASCII
+ * The `route` dimension: the matched template, `NOT_FOUND`, or `STARTUP_FAILED` (set by the
+ * adapter). CloudWatch takes printable ASCII
  * only in dimension values, so any other character of a template (`/café/{x}`) is written as the
  * percent-encoded bytes of its UTF-8 form (`/caf%C3%A9/{x}`), as a URL would carry it; the value
  * stays readable and one template still gives one series. A value over 1,024 characters, which
