@@ -34,6 +34,9 @@ const MAX_DIMENSION_VALUE_LENGTH = 1024;
 /** Printable ASCII only: CloudWatch refuses other characters, control characters included, in dimensions. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const NON_WHITESPACE = /\S/;
+// An EMF line is at most 1 MB, as a CloudWatch Logs event (the EMF specification); one property
+// is kept to a quarter of that in JSON characters (at most 3 UTF-8 bytes each), room for the rest.
+const MAX_PROPERTY_LENGTH = 256 * 1024;
 const LARGEST_VALUE = 2 ** 360;
 const SMALLEST_VALUE = 2 ** -360;
 
@@ -116,5 +119,10 @@ export function checkProperty(name: unknown, value: unknown): void {
   }
   if (encoded === undefined) {
     throw new TypeError(`Property "${String(name)}" cannot be encoded as JSON: ${typeof value}`);
+  }
+  if (encoded.length > MAX_PROPERTY_LENGTH) {
+    throw new RangeError(
+      `Property "${String(name)}" is ${encoded.length} characters of JSON, over the ${MAX_PROPERTY_LENGTH} an EMF line leaves it`,
+    );
   }
 }

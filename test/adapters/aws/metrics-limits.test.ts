@@ -5,6 +5,7 @@
  * (docs/aws-lambda.md, "Metrics").
  */
 import fc from 'fast-check';
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CloudGatewayAdapter,
@@ -128,6 +129,48 @@ describe('properties JSON cannot encode', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]?.fields?.error).toBeInstanceOf(TypeError);
     expect(String(errors[0]?.fields?.error)).toContain('order');
+  });
+});
+
+describe("the line's size, which CloudWatch limits to 1 MB", () => {
+  it('a property over 256 Ki characters of JSON is refused at addProperty; the line goes out', async () => {
+    const { run } = harness();
+    const { body, document } = await run((metrics) =>
+      metrics.addProperty('blob', 'x'.repeat(2_000_000)),
+    );
+    expect(body).toMatch(/^rejected RangeError: Property "blob" is 2000002 characters of JSON/);
+    expectBuiltIns(document);
+    expect(document).not.toHaveProperty('blob');
+  });
+
+  it('a line grown past 1 MB after the calls leaves out its largest properties, logged', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = pino({}, { write: (chunk: string) => logged.push(JSON.parse(chunk)) });
+    const { lines, run } = harness({ logger });
+    const { body, document } = await run((metrics) => {
+      const grows: string[] = [];
+      metrics.addProperty('grows', grows);
+      metrics.addProperty('tenant', 'acme');
+      for (let i = 0; i < 96; i++) {
+        for (let j = 0; j < 100; j++)
+          metrics.addMetric(`Metric${i}`, 'Milliseconds', j + 0.123456789);
+      }
+      // Within the limit when added, over it by the time the line is written.
+      for (let i = 0; i < 10; i++) grows.push('é'.repeat(100_000));
+    });
+    expect(body).toBe('accepted');
+    expect(Buffer.byteLength(lines[0] as string)).toBeLessThanOrEqual(1_000_000);
+    expectBuiltIns(document);
+    expect(document).not.toHaveProperty('grows');
+    expect(document.tenant).toBe('acme');
+    expect(document.Metric95).toHaveLength(100);
+    expect(document._aws.CloudWatchMetrics[0]?.Metrics).toHaveLength(100);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      level: 50,
+      msg: 'Publishing metrics failed',
+      error: { type: 'RangeError', message: expect.stringMatching(/over 1000000 bytes.*grows/) },
+    });
   });
 });
 

@@ -83,12 +83,14 @@ export class EmfMetricsPublisher implements MetricsPublisher {
 
   /**
    * Writes the line. A property JSON cannot encode (a value changed after `addProperty` checked
-   * it) is left out, so the built-in metrics still go out, and the error then thrown names it:
-   * the adapter logs it (docs/aws-lambda.md, "Metrics").
+   * it) is left out, and so are the largest properties of a line over {@link MAX_LINE_BYTES}, so
+   * the metrics still go out; the error then thrown names them, and the adapter logs it
+   * (docs/aws-lambda.md, "Metrics").
    */
   publish(entry: MetricsEntry): void {
     const document = toEmfDocument(entry);
     let line: string;
+    let problem: Error | undefined;
     try {
       line = JSON.stringify(document);
     } catch (error) {
@@ -96,14 +98,55 @@ export class EmfMetricsPublisher implements MetricsPublisher {
       for (const name of dropped) delete document[name];
       // Throws the first error again when something else failed.
       if (dropped.length === 0) throw error;
-      this.#write(JSON.stringify(document));
-      throw new TypeError(
+      line = JSON.stringify(document);
+      problem = new TypeError(
         `Metrics properties ${dropped.join(', ')} cannot be encoded as JSON and were left out of the EMF line`,
         { cause: error },
       );
     }
+    // A UTF-16 unit is at most 3 UTF-8 bytes: a line as short as the usual one is not counted.
+    if (line.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(line) > MAX_LINE_BYTES) {
+      const dropped = leaveOutLargest(entry, document, Buffer.byteLength(line));
+      line = JSON.stringify(document);
+      problem = new RangeError(
+        `The EMF line was over ${MAX_LINE_BYTES} bytes, which CloudWatch drops whole; metrics properties ${dropped.join(', ')} were left out`,
+      );
+    }
     this.#write(line);
+    if (problem !== undefined) throw problem;
   }
+}
+
+/**
+ * The EMF specification limits a document as a CloudWatch Logs event, to 1 MB; counted here in
+ * decimal, below 1 MiB, to leave room for what the runtime adds to the event.
+ */
+const MAX_LINE_BYTES = 1_000_000;
+
+/**
+ * Deletes properties from `document`, the largest first, until it is within
+ * {@link MAX_LINE_BYTES}; returns their names. Properties are all that can make a line that
+ * large: metrics and dimensions are bounded in number and length (their checks in
+ * `metrics-check.ts`), to about a third of it.
+ */
+function leaveOutLargest(entry: MetricsEntry, document: EmfDocument, bytes: number): string[] {
+  const sizes = Object.keys(entry.properties).map((name) => ({
+    name,
+    // `"name":value,` as JSON.stringify writes the member.
+    bytes:
+      Buffer.byteLength(JSON.stringify(name)) +
+      Buffer.byteLength(JSON.stringify(document[name]) ?? '') +
+      2,
+  }));
+  sizes.sort((a, b) => b.bytes - a.bytes);
+  const dropped: string[] = [];
+  for (const size of sizes) {
+    if (bytes <= MAX_LINE_BYTES) break;
+    delete document[size.name];
+    dropped.push(size.name);
+    bytes -= size.bytes;
+  }
+  return dropped;
 }
 
 function encodable(value: unknown): boolean {
