@@ -118,7 +118,7 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;
     const time = new Date().toISOString();
-    const line = { level, time, msg: message, ...fields };
+    const line = { level, time, msg: message, ...copyFields(fields) };
     // The line's own keys keep their place and their values (docs/logging.md): a field of the
     // same name is dropped, as Powertools drops its reserved keys.
     line.level = level;
@@ -158,11 +158,25 @@ export const silentLogger: Logger = {
  */
 export function withFields(base: Logger, fields: LogFields): Logger {
   return {
-    debug: (message, extra) => base.debug(message, { ...asFields(extra), ...fields }),
-    info: (message, extra) => base.info(message, { ...asFields(extra), ...fields }),
-    warn: (message, extra) => base.warn(message, { ...asFields(extra), ...fields }),
-    error: (message, extra) => base.error(message, { ...asFields(extra), ...fields }),
+    debug: (message, extra) => base.debug(message, { ...copyFields(extra), ...fields }),
+    info: (message, extra) => base.info(message, { ...copyFields(extra), ...fields }),
+    warn: (message, extra) => base.warn(message, { ...copyFields(extra), ...fields }),
+    error: (message, extra) => base.error(message, { ...copyFields(extra), ...fields }),
   };
+}
+
+/**
+ * The fields of a line ({@link asFields}) copied: a field whose getter throws is
+ * `"[Unreadable]"` and the others are kept, where spreading them would throw out of the call.
+ */
+function copyFields(fields: unknown): LogFields | undefined {
+  const given = asFields(fields);
+  if (given === undefined) return undefined;
+  try {
+    return { ...given };
+  } catch {
+    return readEach(given);
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ApplicationOptions,
   createConsoleLogger,
   type LogFields,
+  Request,
   RestApplication,
   silentLogger,
 } from '../../src/index.js';
@@ -379,6 +380,52 @@ describe('a field that throws when it is read', () => {
       error: { message: 'expired' },
     });
     expect(getter).not.toHaveProperty('loggerError');
+  });
+
+  it('costs a field read at the top of the line that field only, through log and given directly', async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    const fields = () => ({
+      get session(): string {
+        throw new Error('not loaded');
+      },
+      userId: 7,
+    });
+    try {
+      const logger = createConsoleLogger();
+      logger.info('Direct', fields());
+      const app = new RestApplication({ logger });
+      app.get('/', ({ log }) => {
+        log.info('Through log', fields());
+        return 'ok';
+      });
+      expect((await app.request('/')).statusCode).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    const [direct, bound] = written.map((text) => JSON.parse(text) as Line);
+    expect(direct).toMatchObject({ msg: 'Direct', session: '[Unreadable]', userId: 7 });
+    expect(bound).toMatchObject({ msg: 'Through log', session: '[Unreadable]', userId: 7 });
+  });
+
+  it('logs a request given to the console logger directly as its summary, as log does', () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      written.push(String(line));
+    });
+    try {
+      // What a JavaScript caller, or one holding an untyped value, can pass.
+      const request = new Request({ method: 'POST', path: '/a', body: 'password=hunter2' });
+      createConsoleLogger().info('Seen', request as unknown as LogFields);
+    } finally {
+      spy.mockRestore();
+    }
+    const line = JSON.parse(written[0] as string) as Line;
+    expect(line).toMatchObject({ msg: 'Seen', request: { method: 'POST', path: '/a' } });
+    expect(line).not.toHaveProperty('method');
+    expect(written[0]).not.toContain('hunter2');
   });
 });
 
