@@ -45,6 +45,8 @@ export function describeUnrepresentable(value: unknown): string | undefined {
       return 'a bigint, which JSON cannot encode: return String(value) or Number(value)';
     case 'object': {
       if (isPlainData(value)) return undefined;
+      // JSON sends what a `toJSON()` returns, whatever the object is (a Map subclass, an error).
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
       for (const [type, name, hint] of HINTS) {
         if (value instanceof type) return `${name}, which JSON sends as {}: ${hint}`;
       }

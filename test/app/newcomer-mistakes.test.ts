@@ -96,6 +96,29 @@ describe('results JSON cannot represent', () => {
     expect(lines[0]?.fields).toEqual({ requestId: first.headers.get('x-request-id') });
   });
 
+  it('sends what toJSON() returns for a Map, Set or Error of a class that has one', async () => {
+    class Counts extends Map<string, number> {
+      toJSON() {
+        return Object.fromEntries(this);
+      }
+    }
+    class Problem extends Error {
+      toJSON() {
+        return { title: this.message };
+      }
+    }
+    const app = new RestApplication();
+    app.get('/result', () => new Counts([['a', 1]]) as unknown as Record<string, number>);
+    app.get('/body', () => new Response(422, new Problem('bad') as unknown as object));
+    app.get('/json', () => Response.json(new Counts([['b', 2]])));
+    const answers = await Promise.all(['/result', '/body', '/json'].map((p) => app.request(p)));
+    expect(answers.map((answer) => [answer.statusCode, answer.body])).toEqual([
+      [200, '{"a":1}'],
+      [422, '{"title":"bad"}'],
+      [200, '{"b":2}'],
+    ]);
+  });
+
   it('says why in the body in debug mode', async () => {
     const { logger } = recordingLogger();
     const app = new RestApplication({ logger, debug: true });
