@@ -138,7 +138,15 @@ export function encodeResponseBody(
     );
   }
   if (isStream(body)) {
-    return collectBytes(streamChunks(body)).then((bytes) =>
+    let chunks: ReturnType<typeof streamChunks>;
+    try {
+      chunks = streamChunks(body);
+    } catch (error) {
+      // A source that cannot start (its `[Symbol.asyncIterator]()` throws) fails the read, which
+      // is answered as a failure midway is, not thrown out of the invocation.
+      return Promise.reject(error);
+    }
+    return collectBytes(chunks).then((bytes) =>
       resultBody(encodeBytes(bytes, contentType, forceBase64)),
     );
   }

@@ -58,6 +58,19 @@ function buildApp() {
     () => new Response(200, failingReadableStream(), { contentType: 'application/octet-stream' }),
   );
   app.get(
+    '/cannot-start',
+    () =>
+      new Response(
+        200,
+        {
+          [Symbol.asyncIterator](): AsyncIterator<string> {
+            throw new Error('database cursor failed');
+          },
+        },
+        { contentType: 'text/plain' },
+      ),
+  );
+  app.get(
     '/fine',
     () =>
       new Response(
@@ -104,10 +117,10 @@ describe('a stream body that fails while the buffered handler reads it', () => {
     expect(entries[0]?.properties).toMatchObject({ statusCode: 500 });
   });
 
-  it('answers the application 500 on a REST API event, for a ReadableStream too', async () => {
+  it('answers the application 500 on a REST API event, for a ReadableStream and a source that cannot start too', async () => {
     const { app, lines } = buildApp();
     const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
-    for (const path of ['/generator', '/readable']) {
+    for (const path of ['/generator', '/readable', '/cannot-start']) {
       const result = readV1Result(
         await adapter.handleEvent(
           restEvent({ method: 'GET', path, headers: { Origin: ORIGIN } }),
@@ -116,7 +129,7 @@ describe('a stream body that fails while the buffered handler reads it', () => {
       );
       expectApplication500(result);
     }
-    expect(lines.filter((line) => line.level === 'error')).toHaveLength(2);
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(3);
     // A stream that ends normally is read whole, as before.
     const fine = readV1Result(
       await adapter.handleEvent(restEvent({ method: 'GET', path: '/fine' }), lambdaContext()),
