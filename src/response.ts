@@ -154,7 +154,15 @@ export class Response {
     if (![301, 302, 303, 307, 308].includes(status)) {
       throw new RangeError(`A redirect's status is 301, 302, 303, 307 or 308, got ${status}`);
     }
-    const target = location.replace(/[^\0-\x7f]+/g, encodeURI);
+    let target: string;
+    try {
+      target = location.replace(/[^\0-\x7f]+/g, encodeURI);
+    } catch {
+      // encodeURI's URIError: a lone surrogate is no character, and has no UTF-8 to encode.
+      throw new TypeError(
+        `A redirect's location is not well-formed text: ${JSON.stringify(location)}`,
+      );
+    }
     return new Response(status, undefined, { headers: { Location: target } });
   }
 

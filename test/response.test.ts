@@ -54,6 +54,9 @@ describe('Response', () => {
       '/%E6%97%A5%E6%9C%AC?q=%C3%BC#%C3%A9',
     );
     expect(Response.redirect('/a%20b/%E9?x=%zz').headers.get('location')).toBe('/a%20b/%E9?x=%zz');
+    // A lone surrogate has no UTF-8: a TypeError saying so, not encodeURI's URIError.
+    expect(() => Response.redirect('/a\uD800')).toThrow(TypeError);
+    expect(() => Response.redirect('/a\uDC00b')).toThrow(/not well-formed text/);
     // Property: whatever the text, the Location is ASCII and, decoded, the text given.
     const text = fc
       .string({ unit: 'grapheme', maxLength: 12 })
