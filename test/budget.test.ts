@@ -7,7 +7,11 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 138 KiB: a
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 139 KiB: the
+ * same stop's second wave (below) and the mends of its re-read (a field whose getter throws
+ * costing only itself at the top of a log line, a Map or Error with its own toJSON() sent as
+ * data, a redirect's malformed location a TypeError) took the core from 141,188 to 141,402 bytes.
+ * Before that, 138 KiB: a
  * fifth review stop's fixes took the core from 137,289 to 139,918 bytes (2.6 KiB): a tuple whose
  * headers name a Content-Type sent as that type (1.0 KiB), `provides(type)` without a renderer
  * (0.6 KiB), UTF-8 cookie values (0.35 KiB), Accept members split outside quoted-strings and
@@ -120,7 +124,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 138 * 1024;
+const CORE_BUDGET = 139 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
