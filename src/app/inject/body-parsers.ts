@@ -111,12 +111,14 @@ export function readFormBody(request: Request): Promise<Record<string, string>> 
   if (declared === null) {
     return Promise.reject(new HttpError(415, `Unsupported charset in ${type}`));
   }
-  const decoder = declared ?? STRICT_UTF8;
+  const decoder = declared === undefined || declared.encoding === 'utf-8' ? FORM_UTF8 : declared;
   return request.bytes().then((bytes) => formFields(bytes, decoder));
 }
 
 // A form body without a charset is UTF-8, strictly (docs/application.md, "Request bodies").
-const STRICT_UTF8: CharsetDecoder = new TextDecoder('utf-8', { fatal: true });
+// Each name and value is decoded on its own and keeps a leading U+FEFF, as the URL Standard's
+// urlencoded parser decodes them ("UTF-8 decode without BOM") and as a query's are read.
+const FORM_UTF8: CharsetDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The WHATWG URL Standard's urlencoded parser with an encoding: the pairs are split on bytes,

@@ -206,6 +206,20 @@ describe('declared charsets', () => {
     expect(json(response)).toEqual({ a: 'Café au lait', b: '', é: '€' });
   });
 
+  it('keeps a byte order mark at the start of a UTF-8 form name or value, as a query does', async () => {
+    // The URL Standard's urlencoded parser decodes each name and value "without BOM".
+    const body = new TextEncoder().encode('a=%EF%BB%BFv&%EF%BB%BFb=1');
+    for (const type of [
+      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded; charset=utf-8',
+    ]) {
+      const response = await send(echoApp(), '/form', type, body);
+      expect(json(response)).toEqual({ a: '\uFEFFv', '\uFEFFb': '1' });
+    }
+    const query = new URLSearchParams('a=%EF%BB%BFv');
+    expect(query.get('a')).toBe('\uFEFFv');
+  });
+
   it('answers 415 to an unknown charset on text, JSON and form bodies', async () => {
     const app = echoApp();
     for (const [path, type] of [
