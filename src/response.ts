@@ -144,7 +144,8 @@ export class Response {
   /**
    * A redirect to `location`: 302 unless told otherwise, and only a redirect status (301, 302,
    * 303, 307 or 308, RFC 9110 §15.4), as the Fetch API's `Response.redirect` takes. Location is a
-   * URI reference (§10.2.2): characters beyond ASCII are percent-encoded as UTF-8 (RFC 3986
+   * URI reference (§10.2.2): characters beyond ASCII, and the ASCII ones no URI holds (a space,
+   * `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`), are percent-encoded as UTF-8 (RFC 3986
    * §2.1), and escapes already there are kept.
    *
    * @example
@@ -156,7 +157,7 @@ export class Response {
     }
     let target: string;
     try {
-      target = location.replace(/[^\0-\x7f]+/g, encodeURI);
+      target = location.replace(/(?:[^\0-\x7f]|[ "<>\\^`{|}])+/g, encodeURI);
     } catch {
       // encodeURI's URIError: a lone surrogate is no character, and has no UTF-8 to encode.
       throw new TypeError(
