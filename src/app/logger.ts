@@ -118,7 +118,7 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   const write = (level: Level, message: string, fields?: LogFields): void => {
     if (ORDER[level] < threshold) return;
     const time = new Date().toISOString();
-    const line = { level, time, msg: message, ...copyFields(fields) };
+    const line = joinFields({ level, time, msg: message }, fields, undefined);
     // The line's own keys keep their place and their values (docs/logging.md): a field of the
     // same name is dropped, as Powertools drops its reserved keys.
     line.level = level;
@@ -158,24 +158,28 @@ export const silentLogger: Logger = {
  */
 export function withFields(base: Logger, fields: LogFields): Logger {
   return {
-    debug: (message, extra) => base.debug(message, { ...copyFields(extra), ...fields }),
-    info: (message, extra) => base.info(message, { ...copyFields(extra), ...fields }),
-    warn: (message, extra) => base.warn(message, { ...copyFields(extra), ...fields }),
-    error: (message, extra) => base.error(message, { ...copyFields(extra), ...fields }),
+    debug: (message, extra) => base.debug(message, joinFields(undefined, extra, fields)),
+    info: (message, extra) => base.info(message, joinFields(undefined, extra, fields)),
+    warn: (message, extra) => base.warn(message, joinFields(undefined, extra, fields)),
+    error: (message, extra) => base.error(message, joinFields(undefined, extra, fields)),
   };
 }
 
 /**
- * The fields of a line ({@link asFields}) copied: a field whose getter throws is
- * `"[Unreadable]"` and the others are kept, where spreading them would throw out of the call.
+ * `head`, the fields of a line ({@link asFields}) and `tail`, in that order, in one new object:
+ * a field whose getter throws is `"[Unreadable]"` and the others are kept, where spreading them
+ * would throw out of the call.
  */
-function copyFields(fields: unknown): LogFields | undefined {
+function joinFields<T extends LogFields>(
+  head: T | undefined,
+  fields: unknown,
+  tail: LogFields | undefined,
+): T {
   const given = asFields(fields);
-  if (given === undefined) return undefined;
   try {
-    return { ...given };
+    return { ...head, ...given, ...tail } as T;
   } catch {
-    return readEach(given);
+    return { ...head, ...(given === undefined ? undefined : readEach(given)), ...tail } as T;
   }
 }
 
