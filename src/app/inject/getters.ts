@@ -248,7 +248,7 @@ export class GetterCompiler {
       const via = chain.length > 0 ? ` (needed by ${chain.join(' -> ')})` : '';
       throw new SetupError(
         'UNKNOWN_DEPENDENCY',
-        `${label}: unknown dependency "${name}"${via}; register it with app.dependency("${name}", ...)`,
+        `${label}: unknown dependency "${name}"${via}; register it with app.dependency("${name}", ...), or on a router holding this route (a router's dependencies are seen by its own routes only, docs/hooks-and-scope.md)`,
       );
     }
     if (!('injectable' in binding)) return;

@@ -69,6 +69,10 @@ describe('router scope', () => {
     const failure = await outside.startup().catch((error: unknown) => error);
     expect((failure as SetupError).code).toBe('UNKNOWN_DEPENDENCY');
     expect((failure as Error).message).toContain('/other');
+    // The name exists, on a router this route is not under: the message says where names are seen.
+    expect((failure as Error).message).toContain(
+      "a router's dependencies are seen by its own routes only",
+    );
   });
 
   it('a router may not register a name the application or an outer router has', async () => {
