@@ -300,6 +300,25 @@ describe('requestTimeout and signal', () => {
     expect(finished).toBe(true);
   });
 
+  it('ends the deadline of a stream that cannot start: its signal does not fire later', async () => {
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 60 });
+    let signal: AbortSignal | undefined;
+    app.get('/broken', ({ signal: injected }) => {
+      signal = injected;
+      return {
+        [Symbol.asyncIterator](): AsyncIterator<string> {
+          throw new Error('no source');
+        },
+      };
+    });
+    const response = await app.request('/broken');
+    const body = response.body as AsyncIterable<string>;
+    expect(() => body[Symbol.asyncIterator]()).toThrow('no source');
+    // The request is over; a timer left behind would fire its signal with a TimeoutError.
+    await sleep(120);
+    expect(signal?.aborted).toBe(false);
+  });
+
   it('gives an injected signal that tells of a client that went away', async () => {
     const app = new RestApplication({ logger: silentLogger });
     let gone: (() => void) | undefined;

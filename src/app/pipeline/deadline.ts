@@ -53,7 +53,14 @@ export function stopOnAbort(
     [Symbol.asyncIterator](): AsyncIterator<Chunk> {
       started = true;
       // Through streamChunks: stopping releases a stream at once, even while a read waits.
-      const source = streamChunks(body);
+      let source: AsyncIterableIterator<Chunk>;
+      try {
+        source = streamChunks(body);
+      } catch (error) {
+        // A source that cannot start has ended too: its deadline's timer goes with it.
+        onEnd?.();
+        throw error;
+      }
       let ended = false;
       // Stopped by the signal while someone still waits for the body (a timeout, not a client
       // gone): the iteration fails with its reason, so the adapter cuts the connection and the
