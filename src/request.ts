@@ -202,6 +202,9 @@ export class Request {
       path = path.slice(0, question);
     }
     this.path = path === '' ? '/' : path;
+    // Kept, not copied, unlike a Response's: adapters pass an instance built for this request,
+    // and nothing the library does writes into a request's headers, so a caller's shared
+    // instance (tests, `app.execute`) never picks up another request's values.
     this.headers =
       init.headers instanceof MultiValueHeaders
         ? init.headers

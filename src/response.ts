@@ -52,6 +52,7 @@ export type ResponseBody =
 
 /** What `new Response(status, body, init)` takes besides the status and body. */
 export interface ResponseInit {
+  /** Copied: a `MultiValueHeaders` given here is left as it is, whatever the response gets. */
   headers?: HeadersInit | null;
   contentType?: string;
   request?: Request;
@@ -96,10 +97,10 @@ export class Response {
     this.lastModified = undefined;
     // The pipeline's own responses pass no options: nothing to allocate for them.
     init ??= NO_INIT;
-    this.headers =
-      init.headers instanceof MultiValueHeaders
-        ? init.headers
-        : new MultiValueHeaders(init.headers ?? undefined);
+    // The response's headers are its own: the pipeline writes this request's Set-Cookie, request
+    // id, validators and framing into them, which a caller's instance (one module-level set of
+    // caching headers, say) would carry into every other response built from it.
+    this.headers = new MultiValueHeaders(init.headers);
     this.contentType = init.contentType;
     this.request = init.request;
     this.availableContentTypes = init.availableContentTypes;

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -180,6 +180,83 @@ describe('Response', () => {
       const response = await app.request('/pre');
       expect(response.headers.get('x-pre')).toBe('1');
       expect(response.headers.getAll('x-own')).toEqual(['own']);
+    });
+  });
+
+  describe('given a MultiValueHeaders shared between responses', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rm-shared-headers-'));
+    writeFileSync(join(dir, 'old.txt'), 'old');
+    writeFileSync(join(dir, 'new.txt'), 'new');
+    utimesSync(
+      join(dir, 'old.txt'),
+      new Date('2001-01-01T00:00:00Z'),
+      new Date('2001-01-01T00:00:00Z'),
+    );
+    utimesSync(
+      join(dir, 'new.txt'),
+      new Date('2026-01-01T00:00:00Z'),
+      new Date('2026-01-01T00:00:00Z'),
+    );
+
+    it('copies it: what one response gets is never in the shared set', () => {
+      const shared = new MultiValueHeaders({ 'Cache-Control': 'no-store' });
+      const responses = [
+        new Response(200, 'x', { headers: shared }),
+        Response.json({}, 200, { headers: shared }),
+        Response.file(join(dir, 'old.txt'), { headers: shared }),
+      ];
+      for (const response of responses) {
+        expect(response.headers).not.toBe(shared);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        response.setCookie('sid', 'x');
+      }
+      expect(shared.toJSON()).toEqual({ 'cache-control': 'no-store' });
+    });
+
+    it("never sends one request's cookie or request id with another's response", async () => {
+      // A module-level set of caching headers, given to a new Response on every request.
+      const caching = new MultiValueHeaders({ 'Cache-Control': 'private, max-age=60' });
+      const app = new RestApplication({ logger: silentLogger });
+      app.post('/login', async ({ headers }) => {
+        const user = headers.get('x-user');
+        // The first to arrive answers last, so every response is built while others are open.
+        await new Promise((resolve) => setTimeout(resolve, user === 'alice' ? 20 : 5));
+        const response = new Response(200, { ok: true }, { headers: caching });
+        if (user !== undefined) response.setCookie('session', `token-of-${user}`);
+        return response;
+      });
+      const users = ['alice', 'bob', undefined, undefined];
+      const responses = await Promise.all(
+        users.map((user) =>
+          app.request('/login', {
+            method: 'POST',
+            headers: user === undefined ? {} : { 'X-User': user },
+          }),
+        ),
+      );
+      expect(responses.map((response) => response.headers.getAll('set-cookie'))).toEqual([
+        ['session=token-of-alice'],
+        ['session=token-of-bob'],
+        [],
+        [],
+      ]);
+      const ids = responses.map((response) => response.headers.get('x-request-id'));
+      expect(new Set(ids).size).toBe(users.length);
+      expect(caching.toJSON()).toEqual({ 'cache-control': 'private, max-age=60' });
+    });
+
+    it("gives each file its own Last-Modified, and a 304 only for that file's date", async () => {
+      const noSniff = new MultiValueHeaders({ 'X-Content-Type-Options': 'nosniff' });
+      const app = new RestApplication({ logger: silentLogger });
+      app.get('/files/{name}', ({ name }) => Response.file(join(dir, name), { headers: noSniff }));
+      const old = await app.request('/files/old.txt');
+      const fresh = await app.request('/files/new.txt');
+      expect(old.headers.get('last-modified')).toBe('Mon, 01 Jan 2001 00:00:00 GMT');
+      expect(fresh.headers.get('last-modified')).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
+      expect(fresh.headers.get('x-content-type-options')).toBe('nosniff');
+      const since = { 'If-Modified-Since': 'Mon, 01 Jan 2001 00:00:00 GMT' };
+      expect((await app.request('/files/new.txt', { headers: since })).statusCode).toBe(200);
+      expect(noSniff.toJSON()).toEqual({ 'x-content-type-options': 'nosniff' });
     });
   });
 });

@@ -84,7 +84,9 @@ export function fileResponse(
     headers.set('Content-Range', formatContentRange(range, representation.size));
     headers.set('Content-Length', range.end - range.start + 1);
   }
-  const response = new Response(status, body, { headers });
+  const response = new Response(status, body);
+  // Built for this response alone: given as `init.headers` it would be copied.
+  response.headers = headers;
   response.etag = representation.etag;
   response.lastModified = representation.lastModified;
   // rangeStart/rangeEnd stay unset: the body already holds only the range (a FileBody with
