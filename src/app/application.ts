@@ -352,7 +352,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
 
   /**
    * Whether shutdown has begun (`shutdown()`, a server's `close()`, or a `serve()` that could
-   * not listen): requests are then answered 503, and startup never runs again.
+   * not start or listen): requests are then answered 503, and startup never runs again.
    */
   get stopping(): boolean {
     return this.#lifecycle.stopping;

@@ -146,8 +146,9 @@ function listen(server: Server | HttpsServer, port: number, host: string): Promi
 /**
  * Starts an application on a Node HTTP (or HTTPS) server.
  *
- * Runs the application's startup handlers first (a failure rejects, and nothing listens), then
- * listens, then resolves. Options win over the `PORT`/`HOST` environment variables, which win
+ * Runs the application's startup handlers first, then listens, then resolves. A failed startup
+ * or a port taken rejects, nothing listens, and the shutdown handlers release what startup
+ * opened. Options win over the `PORT`/`HOST` environment variables, which win
  * over `127.0.0.1:3000`. It never calls `process.exit`.
  *
  * @example
@@ -166,7 +167,7 @@ export async function serve(
   if (app.stopping === true) {
     // Its shutdown handlers ran: served again, it could only answer 503 to every request.
     throw new Error(
-      "serve(): this application was shut down (by shutdown(), a server's close(), or a serve() that could not listen); serve a new application",
+      "serve(): this application was shut down (by shutdown(), a server's close(), or a serve() that could not start or listen); serve a new application",
     );
   }
   const port = resolvePort(options.port);
@@ -212,16 +213,22 @@ export async function serve(
   // and a larger one is a 431.
   server.maxHeadersCount = 0;
 
-  await app.startup();
+  try {
+    await app.startup();
+  } catch (error) {
+    // The handlers before the one that failed may have opened resources (a pool, a timer) that
+    // would keep the process alive after the caller gave up; the shutdown handlers of those that
+    // started release them, and the ones needing a result never made are skipped.
+    await shutdownAfterFailure(app, 'startup');
+    throw error;
+  }
 
   let boundPort: number;
   try {
     boundPort = await listen(server, port, host);
   } catch (error) {
     // Startup may have opened resources (pools, files); release them before giving up.
-    await app.shutdown().catch((shutdownError: unknown) => {
-      app.logger.error('Shutdown after a failed listen also failed', { error: shutdownError });
-    });
+    await shutdownAfterFailure(app, 'listen');
     throw error;
   }
 
@@ -258,6 +265,13 @@ export async function serve(
     },
   };
   return handle;
+}
+
+/** Runs the shutdown handlers after `serve()` failed; their own failure is logged, not thrown. */
+function shutdownAfterFailure(app: ServedApplication, failed: 'startup' | 'listen'): Promise<void> {
+  return app.shutdown().catch((error: unknown) => {
+    app.logger.error(`Shutdown after a failed ${failed} also failed`, { error });
+  });
 }
 
 /** A connection listener that keeps each socket in `set` while it is open. */

@@ -82,6 +82,33 @@ describe('startup', () => {
     expect(await accepts(port)).toBe(false);
   });
 
+  it('rejects when a startup handler fails, after releasing what the ones before it opened', async () => {
+    const events: string[] = [];
+    const app = new RestApplication({ logger: silentLogger })
+      .onStartup('pool', () => {
+        events.push('pool opened');
+        // A pool's timer keeps the process alive until it is closed.
+        const timer = setInterval(() => undefined, 1_000);
+        return { close: () => clearInterval(timer) };
+      })
+      .onStartup('cache', async () => {
+        throw new Error('cache unreachable');
+      })
+      .onShutdown(({ pool }) => {
+        pool.close();
+        events.push('pool closed');
+      })
+      .onShutdown(({ cache }) => {
+        events.push(`cache closed ${String(cache)}`);
+      });
+    await expect(serve(app, { port: 0, handleSignals: false })).rejects.toThrow(
+      'cache unreachable',
+    );
+    // The handler needing the cache that was never made is skipped.
+    expect(events).toEqual(['pool opened', 'pool closed']);
+    expect(app.stopping).toBe(true);
+  });
+
   it('rejects when an unknown dependency is injected, naming it', async () => {
     const app = new RestApplication({ logger: silentLogger });
     // biome-ignore lint/suspicious/noExplicitAny: the point is a name nothing registered.
