@@ -77,7 +77,11 @@ async function fastifyNotes() {
   const { default: Fastify } = await import('fastify');
   const { default: cors } = await import('@fastify/cors');
   const store = noteStore();
-  const app = Fastify({ logger: false });
+  // Validated as zod validates the others' bodies: no type coercion (Fastify's Ajv coerces by
+  // default, `tags: [1]` became ["1"]; this application has no other schema, so the option is
+  // the route's), and unknown properties stripped (additionalProperties: false with Fastify's
+  // default removeAdditional, as z.object strips them).
+  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: false } } });
   await app.register(cors, { origin: ORIGIN });
   app.addHook('preHandler', async (request, reply) => {
     if (bearerToken(request.headers.authorization) !== TOKEN) {
@@ -88,6 +92,7 @@ async function fastifyNotes() {
   const noteSchema = {
     type: 'object',
     required: ['title', 'body', 'tags'],
+    additionalProperties: false,
     properties: {
       title: { type: 'string', minLength: 1, maxLength: 200 },
       body: { type: 'string', maxLength: 10_000 },
