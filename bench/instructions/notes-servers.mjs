@@ -53,21 +53,24 @@ async function restmachineNotes() {
     .authorized('user', ({ headers }) =>
       bearerToken(headers.get('authorization')) === TOKEN ? { name: 'ada' } : undefined,
     )
+    // A missing note is a 404 before the handler runs (after the authorization hook).
+    .resourceExists('note', ({ notes, id }) => notes.get(id))
     .validates(
-      'note',
+      'newNote',
       z.object({
         title: z.string().min(1).max(200),
         body: z.string().max(10_000),
         tags: z.array(z.string()).max(10),
       }),
     );
-  app.post('/notes', ({ notes, note, user }) => {
-    const created = notes.create({ ...note, owner: user.name });
+  app.post('/notes', ({ notes, newNote, user }) => {
+    const created = notes.create({ ...newNote, owner: user.name });
     return [created, 201, { Location: `/notes/${created.id}` }];
   });
+  // Injecting `user` (unused) is what makes the route run the authorization hook.
   app
-    .get('/notes/{id}', ({ notes, id, user }) => (user ? notes.get(id) : undefined))
-    .etag(({ notes, id }) => notes.get(id)?.version.toString());
+    .get('/notes/{id}', ({ note, user: _user }) => note)
+    .etag(({ note }) => note.version.toString());
   await app.startup();
   const adapter = new NodeAdapter(app);
   return createServer(adapter.listener);
