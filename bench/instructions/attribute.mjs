@@ -5,13 +5,13 @@
  * per request for every function's own instructions (self cost; a builtin such as
  * `Builtins_KeyedStoreIC_Megamorphic` counts apart from the JavaScript that called it).
  * With `--beside SERVER` it prints the difference from another server of the same driver
- * instead (`raw-five-headers` beside `restmachine`: restmachine's own overhead, function by
+ * instead (`raw-restmachine` beside `restmachine`: restmachine's own overhead, function by
  * function).
  * Usage (after `npm run build`, from this directory):
  *   node attribute.mjs [--top N] [--callers NAME] [--beside SERVER] [--window FEW,MANY] -- <driver.mjs> <driver args>
  * The count argument is replaced by 5,000 and 15,000 (`--window FEW,MANY` for others). Examples:
  *   node attribute.mjs -- drive.mjs restmachine /users/123/posts/456 0
- *   node attribute.mjs --beside raw-five-headers -- drive.mjs restmachine / 0
+ *   node attribute.mjs --beside raw-restmachine -- drive.mjs restmachine / 0
  *   node attribute.mjs --callers Builtins_KeyedStoreIC -- drive.mjs restmachine-notes notes-get 0 ./notes-servers.mjs
  * (drive.mjs takes the count third: put 0 there; for lambda-drive.mjs it is the last argument).
  */

@@ -181,7 +181,7 @@ async function run(context: SectionContext): Promise<SectionReport> {
   }
   report.method.push(
     'Each server in its own process pinned to one core, wrk (1 thread) pinned to the other; a fresh server per contender and round, its answers checked, warmed up with wrk, then measured.',
-    '`raw`: node:http with a hand-written router (string compares and one split), sending `content-type` and `content-length`. `raw-spec-headers`: the same, also sending the three headers restmachine sends on these answers (`vary: Accept`, a fresh `x-request-id`, `accept-ranges: bytes`): what they cost Node with no framework at all. The others register 100 parameterised decoy routes (half under `/users/{id}/…`) before the measured ones.',
+    '`raw`: node:http with a hand-written router (string compares and one split), sending `content-type` and `content-length`. `raw-spec-headers`: the same, sending exactly the headers restmachine sends on each answer (also `vary: Accept` and a fresh `x-request-id`, and `accept-ranges: bytes` on the GET answers): what they cost Node with no framework at all. The others register 100 parameterised decoy routes (half under `/users/{id}/…`) before the measured ones.',
     'Every framework with its defaults: Fastify logger off, Express 5 with `express.json()` on the POST route (and its default weak ETag), restmachine with its default logger.',
   );
   const list = await contenders(context);

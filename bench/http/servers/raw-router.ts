@@ -1,10 +1,11 @@
 /**
  * The floor: node:http with a hand-written router for the three measured routes (a string
- * compare, or a split for the parameterised one). `raw.ts` sends two headers; `raw-spec-headers.ts`
- * also sends the three restmachine must send (`vary: Accept`, a fresh `x-request-id`,
- * `accept-ranges: bytes`), to show what those cost Node with no framework at all.
+ * compare, or a split for the parameterised one). `raw.ts` sends two headers;
+ * `raw-spec-headers.ts` sends exactly the headers restmachine sends on each answer (`vary:
+ * Accept`, a fresh `x-request-id`, and `accept-ranges: bytes` on a GET's), to show what those
+ * cost Node with no framework at all. test/bench/baselines.test.ts checks the lists.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ROOT_DOCUMENT } from '../../lib/payload.js';
 import { announce } from './ready.js';
@@ -23,7 +24,7 @@ export const sendTwoHeaders: Send = (res, status, body) => {
 const ID_PREFIX = crypto.randomUUID().slice(0, 24);
 let counter = 0;
 
-/** The five headers restmachine sends on a JSON answer, as a flat list. */
+/** The five headers restmachine sends on a GET's JSON answer, as a flat list. */
 export const sendSpecHeaders: Send = (res, status, body) => {
   counter++;
   res.writeHead(status, [
@@ -41,9 +42,25 @@ export const sendSpecHeaders: Send = (res, status, body) => {
   res.end(body);
 };
 
-/** Starts the raw server answering with `send`. */
-export function startRaw(send: Send): void {
-  const server = createServer((req, res) => {
+/** The four restmachine sends on a POST's (no `accept-ranges`). */
+export const sendSpecPostHeaders: Send = (res, status, body) => {
+  counter++;
+  res.writeHead(status, [
+    'vary',
+    'Accept',
+    'content-type',
+    'application/json',
+    'x-request-id',
+    ID_PREFIX + counter.toString(16).padStart(12, '0'),
+    'content-length',
+    String(Buffer.byteLength(body)),
+  ]);
+  res.end(body);
+};
+
+/** The raw router answering GETs with `send` and POSTs with `sendPost`. */
+export function rawListener(send: Send, sendPost: Send = send): RequestListener {
+  return (req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
@@ -56,9 +73,9 @@ export function startRaw(send: Send): void {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         try {
-          send(res, 200, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+          sendPost(res, 200, JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
         } catch {
-          send(res, 400, '{"error":"Bad Request"}');
+          sendPost(res, 400, '{"error":"Bad Request"}');
         }
       });
       return;
@@ -76,6 +93,11 @@ export function startRaw(send: Send): void {
       return;
     }
     send(res, 404, '{"error":"Not Found"}');
-  });
+  };
+}
+
+/** Starts the raw server answering GETs with `send` and POSTs with `sendPost`. */
+export function startRaw(send: Send, sendPost: Send = send): void {
+  const server = createServer(rawListener(send, sendPost));
   server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 }

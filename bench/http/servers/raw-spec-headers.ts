@@ -1,4 +1,4 @@
-/** node:http and a hand-written router sending the five headers restmachine sends. */
-import { sendSpecHeaders, startRaw } from './raw-router.js';
+/** node:http and a hand-written router sending exactly the headers restmachine sends. */
+import { sendSpecHeaders, sendSpecPostHeaders, startRaw } from './raw-router.js';
 
-startRaw(sendSpecHeaders);
+startRaw(sendSpecHeaders, sendSpecPostHeaders);
