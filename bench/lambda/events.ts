@@ -5,15 +5,48 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { ECHO_BODY, PARAMS_PATH, POST_ID, USER_ID } from '../lib/payload.js';
 
+const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)';
+const CLIENT_IP = '203.0.113.7';
+
+/**
+ * An HTTP API (payload 2.0) event's headers: lower-case names, as API Gateway sends them there,
+ * the client's and the X-Amzn-Trace-Id and X-Forwarded-* it adds.
+ */
 const HEADERS: Record<string, string> = {
   accept: 'application/json',
   'accept-encoding': 'gzip, deflate, br',
   host: 'abc123.execute-api.eu-west-1.amazonaws.com',
-  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)',
+  'user-agent': USER_AGENT,
   'x-amzn-trace-id': 'Root=1-65a1b2c3-0123456789abcdef01234567',
-  'x-forwarded-for': '203.0.113.7',
+  'x-forwarded-for': CLIENT_IP,
   'x-forwarded-port': '443',
   'x-forwarded-proto': 'https',
+};
+
+/**
+ * A REST API (payload 1.0) event's headers, shaped as AWS's sample event of an edge-optimized REST
+ * API (the default endpoint type): the names keep the client's casing (Title-Case here), and
+ * CloudFront's and API Gateway's own are there (CloudFront-*, Via, X-Amz-Cf-Id, X-Amzn-Trace-Id,
+ * X-Forwarded-For with the client's and the edge's address, X-Forwarded-Port and -Proto).
+ * multiValueHeaders mirrors them.
+ */
+const REST_HEADERS: Record<string, string> = {
+  Accept: 'application/json',
+  'Accept-Encoding': 'gzip, deflate, br',
+  'CloudFront-Forwarded-Proto': 'https',
+  'CloudFront-Is-Desktop-Viewer': 'true',
+  'CloudFront-Is-Mobile-Viewer': 'false',
+  'CloudFront-Is-SmartTV-Viewer': 'false',
+  'CloudFront-Is-Tablet-Viewer': 'false',
+  'CloudFront-Viewer-Country': 'DE',
+  Host: 'abc123.execute-api.eu-west-1.amazonaws.com',
+  'User-Agent': USER_AGENT,
+  Via: '2.0 5f3c1a2b4d6e8f0a1b2c3d4e5f6a7b8c.cloudfront.net (CloudFront)',
+  'X-Amz-Cf-Id': 'q1Xg5k9ZbT2mHn4Rw7Yc0Ld3Fp6Sj8Ua1Ve4Gi7Ko0Mr3Nt6Pw9Q==',
+  'X-Amzn-Trace-Id': 'Root=1-65a1b2c3-0123456789abcdef01234567',
+  'X-Forwarded-For': `${CLIENT_IP}, 130.176.98.12`,
+  'X-Forwarded-Port': '443',
+  'X-Forwarded-Proto': 'https',
 };
 
 const TIME = '22/Nov/2026:10:00:00 +0000';
@@ -27,7 +60,7 @@ function restEvent(
   body: string | null,
   extraHeaders: Record<string, string> = {},
 ): APIGatewayProxyEvent {
-  const headers = { ...HEADERS, ...extraHeaders };
+  const headers = { ...REST_HEADERS, ...extraHeaders };
   return {
     resource,
     path,
@@ -60,9 +93,9 @@ function restEvent(
         cognitoIdentityId: null,
         cognitoIdentityPoolId: null,
         principalOrgId: null,
-        sourceIp: '203.0.113.7',
+        sourceIp: CLIENT_IP,
         user: null,
-        userAgent: HEADERS['user-agent'] as string,
+        userAgent: USER_AGENT,
         userArn: null,
       },
       path: `/prod${path}`,
@@ -100,8 +133,8 @@ function httpEvent(
         method,
         path,
         protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.7',
-        userAgent: HEADERS['user-agent'] as string,
+        sourceIp: CLIENT_IP,
+        userAgent: USER_AGENT,
       },
       requestId: 'JKJaXmPLvHcESHA=',
       routeKey,
@@ -120,6 +153,10 @@ const JSON_BODY_HEADERS = {
   'content-type': 'application/json',
   'content-length': String(Buffer.byteLength(ECHO_BODY)),
 };
+const REST_JSON_BODY_HEADERS = {
+  'Content-Type': 'application/json',
+  'Content-Length': String(Buffer.byteLength(ECHO_BODY)),
+};
 
 export type EventName = 'rest-get' | 'rest-post' | 'http-get' | 'http-post';
 
@@ -128,7 +165,7 @@ export function makeEvents(): Record<EventName, APIGatewayProxyEvent | APIGatewa
   const params = { id: USER_ID, postId: POST_ID };
   return {
     'rest-get': restEvent('GET', PARAMS_PATH, '/users/{id}/posts/{postId}', params, null),
-    'rest-post': restEvent('POST', '/echo', '/echo', null, ECHO_BODY, JSON_BODY_HEADERS),
+    'rest-post': restEvent('POST', '/echo', '/echo', null, ECHO_BODY, REST_JSON_BODY_HEADERS),
     'http-get': httpEvent('GET', PARAMS_PATH, 'GET /users/{id}/posts/{postId}', params, undefined),
     'http-post': httpEvent('POST', '/echo', 'POST /echo', undefined, ECHO_BODY, JSON_BODY_HEADERS),
   };
