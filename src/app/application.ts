@@ -60,7 +60,12 @@ import type {
   ValidatorOutput,
   With,
 } from './types.js';
-import { type MultipartLimits, multipartLimits } from './uploads/limits.js';
+import {
+  DEFAULT_MULTIPART_LIMITS,
+  type MultipartLimits,
+  multipartLimits,
+  withBodyLimit,
+} from './uploads/limits.js';
 
 // RestApplication's private dispatch, handed out by its static block.
 let dispatchOwn: (
@@ -174,7 +179,11 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
     this.accessLog = booleanOption('accessLog', options.accessLog);
     this.requestTimeout = requestTimeoutOption(options.requestTimeout);
     this.validateResponses = booleanOption('validateResponses', options.validateResponses);
-    this.multipart = multipartLimits(options.multipart, 'multipart');
+    this.multipart = multipartLimits(
+      options.multipart,
+      'multipart',
+      withBodyLimit(DEFAULT_MULTIPART_LIMITS, this.bodyLimit),
+    );
   }
 
   get root(): Router<Registry> {

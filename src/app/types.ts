@@ -240,8 +240,9 @@ export interface ApplicationOptions {
   validateResponses?: boolean;
   /**
    * The limits of `multipart/form-data` bodies, which replace `bodyLimit` for them: `fileSize`
-   * (10 MiB), `files` (10), `fields` (100), `parts` (110), `fieldSize` (1 MiB),
-   * `spillThreshold` (1 MiB) and `tmpDir` (docs/uploads.md).
+   * (10 MiB), `files` (10), `fields` (100), `parts` (110), `fieldSize` (1 MiB), `fieldsSize`
+   * (all text fields together; the `bodyLimit`), `spillThreshold` (1 MiB) and `tmpDir`
+   * (docs/uploads.md).
    */
   multipart?: MultipartOptions;
 }

@@ -11,7 +11,12 @@ import {
 } from '../inject/body-parsers.js';
 import type { GetterCompiler, PathParamPositions } from '../inject/getters.js';
 import type { Registry } from '../types.js';
-import { MULTIPART_MEDIA_TYPE, type MultipartLimits, multipartLimits } from '../uploads/limits.js';
+import {
+  MULTIPART_MEDIA_TYPE,
+  type MultipartLimits,
+  multipartLimits,
+  withBodyLimit,
+} from '../uploads/limits.js';
 import type { Route } from './route.js';
 import type { Router } from './router.js';
 
@@ -22,7 +27,10 @@ export interface RouteBodies {
   accept: string;
   /** The multipart limits of a route that takes uploads (docs/uploads.md). */
   uploads: MultipartLimits | undefined;
-  /** The same, when the route set limits of its own (its getters are then its own). */
+  /**
+   * The same, when the route set limits or a `bodyLimit` of its own (its getters are then its
+   * own).
+   */
   ownUploads: MultipartLimits | undefined;
   /** Whether the handler reaches `jsonBody` (itself or through a validator of it). */
   readsJson: boolean;
@@ -68,7 +76,11 @@ export function compileRouteBodies(
   const takesUploads = streamed || reads('files') || reads('formBody');
   if (takesUploads) types.push(MULTIPART_MEDIA_TYPE);
   const own = route.settings.multipart;
-  const uploads = takesUploads ? multipartLimits(own, label, compiler.multipart) : undefined;
+  // A route's own bodyLimit() is the default of its fieldsSize, as the application's is of the
+  // application's: limits of its own then differ from the application's.
+  const bodyLimit = route.settings.bodyLimit as number | undefined;
+  const base = withBodyLimit(compiler.multipart, bodyLimit);
+  const uploads = takesUploads ? multipartLimits(own, label, base) : undefined;
   let parsers: CompiledParser[] | undefined;
   if (reached.has('parsedBody')) {
     parsers = [];
@@ -86,7 +98,7 @@ export function compileRouteBodies(
     parsers,
     accept: types.length === 0 ? '*/*' : types.join(', '),
     uploads,
-    ownUploads: own === undefined ? undefined : uploads,
+    ownUploads: own === undefined && bodyLimit === undefined ? undefined : uploads,
     readsJson,
   };
 }

@@ -25,6 +25,12 @@ export interface MultipartLimits {
   /** The largest text field, in bytes (default 1 MiB, the application's default `bodyLimit`). */
   fieldSize: number;
   /**
+   * The most bytes of all text fields together, the bytes `formBody` holds in memory (default:
+   * the route's `bodyLimit`, else the application's, 1 MiB unless set: what an urlencoded form
+   * may hold).
+   */
+  fieldsSize: number;
+  /**
    * Files larger than this, in bytes, are written to a temporary file instead of being kept in
    * memory, where there is a filesystem (default 1 MiB).
    */
@@ -42,6 +48,7 @@ export const DEFAULT_MULTIPART_LIMITS: Readonly<MultipartLimits> = Object.freeze
   fields: 100,
   parts: 110,
   fieldSize: MiB,
+  fieldsSize: MiB,
   spillThreshold: MiB,
   tmpDir: undefined,
 });
@@ -59,7 +66,15 @@ export const PART_HEADER_BYTES = PART_OVERHEAD / 2;
 /** The most header lines of one part (a form's parts carry two or three). */
 export const PART_HEADER_LINES = 32;
 
-const COUNTS = ['fileSize', 'files', 'fields', 'parts', 'fieldSize', 'spillThreshold'] as const;
+const COUNTS = [
+  'fileSize',
+  'files',
+  'fields',
+  'parts',
+  'fieldSize',
+  'fieldsSize',
+  'spillThreshold',
+] as const;
 
 /** Checks `options` (from `label`) and lays them over `base`. */
 export function multipartLimits(
@@ -99,14 +114,27 @@ export function multipartLimits(
 }
 
 /**
+ * `base` with `fieldsSize` following a `bodyLimit` (the application's, or a route's own): an
+ * urlencoded form may hold that much, so the text fields of a multipart one may too. A
+ * `fieldsSize` given with the limits is laid over it.
+ */
+export function withBodyLimit(
+  base: Readonly<MultipartLimits>,
+  bodyLimit: number | undefined,
+): Readonly<MultipartLimits> {
+  return bodyLimit === undefined ? base : { ...base, fieldsSize: bodyLimit };
+}
+
+/**
  * The most bytes a multipart body within `limits` can take: every file and field at its
- * largest, each part with its delimiter and headers. A declared Content-Length over it is 413
- * before anything is read, and reading stops there too (a preamble cannot go on for ever).
+ * largest (the fields within `fieldsSize` together), each part with its delimiter and headers.
+ * A declared Content-Length over it is 413 before anything is read, and reading stops there
+ * too (a preamble cannot go on for ever).
  */
 export function multipartTotal(limits: MultipartLimits): number {
   return (
     Math.min(limits.files, limits.parts) * limits.fileSize +
-    Math.min(limits.fields, limits.parts) * limits.fieldSize +
+    Math.min(Math.min(limits.fields, limits.parts) * limits.fieldSize, limits.fieldsSize) +
     (limits.parts + 1) * PART_OVERHEAD
   );
 }

@@ -16,6 +16,7 @@ import type { EventEmitter } from 'node:events';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../../errors.js';
 import type { Request, RequestBody } from '../../request.js';
+import { FieldsSizeCount } from './fields-size.js';
 import { PartHeaderWatch } from './header-blocks.js';
 import {
   type MultipartLimits,
@@ -36,6 +37,7 @@ export type CrossedLimit =
   | 'fields'
   | 'parts'
   | 'fieldSize'
+  | 'fieldsSize'
   | 'size'
   | 'partHeaders';
 
@@ -52,7 +54,7 @@ export function limitCrossed(
       : filename === undefined
         ? ` at field ${JSON.stringify(field)}`
         : ` at file ${JSON.stringify(filename)} of field ${JSON.stringify(field)}`;
-  const unit = limit === 'fileSize' || limit === 'fieldSize' || limit === 'size' ? ' bytes' : '';
+  const unit = /size$/i.test(limit) ? ' bytes' : '';
   const detail: { limit: CrossedLimit; field?: string; filename?: string } = { limit };
   if (field !== undefined) detail.field = field;
   if (filename !== undefined) detail.filename = filename;
@@ -158,6 +160,7 @@ export class PartSource {
   #parts = 0;
   #files = 0;
   #fields = 0;
+  readonly #fieldsSize: FieldsSizeCount;
   // The Content-Disposition of the part the parser is announcing, as its bytes (latin1).
   #disposition: string | undefined;
 
@@ -169,6 +172,7 @@ export class PartSource {
     parser: BusboyConstructor,
   ) {
     this.#limits = limits;
+    this.#fieldsSize = new FieldsSizeCount(limits.fieldsSize);
     const boundary = checkedBoundary(contentType);
     try {
       this.#parser = parser({
@@ -370,8 +374,8 @@ export class PartSource {
       for await (const chunk of chunks) {
         this.#throwIfFailed();
         size += chunk.length;
-        if (size > part.limit) {
-          this.fail(this.#crossed(part));
+        if (size > part.limit || !this.#fieldsSize.within(part, chunk.length)) {
+          this.fail(this.#crossed(part, size));
           this.#throwIfFailed();
         }
         yield chunk;
@@ -396,12 +400,16 @@ export class PartSource {
     let size = already;
     part.stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > part.limit) this.fail(this.#crossed(part));
+      if (size > part.limit || !this.#fieldsSize.within(part, chunk.length)) {
+        this.fail(this.#crossed(part, size));
+      }
     });
     part.stream.resume();
   }
 
-  #crossed(part: RawPart): HttpError {
+  #crossed(part: RawPart, size: number): HttpError {
+    // Within its own limit: the fields together crossed theirs.
+    if (size <= part.limit) return limitCrossed('fieldsSize', this.#fieldsSize.limit, part.field);
     const limit = part.filename === undefined ? 'fieldSize' : 'fileSize';
     return limitCrossed(limit, part.limit, part.field, part.filename);
   }

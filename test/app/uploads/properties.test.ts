@@ -421,6 +421,56 @@ describe('multipart parsing (properties)', () => {
     );
   });
 
+  it('takes text fields iff their bytes together are within fieldsSize, however they are split', async () => {
+    // Files do not count toward fieldsSize; a field counts whether it is kept or skipped.
+    const appWith = (fieldsSize: number) => {
+      const app = new RestApplication({ logger: silentLogger, multipart: { fieldsSize } });
+      app.post('/form', ({ formBody }) => Object.keys(formBody).length);
+      app.post('/parts', async ({ parts }) => {
+        let seen = 0;
+        for await (const part of parts) if (seen++ % 2 === 0) await part.text();
+        return seen;
+      });
+      return app;
+    };
+    const sizedPart = fc.record({ size: fc.integer({ min: 0, max: 30 }), file: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 80 }),
+        fc.array(sizedPart, { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.constantFrom('/form', '/parts'),
+        async (limit, shape, rawCuts, path) => {
+          const parts = shape.map(({ size, file }, i) => ({
+            name: `p${i}`,
+            // `é` is two bytes in UTF-8: the limit counts bytes, not characters.
+            value: 'é'.repeat(Math.floor(size / 2)) + 'a'.repeat(size % 2),
+            ...(file ? { filename: `f${i}` } : {}),
+          }));
+          const fieldBytes = shape.reduce((sum, { size, file }) => (file ? sum : sum + size), 0);
+          const { body, contentType } = multipartBody(parts);
+          const response = await appWith(limit).execute(
+            new Request({
+              method: 'POST',
+              path,
+              headers: { 'content-type': contentType },
+              body: splitAt(body, rawCuts),
+            }),
+          );
+          if (fieldBytes <= limit) {
+            expect(response.statusCode).toBe(200);
+          } else {
+            expect(response.statusCode).toBe(413);
+            expect(JSON.parse(response.body as string).details).toEqual([
+              { limit: 'fieldsSize', field: expect.any(String) },
+            ]);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('answers any garbage with a status, never a crash', async () => {
     const { app } = buildApp();
     await fc.assert(

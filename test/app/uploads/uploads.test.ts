@@ -299,6 +299,15 @@ describe('limits', () => {
       [{ name: 'note', value: 'four' }],
       { limit: 'fieldSize', field: 'note' },
     ],
+    [
+      'fieldsSize',
+      { fieldsSize: 5 },
+      [
+        { name: 'a', value: 'abc' },
+        { name: 'b', value: 'def' },
+      ],
+      { limit: 'fieldsSize', field: 'b' },
+    ],
   ])('%s over its limit is 413 naming the field', async (_name, limits, parts, detail) => {
     const response = await post(limited({ multipart: limits }), '/up', parts as FormPart[]);
     expect(response.statusCode).toBe(413);
@@ -458,6 +467,8 @@ describe('limits', () => {
 
   it('options are checked at construction and at registration', () => {
     expect(() => new RestApplication({ multipart: { fileSize: -1 } })).toThrow(SetupError);
+    expect(() => new RestApplication({ multipart: { fieldsSize: 0 } })).not.toThrow();
+    expect(() => new RestApplication({ multipart: { fieldsSize: -1 } })).toThrow(/fieldsSize/);
     expect(() => new RestApplication({ multipart: { fileSise: 1 } as never })).toThrow(/fileSise/);
     const app = new RestApplication({ logger: silentLogger });
     expect(() => app.post('/x', () => null).multipart({ files: Number.NaN })).toThrow(/files/);
