@@ -73,18 +73,31 @@ export function isReportedFailure(error: HttpError): boolean {
 }
 
 /**
- * Thrown by a validator to reject its input: the request ends with 422 listing every issue.
+ * The most issues a `ValidationError` keeps. A validator reports one issue per bad element, so a
+ * 1 MiB body of `[0,0,...]` against an array of strings gave half a million, a 40 MB answer: the
+ * 422 lists the first ones and how many it left out, as many as a person fixing the input reads.
+ */
+export const ISSUES_LISTED = 100;
+
+/**
+ * Thrown by a validator to reject its input: the request ends with 422 listing the issues (the
+ * first {@link ISSUES_LISTED}, with `detailsOmitted` counting the rest).
  *
  * @example
  * throw new ValidationError([{ path: 'title', message: 'is required' }]);
  */
 export class ValidationError extends HttpError {
+  /** The issues, the first {@link ISSUES_LISTED} of those given. */
   readonly issues: readonly ValidationIssue[];
+  /** How many issues were given beyond those `issues` keeps (0 when it keeps them all). */
+  readonly issuesOmitted: number;
 
   constructor(issues: readonly ValidationIssue[], message = 'Validation failed') {
-    super(422, message, issues);
+    const listed = issues.length > ISSUES_LISTED ? issues.slice(0, ISSUES_LISTED) : issues;
+    super(422, message, listed);
     this.name = 'ValidationError';
-    this.issues = issues;
+    this.issues = listed;
+    this.issuesOmitted = issues.length - listed.length;
   }
 }
 

@@ -193,7 +193,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   /**
    * Registers a validated model under `name`: a function validator, or a Standard Schema
    * (zod, valibot, ...) applied to `source` (the JSON body by default). Invalid input is a
-   * 422 listing every issue.
+   * 422 listing the issues (the first 100, with `detailsOmitted` counting the rest).
    *
    * @example
    * app.validates('bookmark', z.object({ url: z.string().url() }));

@@ -27,6 +27,8 @@ export interface ErrorRecord {
   path: string;
   /** Extra information: the issues of a 422, the available types of a 406. */
   details?: unknown;
+  /** How many issues of a 422 `details` leaves out: it lists the first 100. */
+  detailsOmitted?: number;
   /** The thrown value, when an exception caused the error. */
   cause?: unknown;
 }

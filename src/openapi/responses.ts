@@ -2,6 +2,7 @@
  * The responses the pipeline itself gives (docs/http-semantics.md), documented once under
  * `components.responses` and referenced by the operations that can get them.
  */
+import { ISSUES_LISTED } from '../errors.js';
 import type { OpenApiResponse } from './types.js';
 
 /** Why the pipeline answers each status; the key names the component. */
@@ -32,7 +33,7 @@ export const ERROR_SCHEMA = {
   required: ['error', 'statusCode', 'path'],
 };
 
-/** A 422's `details`: one entry per issue. */
+/** A 422's `details`: one entry per issue, the first ones, and `detailsOmitted` for the rest. */
 const VALIDATION_SCHEMA = {
   allOf: [
     { $ref: '#/components/schemas/Error' },
@@ -46,7 +47,9 @@ const VALIDATION_SCHEMA = {
             properties: { path: { type: 'string' }, message: { type: 'string' } },
             required: ['path', 'message'],
           },
+          maxItems: ISSUES_LISTED,
         },
+        detailsOmitted: { type: 'integer', minimum: 1 },
       },
     },
   ],

@@ -38,6 +38,18 @@ describe('validateResponses', () => {
     expect(response.statusCode).toBe(200);
   });
 
+  it('lists the first 100 issues in the log line and the debug body, and counts them all', async () => {
+    const logged: { message: string; fields: { issues: unknown[] } }[] = [];
+    const app = notesApp({ validateResponses: true, debug: true }, logged);
+    app.get('/many', () => Array.from({ length: 1000 }, () => 0)).returns(200, z.array(z.string()));
+    const response = await app.request('/many');
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body as string).details.issues).toHaveLength(100);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]?.message).toMatch(/: 1000 issue\(s\)$/);
+    expect(logged[0]?.fields.issues).toHaveLength(100);
+  });
+
   it('answers 500 with the issues in debug mode, and logs them', async () => {
     const logged: unknown[] = [];
     const app = notesApp({ validateResponses: true, debug: true }, logged);

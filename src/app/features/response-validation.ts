@@ -5,7 +5,7 @@
  * always). Compiled only for routes that declare responses, and only with the option on: other
  * routes, and every route without the option, run no step for it.
  */
-import { HttpError, libraryAnswer } from '../../errors.js';
+import { HttpError, ISSUES_LISTED, libraryAnswer } from '../../errors.js';
 import { isJsonMediaType, mediaTypeEssence } from '../../http/media-type.js';
 import { Response } from '../../response.js';
 import { dottedPath, type StandardSchemaV1 } from '../inject/validation.js';
@@ -80,11 +80,12 @@ export function compileResultCheck(
         fail(status, '1 issue(s)', [issue], requestId);
         return;
       }
-      const issues = checked.issues.map((issue) => ({
+      // The log line and the debug body list the first ones, as a 422 does.
+      const issues = checked.issues.slice(0, ISSUES_LISTED).map((issue) => ({
         path: dottedPath(issue.path),
         message: issue.message,
       }));
-      fail(status, `${issues.length} issue(s)`, issues, requestId);
+      fail(status, `${checked.issues.length} issue(s)`, issues, requestId);
     };
     if (isThenable(outcome)) return outcome.then(report);
     report(outcome);

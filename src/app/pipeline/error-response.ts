@@ -27,6 +27,8 @@ interface ErrorInfo {
   status: number;
   message: string;
   details: unknown;
+  /** How many issues a 422's `details` leaves out (ISSUES_LISTED). */
+  detailsOmitted: number;
   headers: Readonly<Record<string, string>> | undefined;
 }
 
@@ -51,6 +53,7 @@ function describeError(exchange: Exchange, error: unknown): ErrorInfo {
       status: error.statusCode,
       message: error.message,
       details: error instanceof ValidationError ? error.issues : error.details,
+      detailsOmitted: error instanceof ValidationError ? error.issuesOmitted : 0,
       headers: error.headers,
     };
   }
@@ -66,7 +69,13 @@ function describeError(exchange: Exchange, error: unknown): ErrorInfo {
     });
   }
   const details = host.debug ? debugDetails(error) : undefined;
-  return { status: 500, message: reasonPhrase(500), details, headers: undefined };
+  return {
+    status: 500,
+    message: reasonPhrase(500),
+    details,
+    detailsOmitted: 0,
+    headers: undefined,
+  };
 }
 
 /** What debug mode shows of a thrown value: an Error's name, message and stack, else its text. */
@@ -86,8 +95,9 @@ const JSON_TYPE = [{ type: 'application', subtype: 'json', params: {} }];
 const TEXT_TYPE = [{ type: 'text', subtype: 'plain', params: { charset: 'utf-8' } }];
 
 /**
- * The built-in error body: `{"error", "statusCode", "path", "details"?}` as JSON, or the plain
- * message for a client that accepts only text, unless `jsonOnly` (`renderers: 'json'`).
+ * The built-in error body: `{"error", "statusCode", "path", "details"?, "detailsOmitted"?}` as
+ * JSON, or the plain message for a client that accepts only text, unless `jsonOnly`
+ * (`renderers: 'json'`).
  */
 export function builtinErrorResponse(
   request: Request,
@@ -95,6 +105,7 @@ export function builtinErrorResponse(
   message: string,
   details: unknown,
   jsonOnly = false,
+  detailsOmitted = 0,
 ): Response {
   const accept = jsonOnly ? undefined : MultiValueHeaders.getList(request.headers, 'accept');
   // Only a client that cannot take JSON gets text: one that merely prefers text keeps the
@@ -113,6 +124,7 @@ export function builtinErrorResponse(
       path: request.path,
     };
     if (details !== undefined) body.details = details;
+    if (detailsOmitted > 0) body.detailsOmitted = detailsOmitted;
     response = new Response(status, JSON.stringify(body), { contentType: 'application/json' });
   }
   // The body depends on Accept (JSON or the plain message), so a cache must key it on Accept too
@@ -202,6 +214,7 @@ async function errorResponse(
     info.message,
     info.details,
     host.jsonOnly,
+    info.detailsOmitted,
   );
   if (info.headers !== undefined) addErrorHeaders(response, info.headers);
   if (info.status === 415) acceptHeaders(response, request, exchange.route?.accept ?? '*/*');
@@ -258,6 +271,7 @@ async function runErrorHandler(
       message: info.message,
       path: exchange.request.path,
       details: info.details,
+      ...(info.detailsOmitted > 0 ? { detailsOmitted: info.detailsOmitted } : {}),
       cause,
     },
   };

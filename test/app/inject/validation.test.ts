@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import * as fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -281,6 +282,64 @@ describe('validates', () => {
         message: expect.stringMatching(/function/),
       }),
     );
+  });
+});
+
+describe('a 422 with many issues', () => {
+  function appWithArray() {
+    const app = new RestApplication({ logger: silentLogger }).validates(
+      'model',
+      z.object({ a: z.array(z.string()) }),
+    );
+    app.post('/things', ({ model }) => model.a.length);
+    return app;
+  }
+  const zeros = (count: number) => ({ a: Array.from({ length: count }, () => 0) });
+
+  it('lists the first 100 issues in details and counts the rest in detailsOmitted', async () => {
+    const app = appWithArray();
+    const many = await app.request('/things', { method: 'POST', json: zeros(1000) });
+    expect(many.statusCode).toBe(422);
+    const body = json(many.body);
+    expect(body.details).toHaveLength(100);
+    expect(body.details[0]).toEqual({ path: 'a[0]', message: expect.any(String) });
+    expect(body.details[99].path).toBe('a[99]');
+    expect(body.detailsOmitted).toBe(900);
+    const few = json((await app.request('/things', { method: 'POST', json: zeros(3) })).body);
+    expect(few.details.map((issue: { path: string }) => issue.path)).toEqual([
+      'a[0]',
+      'a[1]',
+      'a[2]',
+    ]);
+    expect(few).not.toHaveProperty('detailsOmitted');
+    // What the document promises for a 422 is what the application answers.
+    const doc = openapi(app, { info: { title: 't', version: '1' } });
+    const ajv = new Ajv({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const answers422 = ajv.compile({
+      $ref: 'doc#/components/responses/ValidationFailed/content/application~1json/schema',
+    });
+    expect(answers422(body)).toBe(true);
+    expect(answers422(few)).toBe(true);
+    expect(answers422({ ...body, details: [...body.details, body.details[0]] })).toBe(false);
+  });
+
+  it('keeps the first 100 issues a function validator throws, and error handlers see the count', async () => {
+    const issues = Array.from({ length: 150 }, (_, i) => ({ path: `f${i}`, message: 'bad' }));
+    const error = new ValidationError(issues);
+    expect(error.issues).toHaveLength(100);
+    expect(error.issuesOmitted).toBe(50);
+    const app = new RestApplication({ logger: silentLogger }).validates('model', () => {
+      throw new ValidationError(issues);
+    });
+    app.post('/things', ({ model }) => model);
+    app.errorHandler(422, ({ error }) => ({
+      listed: (error.details as unknown[]).length,
+      omitted: error.detailsOmitted,
+    }));
+    const response = await app.request('/things', { method: 'POST', json: {} });
+    expect(response.statusCode).toBe(422);
+    expect(json(response.body)).toEqual({ listed: 100, omitted: 50 });
   });
 });
 
