@@ -53,11 +53,14 @@ export interface ClusterHandle {
 }
 
 const SHUTDOWN = 'restmachine:shutdown';
-// The port the first worker bound, for the workers forked to replace others: with `port: 0` each
-// would otherwise pick a new free port once no worker holds the shared one (Node's cluster keeps
-// a port-0 listener only while a worker listens on it), and the cluster's `url` would lead
-// nowhere.
-const BOUND_PORT = 'RESTMACHINE_CLUSTER_PORT';
+// What a replacement worker passes to listen(), and the port it must end up on. Node's cluster
+// shares a listening socket among the workers that ask for the same address and port: with
+// `port: 0` a replacement asks for 0 too while other workers listen, and so joins their socket
+// (asking for the concrete port would be another socket, and EADDRINUSE). Once no worker
+// listens, Node has closed that socket, and a port-0 replacement would pick a new free port, so
+// the cluster's `url` would lead nowhere: it asks for the concrete port instead.
+const LISTEN_PORT = 'RESTMACHINE_CLUSTER_LISTEN_PORT';
+const CLUSTER_PORT = 'RESTMACHINE_CLUSTER_PORT';
 const STARTUP_FAILED = 'restmachine:startup-failed';
 // A worker that dies is replaced after a pause that doubles with each replacement that dies in
 // turn (1 s, 2 s, 4 s... up to 30 s), so a fault that kills every new worker (a database that
@@ -130,9 +133,7 @@ async function startWorker(
     // Signals are handled here rather than in serve(), so that the worker also leaves the
     // cluster (disconnects) once it has shut down, and so can exit.
     const { workers: _workers, ...serveOptions } = options;
-    const boundPort = process.env[BOUND_PORT];
-    if (boundPort !== undefined) serveOptions.port = Number(boundPort);
-    handle = await serve(app, { ...serveOptions, handleSignals: false });
+    handle = await serveOnClusterPort(app, { ...serveOptions, handleSignals: false });
   } catch (error) {
     process.off('message', onEarlyMessage);
     const message = error instanceof Error ? error.message : String(error);
@@ -173,6 +174,44 @@ async function startWorker(
   };
 }
 
+/**
+ * serve() in a worker, on the port the primary says (see LISTEN_PORT): a replacement that could
+ * not get the cluster's port fails to start, and is replaced in turn.
+ */
+async function serveOnClusterPort(
+  app: ServedApplication,
+  options: ServeOptions,
+): Promise<Awaited<ReturnType<typeof serve>>> {
+  const clusterPort = process.env[CLUSTER_PORT];
+  if (clusterPort === undefined) return serve(app, options);
+  // Without a LISTEN_PORT the worker asks as the first workers did (from the same options).
+  const listenPort = process.env[LISTEN_PORT];
+  let handle: Awaited<ReturnType<typeof serve>>;
+  try {
+    handle = await serve(
+      app,
+      listenPort === undefined ? options : { ...options, port: Number(listenPort) },
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new SetupError(
+      'STARTUP_FAILED',
+      `port ${clusterPort}, the cluster's, was taken by another process while no worker held it`,
+      { cause: error },
+    );
+  }
+  if (handle.port === Number(clusterPort)) return handle;
+  // The last worker holding the shared socket died while this one started: Node closed the
+  // socket, and this worker got a new port. The next replacement asks for the concrete one.
+  await handle.close().catch((error: unknown) => {
+    app.logger.error('Shutdown failed', { error });
+  });
+  throw new SetupError(
+    'STARTUP_FAILED',
+    `every other worker died while this one started, so it got port ${handle.port}, not the cluster's ${clusterPort}`,
+  );
+}
+
 function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
   const count = options.workers ?? availableParallelism();
   if (!Number.isInteger(count) || count < 1) {
@@ -199,10 +238,22 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
     const listening = new Set<Worker>();
     let address: { port: number; address: string | null } | undefined;
 
+    // The port each replacement was told to listen on (see LISTEN_PORT); the first workers,
+    // and those sharing their socket, listen on the port of the options.
+    const listenPorts = new Map<Worker, string>();
+
     const fork = (): void => {
-      const worker = cluster.fork(
-        address === undefined ? undefined : { [BOUND_PORT]: String(address.port) },
-      );
+      let env: Record<string, string> | undefined;
+      let listenPort: string | undefined;
+      if (address !== undefined) {
+        // Asked as a listening worker asked, the replacement shares that worker's socket.
+        const sharing = listening.values().next();
+        listenPort = sharing.done === true ? String(address.port) : listenPorts.get(sharing.value);
+        env = { [CLUSTER_PORT]: String(address.port) };
+        if (listenPort !== undefined) env[LISTEN_PORT] = listenPort;
+      }
+      const worker = cluster.fork(env);
+      if (listenPort !== undefined) listenPorts.set(worker, listenPort);
       let listeningSince: number | undefined;
       workers.add(worker);
       // A message to a worker that is already exiting fails with EPIPE; its 'exit' event is
@@ -230,6 +281,7 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
       worker.on('exit', (code, signal) => {
         workers.delete(worker);
         listening.delete(worker);
+        listenPorts.delete(worker);
         if (closing !== undefined) return;
         if (!started) {
           fail(

@@ -2,6 +2,7 @@
  * serveCluster(): a primary and two workers sharing one port, started and stopped as a real
  * process tree.
  */
+import { createServer } from 'node:net';
 import { expect, it } from 'vitest';
 import { launch, listeningUrl, pidFrom } from './cluster-process.js';
 import { sleep } from './helpers.js';
@@ -119,6 +120,65 @@ it('replaces the last worker of a port-0 cluster on the port the cluster reporte
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
+
+it('replaces a worker of a port-0 cluster while the other still serves, on the shared port', async () => {
+  const { child, output } = launch();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    const url = await listeningUrl(child, output);
+    const crashed = await pidFrom(url, '/crash');
+    while (!/starting another in 1 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    const survivor = await pidFrom(url);
+    // The replacement is forked 1 s after the crash and must join the socket the survivor
+    // holds (asking for the concrete port would be EADDRINUSE, replacement after replacement).
+    const deadline = Date.now() + 10_000;
+    const seen = new Set<number>();
+    while (Date.now() < deadline) {
+      seen.add(await pidFrom(url));
+      if ([...seen].some((pid) => pid !== crashed && pid !== survivor)) break;
+      await sleep(100);
+    }
+    expect([...seen].filter((pid) => pid !== crashed && pid !== survivor)).toHaveLength(1);
+    expect(output()).not.toContain('EADDRINUSE');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
+
+it("says so when another process took a port-0 cluster's port after its last worker died", async () => {
+  const { child, output } = launch({ ONE_WORKER: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const squatter = createServer();
+  try {
+    const url = await listeningUrl(child, output);
+    await pidFrom(url, '/crash');
+    while (!/starting another in 1 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    // Within the 1 s pause, nobody holds the port.
+    await new Promise<void>((resolve, reject) => {
+      squatter.once('error', reject).listen(Number(new URL(url).port), '127.0.0.1', resolve);
+    });
+    while (!/starting another in 2 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    expect(output()).toContain(
+      `failed to start (port ${new URL(url).port}, the cluster's, was taken by another process while no worker held it)`,
+    );
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    squatter.close();
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }, 30_000);
