@@ -272,6 +272,11 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
         address ??= info;
         listening.add(worker);
         listeningSince = Date.now();
+        // Node drops a message to a worker with no 'message' listener yet: a shutdown asked
+        // while the worker's script still loaded its modules, before serveCluster() ran, was
+        // lost. A listening worker has listened for messages since serveCluster() began, so
+        // it hears this one (a worker that heard both closes once).
+        if (closing !== undefined && worker.isConnected()) worker.send({ type: SHUTDOWN });
         // Once shutdown began (a signal while workers started), the cluster is never ready.
         if (!started && closing === undefined && listening.size === count) {
           started = true;

@@ -50,6 +50,26 @@ it('shuts down workers still starting when SIGTERM comes first, and never report
   }
 }, 30_000);
 
+it('shuts down workers gracefully when SIGTERM comes before their script reaches serveCluster()', async () => {
+  const { child, output } = launch({ SLOW_IMPORT: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    while ((output().match(/importing/g) ?? []).length < 2) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    await exited;
+    // Well before the primary's deadline (shutdownTimeout + 5 s) kills workers that ignored it.
+    expect(Date.now() - signalled).toBeLessThan(8_000);
+    expect(output()).toContain('failed: Stopped by SIGTERM before every worker was listening');
+    expect((output().match(/worker \d+ shut down/g) ?? []).length).toBe(2);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
+
 it('replaces a worker that dies, waiting twice as long each time the replacement dies too', async () => {
   const { child, output } = launch({ REPLACEMENTS_FAIL: '1' });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
