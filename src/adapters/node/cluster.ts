@@ -120,6 +120,7 @@ async function startWorker(
   createApp: () => ServedApplication | Promise<ServedApplication>,
   options: ClusterOptions,
 ): Promise<ClusterHandle> {
+  let app: ServedApplication;
   let handle: Awaited<ReturnType<typeof serve>>;
   // The primary may ask for shutdown while this worker still starts; Node drops a message
   // nobody listens for, so the request is noted now and honoured once the server is up.
@@ -129,7 +130,7 @@ async function startWorker(
   };
   process.on('message', onEarlyMessage);
   try {
-    const app = await createApp();
+    app = await createApp();
     // Signals are handled here rather than in serve(), so that the worker also leaves the
     // cluster (disconnects) once it has shut down, and so can exit.
     const { workers: _workers, ...serveOptions } = options;
@@ -144,25 +145,47 @@ async function startWorker(
     });
     throw error;
   }
+  // After its shutdown the worker leaves the cluster and exits, with code 1 when the shutdown
+  // failed, so that the primary (and its supervisor) see the failure.
+  const leave = (code: number): void => {
+    process.off('message', onMessage);
+    if (code !== 0) process.exitCode = code;
+    if (!process.connected) {
+      process.exit();
+      return;
+    }
+    // Node's cluster code ends a worker whose channel to the primary closes with exit code 0,
+    // at once, unless the worker left through cluster.worker.disconnect().
+    process.once('disconnect', () => process.exit());
+    cluster.worker?.disconnect();
+  };
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= handle.close().finally(() => {
-      process.off('message', onMessage);
-      if (process.connected) process.disconnect();
-    });
+    closing ??= handle.close().then(
+      () => leave(0),
+      (error: unknown) => {
+        app.logger.error('Shutdown failed', { error });
+        leave(1);
+        throw error;
+      },
+    );
     return closing;
   };
+  // Shutdowns nobody awaits: a failure is logged and ends the worker with code 1 (see close).
+  const closeUnawaited = (): void => {
+    close().catch(() => undefined);
+  };
   const onMessage = (message: unknown): void => {
-    if ((message as { type?: unknown } | null)?.type === SHUTDOWN) void close();
+    if ((message as { type?: unknown } | null)?.type === SHUTDOWN) closeUnawaited();
   };
   process.off('message', onEarlyMessage);
   process.on('message', onMessage);
-  if (stopAsked) void close();
+  if (stopAsked) closeUnawaited();
   // The primary is gone: nobody will restart or stop this worker, so it stops itself.
-  process.once('disconnect', () => void close());
+  process.once('disconnect', closeUnawaited);
   if (options.handleSignals ?? true) {
-    process.once('SIGTERM', () => void close());
-    process.once('SIGINT', () => void close());
+    process.once('SIGTERM', closeUnawaited);
+    process.once('SIGINT', closeUnawaited);
   }
   return {
     role: 'worker',
@@ -346,15 +369,17 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
         }
         for (const restart of restarts) clearTimeout(restart);
         restarts.clear();
-        const exits: Promise<void>[] = [];
+        // Whether each worker's shutdown went well: it exited with code 0 (a worker whose
+        // shutdown failed exits with 1; one killed at the deadline exits by a signal).
+        const exits: Promise<boolean>[] = [];
         for (const worker of workers) {
           exits.push(
             new Promise((done) => {
               if (worker.isDead()) {
-                done();
+                done(worker.process.exitCode === 0);
                 return;
               }
-              worker.once('exit', () => done());
+              worker.once('exit', (code) => done(code === 0));
               if (worker.isConnected()) worker.send({ type: SHUTDOWN });
             }),
           );
@@ -367,8 +392,11 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
           },
           Math.min(shutdownTimeout + 5_000, LONGEST_TIMER),
         );
-        await Promise.all(exits);
+        const clean = (await Promise.all(exits)).every(Boolean);
         clearTimeout(timer);
+        // As serve() after a failed shutdown: the primary still exits by itself, but tells its
+        // supervisor.
+        if (!clean) process.exitCode = 1;
       })();
       return closing;
     };

@@ -24,6 +24,20 @@ it('serves from two workers and shuts them all down on SIGTERM', async () => {
   }
 }, 30_000);
 
+it("logs a worker's failed shutdown and makes every process exit with code 1", async () => {
+  const { child, output } = launch({ SHUTDOWN_FAILS: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    await listeningUrl(child, output);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(1);
+    expect((output().match(/worker \d+ logged: Shutdown failed/g) ?? []).length).toBe(2);
+    expect((output().match(/worker \d+ exited with code 1/g) ?? []).length).toBe(2);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
+
 it('rejects in the primary with the message when a worker fails to start', async () => {
   const { child, output } = launch({ FAIL_STARTUP: '1' });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
