@@ -95,7 +95,7 @@ function isStartupFailed(message: unknown): message is StartupFailed {
  * never calls it, each worker calls it once. Resolves in the primary when every worker
  * listens (rejecting, with the worker's message, when one fails to start); resolves in a
  * worker when that worker listens. Workers that die later are replaced. SIGTERM/SIGINT (unless
- * `handleSignals: false`) shut every process down gracefully.
+ * `handleSignals: false`) shut every process down gracefully; a second one ends them at once.
  *
  * @example
  * import { serveCluster } from 'restmachine/node';
@@ -181,7 +181,11 @@ async function startWorker(
   process.off('message', onEarlyMessage);
   process.on('message', onMessage);
   if (stopAsked) closeUnawaited();
-  // The primary is gone: nobody will restart or stop this worker, so it stops itself.
+  // The primary is gone (killed, or ended by a second signal after it killed its workers):
+  // nobody will restart or stop this worker, so it shuts down gracefully, then exits. Node's
+  // cluster code would end it at once, cutting requests in flight and skipping its shutdown
+  // handlers, unless this flag says the worker leaves on purpose.
+  if (cluster.worker !== undefined) cluster.worker.exitedAfterDisconnect = true;
   process.once('disconnect', closeUnawaited);
   if (options.handleSignals ?? true) {
     process.once('SIGTERM', closeUnawaited);
@@ -361,11 +365,23 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
       });
     };
 
+    // A signal while the cluster stops ends it at once, as a second signal ends serve()'s
+    // process: the workers are killed (left alone, they would finish their graceful shutdown
+    // without a primary), and the primary ends by that signal.
+    const onSignalWhileStopping = (signal: NodeJS.Signals): void => {
+      for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      process.off('SIGTERM', onSignalWhileStopping);
+      process.off('SIGINT', onSignalWhileStopping);
+      process.kill(process.pid, signal);
+    };
+
     const stopAll = (): Promise<void> => {
       closing ??= (async () => {
         if (handleSignals) {
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
+          process.once('SIGTERM', onSignalWhileStopping);
+          process.once('SIGINT', onSignalWhileStopping);
         }
         for (const restart of restarts) clearTimeout(restart);
         restarts.clear();
@@ -394,6 +410,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
         );
         const clean = (await Promise.all(exits)).every(Boolean);
         clearTimeout(timer);
+        process.off('SIGTERM', onSignalWhileStopping);
+        process.off('SIGINT', onSignalWhileStopping);
         // As serve() after a failed shutdown: the primary still exits by itself, but tells its
         // supervisor.
         if (!clean) process.exitCode = 1;

@@ -216,3 +216,68 @@ it("says so when another process took a port-0 cluster's port after its last wor
     if (child.exitCode === null) child.kill('SIGKILL');
   }
 }, 30_000);
+
+/** Whether process `pid` still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pids of the two workers, from requests on new connections. */
+async function workerPids(url: string): Promise<number[]> {
+  const pids = new Set<number>();
+  while (pids.size < 2) pids.add(await pidFrom(url));
+  return [...pids];
+}
+
+it('lets workers finish their requests and shut down gracefully when the primary is killed', async () => {
+  const { child, output } = launch();
+  let pids: number[] = [];
+  try {
+    const url = await listeningUrl(child, output);
+    pids = await workerPids(url);
+    const inFlight = pidFrom(url, '/slow');
+    await sleep(300);
+    child.kill('SIGKILL');
+    expect(pids).toContain(await inFlight);
+    const deadline = Date.now() + 8_000;
+    while (pids.some(alive) && Date.now() < deadline) await sleep(50);
+    expect(pids.filter(alive)).toEqual([]);
+    for (const pid of pids) expect(output()).toContain(`worker ${pid} shut down`);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  }
+}, 30_000);
+
+it('ends the primary and kills its workers at once on a second SIGTERM', async () => {
+  const { child, output } = launch();
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (_code, signal) => resolve(signal)),
+  );
+  let pids: number[] = [];
+  try {
+    const url = await listeningUrl(child, output);
+    pids = await workerPids(url);
+    const inFlight = pidFrom(url, '/slow').then(
+      () => 'answered',
+      () => 'cut',
+    );
+    await sleep(300);
+    child.kill('SIGTERM');
+    await sleep(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe('SIGTERM');
+    expect(await inFlight).toBe('cut');
+    const deadline = Date.now() + 2_000;
+    while (pids.some(alive) && Date.now() < deadline) await sleep(50);
+    expect(pids.filter(alive)).toEqual([]);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+  }
+}, 30_000);
