@@ -5,7 +5,6 @@
  */
 import type {
   GetObjectCommandInput,
-  GetObjectCommandOutput,
   HeadObjectCommandOutput,
   S3Client,
   S3ClientConfig,
@@ -13,80 +12,22 @@ import type {
 import { HttpError } from '../errors.js';
 import { discardBody, utf8Length } from '../http/bytes.js';
 import { evaluatePreconditions, ifRangeAllows } from '../http/conditional.js';
-import { contentTypeFor, OCTET_STREAM } from '../http/content-types.js';
-import { isEntityTag } from '../http/etag.js';
+import { OCTET_STREAM } from '../http/content-types.js';
 import { MultiValueHeaders } from '../http/headers.js';
-import { type ByteRange, parseRange, type RangeSpec, readRangeSpecs } from '../http/range.js';
 import type { Request } from '../request.js';
 import type { Response, ResponseBody } from '../response.js';
 import { acceptedVariants, type Precompressed } from './encoding.js';
 import { StaticServeError } from './errors.js';
 import { cacheControlFor, type ResolvedOptions } from './options.js';
-import {
-  fileResponse,
-  notModifiedResponse,
-  type Representation,
-  rangeNotSatisfiable,
-  representationHeaders,
-} from './respond.js';
+import { notModifiedResponse, type Representation, rangeNotSatisfiable } from './respond.js';
+import { matchedTag, storeCanJudge } from './s3-conditions.js';
 import { describeS3Error, responseHeader, s3ErrorStatus } from './s3-errors.js';
+import { mergedRange, planRange, WHOLE } from './s3-range.js';
+import { type Outcome, objectRepresentation, successOutcome } from './s3-representation.js';
 import { loadS3Sdk, type S3Sdk } from './s3-sdk.js';
 
 /** S3 refuses keys longer than 1024 bytes: answering 404 at once spares a round trip. */
 export const MAX_KEY_BYTES = 1024;
-
-type Outcome = { kind: 'response'; response: Response } | { kind: 'missing'; status: 403 | 404 };
-
-/** What a request's Range asks of S3, before the object's size is known. */
-type RangePlan =
-  /** Nothing to honour: the whole object. */
-  | { kind: 'whole' }
-  /** One range-spec, sent as it is: S3 answers 206 or 416 on its own copy. */
-  | { kind: 'one'; range: string }
-  /** Several range-specs, merged once the object's size is known ({@link mergedRange}). */
-  | { kind: 'sized'; header: string };
-
-const WHOLE: RangePlan = { kind: 'whole' };
-
-// S3 reads one range per request, and what several range-specs come to depends on the size:
-// `0-0,-1` is one range of a 1-byte object and two of a larger one, and `0-1,100-200` is one
-// range of a 10-byte object. So a single spec goes to S3 as asked (what browsers and players
-// send, in one round trip), and several are merged by the same parseRange as a local file's,
-// after a HeadObject has told the size (docs/static-files.md).
-function planRange(headers: MultiValueHeaders): RangePlan {
-  const lines = headers.getAll('range');
-  // A Range sent twice is ignored, as for a local file (evaluateRange in src/http/conditional.ts).
-  if (lines.length !== 1) return WHOLE;
-  const header = lines[0] as string;
-  const specs = readRangeSpecs(header);
-  if (specs === undefined) return WHOLE;
-  if (specs.length > 1) return { kind: 'sized', header };
-  const only = specs[0] as RangeSpec;
-  if (only.suffix !== undefined) return { kind: 'one', range: `bytes=-${position(only.suffix)}` };
-  const last = only.last === undefined ? '' : position(only.last);
-  return { kind: 'one', range: `bytes=${position(only.first)}-${last}` };
-}
-
-// Every position past the object's end means the same to S3; capping them keeps a huge one
-// (read as a double) printed as digits rather than as `1e+21`, which S3 would not read.
-function position(value: number): string {
-  return String(Math.min(value, Number.MAX_SAFE_INTEGER));
-}
-
-/**
- * The one range to ask S3 for, once the object's size is known: `undefined` when the specs stay
- * apart after merging (served whole with 200, RFC 9110 §14.2, never as only the first) or
- * Range is to be ignored; a 416 when nothing is satisfiable.
- */
-function mergedRange(header: string, size: number): string | undefined {
-  const asked = parseRange(header, size);
-  if (asked.kind === 'unsatisfiable') throw rangeNotSatisfiable(size);
-  if (asked.kind !== 'ranges' || asked.ranges.length !== 1) return undefined;
-  const only = asked.ranges[0] as ByteRange;
-  return `bytes=${only.start}-${only.end}`;
-}
-
-const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
 
 /** An S3 bucket (and key prefix) served over HTTP. */
 export class S3Store {
@@ -224,7 +165,7 @@ export class S3Store {
         });
         if (outcome === 'failed') throw new HttpError(412);
         if (outcome === 'not-modified') {
-          const representation = this.#representation(relative, current, 0, variant);
+          const representation = objectRepresentation(this.#options, relative, current, 0, variant);
           return { kind: 'response', response: notModifiedResponse(representation) };
         }
       }
@@ -247,12 +188,18 @@ export class S3Store {
       }
       if (head) {
         const output = current ?? (await client.send(new sdk.HeadObjectCommand(input)));
-        return this.#success(relative, output, undefined, variant);
+        return successOutcome(this.#options, relative, output, undefined, variant);
       }
       if (range !== undefined) input.Range = range;
       try {
         const output = await client.send(new sdk.GetObjectCommand(input));
-        return this.#success(relative, output, output.Body as ResponseBody, variant);
+        return successOutcome(
+          this.#options,
+          relative,
+          output,
+          output.Body as ResponseBody,
+          variant,
+        );
       } catch (error) {
         if (!guarded || s3ErrorStatus(error) !== 412) throw error;
         // The object changed since the HeadObject: the client's copy is stale (If-Range), or the
@@ -260,70 +207,19 @@ export class S3Store {
         input.IfMatch = undefined;
         input.Range = undefined;
         const output = await client.send(new sdk.GetObjectCommand(input));
-        return this.#success(relative, output, output.Body as ResponseBody, variant);
+        return successOutcome(
+          this.#options,
+          relative,
+          output,
+          output.Body as ResponseBody,
+          variant,
+        );
       }
     } catch (error) {
       // A 416 decided here from the object's size is already the answer; the rest is S3's.
       if (error instanceof HttpError) throw error;
       return this.#failure(request, relative, key, variant, error);
     }
-  }
-
-  #representation(
-    relative: string,
-    output: GetObjectCommandOutput | HeadObjectCommandOutput,
-    size: number,
-    variant: Precompressed | undefined,
-  ): Representation {
-    const options = this.#options;
-    let contentType = contentTypeFor(relative);
-    const stored = output.ContentType;
-    // The extension table decides; an object without a known extension keeps the type it was
-    // uploaded with, unless that is only S3's own default.
-    if (
-      contentType === OCTET_STREAM &&
-      stored !== undefined &&
-      stored !== 'binary/octet-stream' &&
-      !/[\r\n\0]/.test(stored)
-    ) {
-      contentType = stored;
-    }
-    return {
-      size,
-      etag: output.ETag,
-      lastModified: output.LastModified,
-      contentType,
-      contentEncoding: variant?.coding ?? output.ContentEncoding,
-      cacheControl: cacheControlFor(options, relative, output.CacheControl),
-      varyEncoding: options.precompressed,
-    };
-  }
-
-  #success(
-    relative: string,
-    output: GetObjectCommandOutput | HeadObjectCommandOutput,
-    body: ResponseBody,
-    variant: Precompressed | undefined,
-  ): Outcome {
-    const length = output.ContentLength ?? 0;
-    const partial =
-      output.ContentRange !== undefined ? CONTENT_RANGE.exec(output.ContentRange) : null;
-    if (partial !== null) {
-      const [, start, end, total] = partial as unknown as [string, string, string, string];
-      const representation = this.#representation(relative, output, Number(total), variant);
-      return {
-        kind: 'response',
-        response: fileResponse(representation, representationHeaders(representation), body, {
-          start: Number(start),
-          end: Number(end),
-        }),
-      };
-    }
-    const representation = this.#representation(relative, output, length, variant);
-    return {
-      kind: 'response',
-      response: fileResponse(representation, representationHeaders(representation), body),
-    };
   }
 
   async #failure(
@@ -418,31 +314,4 @@ export class S3Store {
 function isBodilessNotFound(error: unknown): boolean {
   const shape = error as { name?: unknown; Code?: unknown } | null;
   return typeof shape === 'object' && shape !== null && (shape.Code ?? shape.name) === 'NotFound';
-}
-
-/**
- * Whether the store can be handed the request's entity-tag conditions as they are: none, or one
- * field line holding one strong tag (or `If-Match: *`, which the read answers by itself).
- */
-function storeCanJudge(headers: MultiValueHeaders): boolean {
-  return (
-    singleStrongTag(headers, 'if-match', true) && singleStrongTag(headers, 'if-none-match', false)
-  );
-}
-
-function singleStrongTag(headers: MultiValueHeaders, name: string, starHolds: boolean): boolean {
-  const lines = headers.getAll(name);
-  if (lines.length === 0) return true;
-  if (lines.length > 1) return false;
-  const value = (lines[0] as string).trim();
-  return (starHolds && value === '*') || (isEntityTag(value) && !value.startsWith('W/'));
-}
-
-/**
- * The tag a 304 answered, when the store did not repeat it (some S3-compatible stores omit it):
- * with a single tag in If-None-Match, that tag is the one that matched.
- */
-function matchedTag(request: Request): string | undefined {
-  const tags = request.getIfNoneMatch();
-  return tags.length === 1 && tags[0] !== '*' ? tags[0] : undefined;
 }
