@@ -6,11 +6,12 @@ import type { FileHandle } from 'node:fs/promises';
 import type { RestApplication } from '../../app/application.js';
 import { adaptLogger, dispatch, isPending } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
-import { HttpError, libraryAnswer } from '../../errors.js';
-import { Request, type RequestInit } from '../../request.js';
+import { HttpError } from '../../errors.js';
+import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { decodeEventBody, encodeResponseBody } from './body.js';
 import { processorFor } from './detect.js';
+import { newEventRequest } from './event-request.js';
 import type {
   ALBEvent,
   ALBResult,
@@ -22,8 +23,14 @@ import type {
   GatewayEvent,
   GatewayResult,
 } from './events.js';
+import {
+  answerBodyFailure,
+  answerOversizedResult,
+  eventMethod,
+  reportStartupFailure,
+} from './invocation-failures.js';
 import type { MetricsPublisher } from './metrics/entry.js';
-import { invocationEntry, type MetricsLine, publishEntry } from './metrics/invocation.js';
+import { type MetricsLine, publishInvocation } from './metrics/invocation.js';
 import { InvocationMetrics } from './metrics/recorder.js';
 import {
   type CloudGatewayAdapterOptions,
@@ -31,10 +38,9 @@ import {
   metricsSettings,
 } from './options.js';
 import { normalizeBasePath } from './path.js';
-import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
-import { optionalObject } from './request-parts.js';
+import type { EventProcessor, ProcessorSettings } from './processor.js';
 import { forbidsContent } from './result-headers.js';
-import { MAX_RESULT_BYTES, oversizedResult } from './result-size.js';
+import { oversizedResult } from './result-size.js';
 import {
   type LambdaResponseStream,
   lambdaRuntime,
@@ -43,15 +49,6 @@ import {
   watchClientGone,
   writeStreamedResponse,
 } from './stream-response.js';
-
-function eventMethod(event: GatewayEvent): string | undefined {
-  const fields = event as {
-    httpMethod?: unknown;
-    requestContext?: { http?: { method?: unknown } };
-  };
-  const method = fields.httpMethod ?? fields.requestContext?.http?.method;
-  return typeof method === 'string' ? method.toUpperCase() : undefined;
-}
 
 /**
  * Runs an application on AWS Lambda.
@@ -134,36 +131,16 @@ export class CloudGatewayAdapter {
       await attempt;
     } catch (error) {
       this.#reported = attempt;
-      // The id the request would have had (the gateway's, else the invocation's), as on every
-      // line written for a request.
-      const gatewayId = optionalObject(
-        (event as { requestContext?: unknown }).requestContext,
-      )?.requestId;
-      const requestId = typeof gatewayId === 'string' ? gatewayId : context?.awsRequestId;
-      this.#logger.error('Application startup failed; the invocation is rejected', {
-        requestId,
-        awsRequestId: context?.awsRequestId,
+      const publishing = reportStartupFailure(
+        event,
+        context,
+        start,
         error,
-      });
-      // Every invocation writes its line, a rejected one too, so Count and 5XXError count it.
-      if (this.#publisher !== undefined) {
-        const { path, rawPath } = event as { path?: unknown; rawPath?: unknown };
-        const rawTarget = rawPath ?? path;
-        const request = {
-          method: eventMethod(event) ?? '',
-          path: typeof rawTarget === 'string' ? rawTarget : '',
-          requestId,
-          // Not a template: the `route` value of an invocation no route could see.
-          routeTemplate: 'STARTUP_FAILED',
-        };
-        const entry = invocationEntry(this.#metricsLine, new InvocationMetrics(), {
-          request,
-          status: 500,
-          latency: performance.now() - start,
-          context,
-        });
-        await publishEntry(this.#publisher, entry, this.#logger);
-      }
+        this.#logger,
+        this.#publisher,
+        this.#metricsLine,
+      );
+      if (publishing !== undefined) await publishing;
       throw error;
     }
   }
@@ -192,21 +169,28 @@ export class CloudGatewayAdapter {
       try {
         result = await result;
       } catch (error) {
-        response = await this.#answerBodyFailure(request, error);
+        response = await answerBodyFailure(this.app, this.#logger, request, error);
         result = await this.#toResult(processor, response, head);
       }
     }
     const oversized = oversizedResult(result);
     if (oversized !== undefined) {
-      this.#logger.error(
-        `Response of ${oversized} bytes is over the ${MAX_RESULT_BYTES} a buffered Lambda response may hold; answering 500 (serve it with streamHandler)`,
-        { requestId: request.requestId, method: request.method, path: request.path },
-      );
-      response = await dispatch(this.app, request, libraryAnswer(new HttpError(500)), true);
+      response = await answerOversizedResult(this.app, this.#logger, request, oversized);
       result = await this.#toResult(processor, response, head);
     }
     // Awaited only when there is a metrics line to publish: an idle await costs a microtask.
-    if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
+    if (metrics !== undefined) {
+      await publishInvocation(
+        this.#publisher as MetricsPublisher,
+        this.#metricsLine,
+        this.#logger,
+        metrics,
+        request,
+        response,
+        start,
+        context,
+      );
+    }
     return result;
   }
 
@@ -246,14 +230,25 @@ export class CloudGatewayAdapter {
       file = await openFileBody(response, head);
     } catch (error) {
       // Nothing is sent yet: answered as the buffered handler answers a body that fails.
-      response = await this.#answerBodyFailure(request, error);
+      response = await answerBodyFailure(this.app, this.#logger, request, error);
     }
     // The status went out with the prelude: a body that fails after it still gets its line,
     // with that status, before the failure reaches the runtime.
     try {
       await writeStreamedResponse(runtime, stream, response, head, this.#logger, file);
     } finally {
-      if (metrics !== undefined) await this.#publish(metrics, request, response, start, context);
+      if (metrics !== undefined) {
+        await publishInvocation(
+          this.#publisher as MetricsPublisher,
+          this.#metricsLine,
+          this.#logger,
+          metrics,
+          request,
+          response,
+          start,
+          context,
+        );
+      }
     }
   }
 
@@ -274,7 +269,7 @@ export class CloudGatewayAdapter {
       if (!(error instanceof HttpError)) throw error;
       bodyError = error;
     }
-    const request = this.#newRequest(parts, body, event, context, metrics);
+    const request = newEventRequest(parts, body, event, context, metrics);
     if (stream !== undefined) {
       request.context.onClientGone = (_request, listener) => watchClientGone(stream, listener);
     } else {
@@ -284,84 +279,6 @@ export class CloudGatewayAdapter {
     // An unreadable body is answered through the application's error path, unrouted, so no
     // handler runs. The response itself when the pipeline finished synchronously.
     return { processor, request, metrics, response: dispatch(this.app, request, bodyError) };
-  }
-
-  async #publish(
-    metrics: InvocationMetrics,
-    request: Request,
-    response: Response,
-    start: number,
-    context: Context | undefined,
-  ): Promise<void> {
-    const entry = invocationEntry(this.#metricsLine, metrics, {
-      request,
-      status: response.statusCode,
-      latency: performance.now() - start,
-      context,
-    });
-    metrics.close();
-    await publishEntry(this.#publisher as MetricsPublisher, entry, this.#logger);
-  }
-
-  /**
-   * A body that failed while it was read whole, before anything was sent: logged with the
-   * request id, and answered with a 500 through the application's error path (its error
-   * handlers, default headers and CORS), as a thrown error would be. The failure is the error's
-   * `cause`, for error handlers that look. A file removed since its lookup is the 404 instead,
-   * unlogged, as on the other adapters; a stream `requestTimeout` stopped is the timeout's 503.
-   */
-  #answerBodyFailure(request: Request, error: unknown): Promise<Response> {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      return Promise.resolve(dispatch(this.app, request, new HttpError(404), true));
-    }
-    // `requestTimeout` ran out while the body was still being produced: as for an answer not
-    // ready in time, the client gets the 503, since nothing was sent yet.
-    if (error instanceof DOMException && error.name === 'TimeoutError') {
-      this.#logger.warn(
-        'Request timed out: the response body was not produced in time; answering 503',
-        {
-          requestId: request.requestId,
-          method: request.method,
-          path: request.path,
-        },
-      );
-      return Promise.resolve(
-        dispatch(this.app, request, libraryAnswer(new HttpError(503, error.message)), true),
-      );
-    }
-    this.#logger.error('Response body failed while it was read; answering 500', {
-      requestId: request.requestId,
-      method: request.method,
-      path: request.path,
-      error,
-    });
-    const refusal = libraryAnswer(new HttpError(500));
-    refusal.cause = error;
-    return Promise.resolve(dispatch(this.app, request, refusal, true));
-  }
-
-  #newRequest(
-    parts: RequestParts,
-    body: string | Uint8Array | undefined,
-    event: GatewayEvent,
-    context: Context | undefined,
-    metrics: InvocationMetrics | undefined,
-  ): Request {
-    // The parts are this invocation's own object, so they become the Request's init as they are.
-    const init: RequestInit = parts;
-    init.body = body;
-    init.context = {
-      lambdaEvent: event,
-      lambdaContext: context,
-      authorizer: parts.authorizer,
-      metrics,
-    };
-    // An ALB event carries no request id: Lambda's own id for the invocation stands in.
-    if (init.requestId === undefined && context?.awsRequestId !== undefined) {
-      init.requestId = context.awsRequestId;
-    }
-    return new Request(init);
   }
 
   #toResult(
@@ -393,7 +310,7 @@ export class CloudGatewayAdapter {
     const processor = processorFor(event);
     const parts = processor.requestParts(event, this.#settings);
     const raw = event as { body?: string | null; isBase64Encoded?: boolean };
-    const request = this.#newRequest(
+    const request = newEventRequest(
       parts,
       decodeEventBody(raw.body, raw.isBase64Encoded),
       event,

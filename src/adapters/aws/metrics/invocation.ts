@@ -7,6 +7,7 @@ import type { Logger } from '../../../app/logger.js';
 import { SetupError } from '../../../errors.js';
 import { parseMethod } from '../../../http/methods.js';
 import type { Request } from '../../../request.js';
+import type { Response } from '../../../response.js';
 import type { LambdaContext as Context } from '../events.js';
 import type { MetricDatum, MetricsEntry, MetricsPublisher } from './entry.js';
 import { type InvocationMetrics, isDimensionText } from './recorder.js';
@@ -140,4 +141,25 @@ export async function publishEntry(
   } catch (error) {
     logger.error('Publishing metrics failed', { requestId: entry.properties.requestId, error });
   }
+}
+
+/** Writes the line of an invocation whose response is known, and closes its recorder. */
+export async function publishInvocation(
+  publisher: MetricsPublisher,
+  line: MetricsLine,
+  logger: Logger,
+  metrics: InvocationMetrics,
+  request: Request,
+  response: Response,
+  start: number,
+  context: Context | undefined,
+): Promise<void> {
+  const entry = invocationEntry(line, metrics, {
+    request,
+    status: response.statusCode,
+    latency: performance.now() - start,
+    context,
+  });
+  metrics.close();
+  await publishEntry(publisher, entry, logger);
 }
