@@ -14,7 +14,8 @@ import {
   type ConfigViolation,
 } from './errors.js';
 import { mayInterpolate, type Template, wholeExpression } from './interpolation/parser.js';
-import { Resolution, type ResolverSource, templateOf } from './interpolation/resolver.js';
+import { Resolution } from './interpolation/resolver.js';
+import { type ResolverSource, templateOf } from './interpolation/resolver-source.js';
 import { type JsonValue, lineAndColumn } from './json.js';
 import { jsoncAsJson, strictJsonProblem } from './json-places.js';
 import {

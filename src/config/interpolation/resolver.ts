@@ -9,54 +9,23 @@
  * bounds.
  */
 
-import {
-  ConfigCircularReferenceError,
-  ConfigMalformedError,
-  ConfigNotFoundError,
-  ConfigTooLargeError,
-  type ValueContext,
-} from '../errors.js';
+import { ConfigMalformedError, ConfigNotFoundError } from '../errors.js';
 import { cloneJson, type JsonObject, type JsonValue, setOwn } from '../json.js';
 import { SizeBudget, type SizeLimit } from '../limits.js';
 import { formatPath, type PathSegment } from '../path.js';
 import { type Secret, sourcesOf } from '../redaction.js';
-import { type ConfigNode, childNode, nodePath, nodeSegments, type ScalarNode } from '../source.js';
+import { type ConfigNode, childNode, nodeSegments, type ScalarNode } from '../source.js';
 import { FileTexts } from './files.js';
 import {
   type Expression,
   mayInterpolate,
-  parseTemplate,
   type ReferenceExpression,
   type Template,
   wholeExpression,
 } from './parser.js';
 import { referenceBase, step, throughReferences } from './reference-path.js';
-
-/** A resolved value and the places inside it whose text came from an interpolation. */
-export interface Resolved {
-  readonly value: JsonValue;
-  /**
-   * Paths (relative to `value`) of strings produced wholly by an `env` or `file` interpolation
-   * or by a default: the only strings `validate` may coerce to the schema's scalar type.
-   */
-  readonly coercible: readonly (readonly PathSegment[])[];
-  /** Strings inside `value` any part of which came from `${env:...}` or `${file:...}`. */
-  readonly secrets: readonly Secret[];
-}
-
-export interface ResolverSource {
-  readonly root: ConfigNode;
-  readonly file: string | undefined;
-  /** The folder `${file:...}` paths are relative to. */
-  readonly baseDir: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The most bytes a value produced by an interpolation may hold (see limits.ts). */
-  readonly maxValueBytes: number;
-  /** The most bytes the values one resolution produces may hold together. */
-  readonly maxTotalBytes: number;
-  /** Parsed templates, shared by every resolution of one configuration. */
-  readonly templates: WeakMap<ScalarNode, Template>;
-}
+import { aboveRoot, circularReference, jsonText, tooLarge } from './resolution-errors.js';
+import { context, type Resolved, type ResolverSource, templateOf } from './resolver-source.js';
 
 const NONE: readonly (readonly PathSegment[])[] = Object.freeze([]);
 const WHOLE: readonly (readonly PathSegment[])[] = Object.freeze([Object.freeze([])]);
@@ -87,36 +56,6 @@ interface Frame {
 /** The reason a reference found nothing. */
 class Missing {
   constructor(readonly path: string) {}
-}
-
-/** The template of a scalar string, parsed once; malformed text becomes a located error. */
-export function templateOf(source: ResolverSource, node: ScalarNode): Template {
-  let template = source.templates.get(node);
-  if (template) return template;
-  try {
-    template = parseTemplate(node.value as string);
-  } catch (error) {
-    if (error instanceof ConfigMalformedError) {
-      throw new ConfigMalformedError(
-        `malformed interpolation: ${error.reason}`,
-        { ...context(source, node), expression: node.value as string },
-        error.offset,
-      );
-    }
-    throw error;
-  }
-  source.templates.set(node, template);
-  return template;
-}
-
-function context(source: ResolverSource, node: ConfigNode, expression?: Expression): ValueContext {
-  return {
-    key: nodePath(node),
-    expression: expression?.source,
-    file: source.file,
-    line: node.location?.line,
-    column: node.location?.column,
-  };
 }
 
 /** One resolution: a memo of finished nodes and the stack of unfinished ones. */
@@ -154,7 +93,7 @@ export class Resolution {
       }
       const needed = this.needed as ConfigNode | undefined;
       if (!needed) throw new Error('internal error: resolution stalled');
-      if (this.active.has(needed)) throw this.cycle(needed);
+      if (this.active.has(needed)) throw circularReference(this.source, this.frames, needed);
       this.push(needed);
     }
     return this.memo.get(node)!;
@@ -252,11 +191,11 @@ export class Resolution {
         const resolved = this.expression(part, node, frame);
         if (!resolved) return undefined;
         const { value } = resolved;
-        text += typeof value === 'string' ? value : this.json(value, node, part);
+        text += typeof value === 'string' ? value : jsonText(this.source, value, node, part);
         for (const secret of resolved.secrets) secrets.push(secret);
       }
       // UTF-16 length never exceeds UTF-8 length, so this catches doubling before it grows.
-      if (text.length > limit) throw this.tooLarge(node, written, 'maxValueBytes');
+      if (text.length > limit) throw tooLarge(this.source, node, written, 'maxValueBytes');
     }
     this.checkSize(text, node, written);
     const sources = sourcesOf(secrets);
@@ -267,32 +206,10 @@ export class Resolution {
     };
   }
 
-  /**
-   * A value written into text as JSON. `JSON.stringify` recurses once per level, and references
-   * (or `fromObject`) can build a value nested deeper than the stack: that is refused as
-   * malformed, naming the key and the expression, rather than escaping as a bare RangeError.
-   */
-  private json(value: JsonValue, node: ScalarNode, expression: Expression): string {
-    try {
-      return JSON.stringify(value);
-    } catch (error) {
-      if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
-      throw new ConfigMalformedError(
-        'the value is nested too deeply to be written into text as JSON',
-        context(this.source, node, expression),
-      );
-    }
-  }
-
   /** Counts a value an interpolation produced, before it is copied; throws past a limit. */
   private checkSize(value: JsonValue, node: ScalarNode, written: string): void {
     const over = this.budget.spend(value);
-    if (over) throw this.tooLarge(node, written, over);
-  }
-
-  private tooLarge(node: ScalarNode, expression: string, option: SizeLimit): ConfigTooLargeError {
-    const where = { ...context(this.source, node), expression };
-    return new ConfigTooLargeError(this.source[option], where, option);
+    if (over) throw tooLarge(this.source, node, written, over);
   }
 
   /** An expression's value, evaluated once per frame; `undefined` when it waits for a node. */
@@ -330,7 +247,8 @@ export class Resolution {
         const secrets = [{ path: ROOT, sources: [`file:${expression.path}`] }];
         return { value: file.text, coercible: WHOLE, secrets };
       }
-      if (file.kind === 'too-large') throw this.tooLarge(node, expression.source, this.fileLimit);
+      if (file.kind === 'too-large')
+        throw tooLarge(this.source, node, expression.source, this.fileLimit);
       if (file.kind === 'unreadable') {
         throw new ConfigNotFoundError(file.reason, context(this.source, node, expression));
       }
@@ -376,12 +294,7 @@ export class Resolution {
   ): Resolved | Missing | undefined {
     const base = referenceBase(this.source.root, expression, node);
     if (!base) {
-      // A path that no document can hold is a mistake in the text, not a value not there: no
-      // default stands in for it.
-      throw new ConfigMalformedError(
-        `${expression.dots} dots go above the root of the configuration`,
-        context(this.source, node, expression),
-      );
+      throw aboveRoot(this.source, node, expression);
     }
     const { segments } = expression;
     const wanted = () => formatPath([...nodeSegments(base), ...segments]);
@@ -428,17 +341,5 @@ export class Resolution {
       .map(({ path, sources }) => ({ path: path.slice(rest.length), sources }));
     this.checkSize(value, node, expression.source);
     return { value: cloneJson(value), coercible, secrets };
-  }
-
-  private cycle(needed: ConfigNode): ConfigCircularReferenceError {
-    const start = this.frames.findIndex((frame) => frame.node === needed);
-    const cycle = this.frames.slice(start);
-    const chain = [...cycle.map((frame) => nodePath(frame.node)), nodePath(needed)];
-    // Name the first value of the cycle that is a reference, with its expression.
-    const named = cycle.find((frame) => frame.expression !== undefined) ?? cycle[0]!;
-    return new ConfigCircularReferenceError(
-      chain,
-      context(this.source, named.node, named.expression),
-    );
   }
 }
