@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { type ServeHandle, serve } from '../../src/adapters/node/index.js';
-import { fillTemplate } from '../../src/client/client.js';
+import { fillTemplate } from '../../src/client/call-text.js';
 import { createClient } from '../../src/client/index.js';
 import {
   HttpError,
