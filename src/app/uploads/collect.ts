@@ -10,7 +10,8 @@ import { DataRecord } from '../../http/data-record.js';
 import type { Request } from '../../request.js';
 import { loadBusboy } from './busboy.js';
 import type { MultipartLimits } from './limits.js';
-import { PartSource, type RawPart } from './parse.js';
+import { PartSource } from './parse.js';
+import type { RawPart } from './raw-part.js';
 import { TempStore } from './spill.js';
 import { StoredFile } from './uploaded-file.js';
 

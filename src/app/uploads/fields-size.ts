@@ -6,7 +6,7 @@
  * content flows, read or skipped, so the limit is the same whether the fields are kept
  * (`formBody`) or streamed (`parts`), and the whole body's bound (`multipartTotal`) can rely on it.
  */
-import type { RawPart } from './parse.js';
+import type { RawPart } from './raw-part.js';
 
 export class FieldsSizeCount {
   readonly limit: number;

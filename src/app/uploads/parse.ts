@@ -16,6 +16,7 @@ import type { EventEmitter } from 'node:events';
 import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fastify/busboy';
 import { HttpError } from '../../errors.js';
 import type { Request, RequestBody } from '../../request.js';
+import { bodyChunks } from './body-chunks.js';
 import { FieldsSizeCount } from './fields-size.js';
 import { PartHeaderWatch } from './header-blocks.js';
 import {
@@ -26,115 +27,8 @@ import {
   PART_OVERHEAD,
 } from './limits.js';
 import { checkedBoundary, malformed, nameNotUtf8, replacedBytes } from './multipart-checks.js';
-
-/**
- * A limit of `MultipartLimits` that a body crossed, or `size` (the whole body's bound) or
- * `partHeaders` (one part's header block).
- */
-export type CrossedLimit =
-  | 'fileSize'
-  | 'files'
-  | 'fields'
-  | 'parts'
-  | 'fieldSize'
-  | 'fieldsSize'
-  | 'size'
-  | 'partHeaders';
-
-/** The 413 of a crossed limit, naming the field (and file) where it happened. */
-export function limitCrossed(
-  limit: CrossedLimit,
-  value: number,
-  field: string | undefined,
-  filename?: string,
-): HttpError {
-  const where =
-    field === undefined
-      ? ''
-      : filename === undefined
-        ? ` at field ${JSON.stringify(field)}`
-        : ` at file ${JSON.stringify(filename)} of field ${JSON.stringify(field)}`;
-  const unit = /size$/i.test(limit) ? ' bytes' : '';
-  const detail: { limit: CrossedLimit; field?: string; filename?: string } = { limit };
-  if (field !== undefined) detail.field = field;
-  if (filename !== undefined) detail.filename = filename;
-  return new HttpError(413, `Upload over the ${limit} limit of ${value}${unit}${where}`, [detail]);
-}
-
-/** A part whose header block is over PART_HEADER_BYTES or PART_HEADER_LINES. */
-function partHeadersOver(): HttpError {
-  return new HttpError(
-    413,
-    `Upload over the partHeaders limit of ${PART_HEADER_BYTES} bytes or ${PART_HEADER_LINES} lines in one part's headers`,
-    [{ limit: 'partHeaders' }],
-  );
-}
-
-/**
- * A delimiter line holds the boundary alone: the parser would read the rest, even the transport
- * padding RFC 2046 §5.1.1 allows, as a header line (header-blocks.ts).
- */
-function textAfterBoundary(): HttpError {
-  return new HttpError(
-    400,
-    'Malformed multipart/form-data body: a delimiter line has text after the boundary (spaces and tabs included)',
-  );
-}
-
-/** RFC 7578 §4.2: every part has `Content-Disposition: form-data` with the field's name. */
-function notFormData(): HttpError {
-  return new HttpError(400, 'A multipart part has no form-data disposition or no field name');
-}
-
-/** One part as the parser announced it. */
-export interface RawPart {
-  readonly field: string;
-  readonly filename: string | undefined;
-  readonly contentType: string;
-  /** `fileSize` for a file, `fieldSize` for a text field. */
-  readonly limit: number;
-  readonly stream: BusboyFileStream;
-  /** Set once something started reading the content. */
-  taken: boolean;
-  /** The reader {@link PartSource.read} gave out for the content, if any. */
-  reader?: AsyncGenerator<Uint8Array> | undefined;
-}
-
-const SLICE = 64 * 1024;
-
-/** A request body as Buffers, whatever form it has; leaving early leaves the rest unread. */
-async function* bodyChunks(body: RequestBody | undefined): AsyncGenerator<Buffer> {
-  if (body === undefined) return;
-  if (typeof body === 'string' || body instanceof Uint8Array) {
-    // A body already in memory (Lambda, in-process) goes in slices, so a limit stops the work
-    // where it is crossed rather than after the parser saw everything.
-    const bytes = typeof body === 'string' ? Buffer.from(body) : toBuffer(body);
-    for (let offset = 0; offset < bytes.length; offset += SLICE) {
-      yield bytes.subarray(offset, offset + SLICE);
-    }
-  } else if (Symbol.asyncIterator in body) {
-    for await (const chunk of body) {
-      yield typeof chunk === 'string' ? Buffer.from(chunk) : toBuffer(chunk);
-    }
-  } else {
-    const reader = body.getReader();
-    let done = false;
-    try {
-      while (!done) {
-        const next = await reader.read();
-        done = next.done;
-        if (next.value !== undefined) yield toBuffer(next.value);
-      }
-    } finally {
-      if (!done) await reader.cancel().catch(() => undefined);
-      reader.releaseLock();
-    }
-  }
-}
-
-function toBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-}
+import { limitCrossed, notFormData, partHeadersOver, textAfterBoundary } from './parse-errors.js';
+import type { RawPart } from './raw-part.js';
 
 /**
  * The parts of one multipart request, in arrival order. `next()` gives the next part once the

@@ -8,7 +8,8 @@ import type { Request } from '../../request.js';
 import { loadBusboy } from './busboy.js';
 import { decodeField } from './collect.js';
 import type { MultipartLimits } from './limits.js';
-import { PartSource, type RawPart } from './parse.js';
+import { PartSource } from './parse.js';
+import type { RawPart } from './raw-part.js';
 import type { MultipartPart } from './types.js';
 
 class StreamedPart implements MultipartPart {
