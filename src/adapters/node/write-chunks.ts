@@ -1,0 +1,44 @@
+/**
+ * Writing on a `ServerResponse` at the pace the client reads: every chunk of a source, waiting
+ * for `drain` when the response's buffer is full, and stopping when the client goes away.
+ */
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Zero bytes, for an empty write: it sends what is queued before it, and its callback runs once
+ * that has left.
+ */
+export const EMPTY: Uint8Array = new Uint8Array(0);
+
+/** Resolves true once every chunk was written, false when the client went away first. */
+export async function writeChunks(
+  res: ServerResponse,
+  source: AsyncIterable<Uint8Array | string>,
+): Promise<boolean> {
+  // Leaving the loop early calls the source's `return()`.
+  for await (const chunk of source) {
+    if (res.destroyed) return false;
+    if (!res.write(chunk) && !(await drained(res))) return false;
+  }
+  return !res.destroyed;
+}
+
+/** Resolves true when `res` takes more again, false when its connection closed first. */
+function drained(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) {
+      resolve(false);
+      return;
+    }
+    const onDrain = (): void => {
+      res.off('close', onClose);
+      resolve(true);
+    };
+    const onClose = (): void => {
+      res.off('drain', onDrain);
+      resolve(false);
+    };
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}
