@@ -9,7 +9,8 @@ import { knownOptions } from '../app/options.js';
 import { charsetDecoder } from '../http/charset.js';
 import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
 import { fillTemplate, formText, queryString } from './call-text.js';
-import type { Client, ClientResponse } from './types.js';
+import type { ClientResponse } from './response-types.js';
+import type { Client } from './types.js';
 
 /** Options of `createClient()` over `fetch`. */
 export interface FetchClientOptions {
