@@ -3,40 +3,25 @@
  * from the validators it reaches, responses from `returns()` and from the pipeline steps it
  * goes through (docs/http-semantics.md).
  */
-import { type AuthorizationHook, hooksFor } from '../app/features/authorization.js';
+import { hooksFor } from '../app/features/authorization.js';
 import type { Binding } from '../app/inject/bindings.js';
-import { FORM_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../app/inject/body-parsers.js';
 import type { Injectable } from '../app/inject/handler-parameters.js';
-import type { StandardSchemaV1, ValidationSource } from '../app/inject/validation.js';
+import type { ValidationSource } from '../app/inject/validation.js';
 import {
   DOCS_SETTING,
   type DocumentedResponse,
   type RouteDescription,
 } from '../app/routing/route-docs.js';
 import type { ScopedRoute } from '../app/routing/routing-table.js';
-import { MULTIPART_MEDIA_TYPE } from '../app/uploads/limits.js';
 import { SetupError } from '../errors.js';
 import { parseMediaType } from '../http/media-type.js';
 import { reasonPhrase } from '../http/status.js';
 import { conditionalParameters } from './conditional-parameters.js';
+import type { NamedSchema, OperationContext } from './operation-context.js';
 import { objectProperties, type Property } from './properties.js';
+import { bodyOptional, readsBody, requestBody } from './request-body.js';
 import type { PipelineStatus } from './responses.js';
-import type { SchemaConverter } from './schemas.js';
 import type { JsonSchema, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './types.js';
-
-/** What the operation needs from the document being built. */
-export interface OperationContext {
-  schemas: SchemaConverter;
-  /** Records a pipeline response as used; gives its reference. */
-  pipelineResponse(status: PipelineStatus): OpenApiResponse;
-  /** The security scheme name documenting `hook` (registered on first use). */
-  securityScheme(hook: AuthorizationHook): string;
-  /** Whether the application registers renderers of its own. */
-  appRenderers: boolean;
-  autoEtag: boolean;
-  /** Logs `message` once per `subject` (a route, a validator) for the life of the process. */
-  warnOnce(subject: object, message: string): void;
-}
 
 /**
  * OpenAPI 3.1, Parameter Object, field `name`: header parameters named Accept, Content-Type or Authorization are
@@ -56,12 +41,6 @@ function reach(bindings: ReadonlyMap<string, Binding>, roots: readonly string[])
     if (binding !== undefined && 'injectable' in binding) stack.push(...binding.injectable.names);
   }
   return seen;
-}
-
-/** A validator and the name it was registered under. */
-interface NamedSchema {
-  name: string;
-  schema: StandardSchemaV1;
 }
 
 export function buildOperation(scoped: ScopedRoute, context: OperationContext): OpenApiOperation {
@@ -205,44 +184,6 @@ export function buildOperation(scoped: ScopedRoute, context: OperationContext): 
 }
 
 /**
- * Whether a request may leave the body out: the route reads JSON only through validators that
- * each accept `undefined`, which is what they are given for a request without content
- * (docs/application.md, "Request bodies"). Any other way of reading a body refuses its absence.
- */
-function bodyOptional(
-  content: Record<string, unknown>,
-  reached: ReadonlySet<string>,
-  schemas: ReadonlyMap<ValidationSource, readonly NamedSchema[]>,
-): boolean {
-  const validators = schemas.get('jsonBody') ?? [];
-  const types = Object.keys(content);
-  return (
-    validators.length > 0 &&
-    !reached.has('jsonBody') &&
-    types.length === 1 &&
-    types[0] === JSON_MEDIA_TYPE &&
-    validators.every(({ schema }) => acceptsNothing(schema))
-  );
-}
-
-/**
- * Whether `schema` accepts `undefined`. Only an answer given at once counts: the document is
- * built synchronously, so an asynchronous validator (or one that throws) leaves the body required.
- */
-function acceptsNothing(schema: StandardSchemaV1): boolean {
-  try {
-    const result = schema['~standard'].validate(undefined);
-    if (result instanceof Promise) {
-      result.catch(() => undefined);
-      return false;
-    }
-    return result.issues === undefined;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The properties the validators of one source name, each once (the first validator's schema),
  * required when any of them requires it. A validator whose schema names no properties (a
  * record, say) documents none, and the log says so once.
@@ -289,78 +230,6 @@ function pathParameters(
     required: true,
     schema: properties.get(name) ?? { type: 'string' },
   }));
-}
-
-/** Names that read the request's content (docs/application.md, "Request bodies"; uploads). */
-const BODY_NAMES = ['jsonBody', 'formBody', 'body', 'parsedBody', 'files', 'parts'];
-
-/** Whether the route reads its request's content: what `requestBody()` would document. */
-function readsBody(
-  scoped: ScopedRoute,
-  reached: ReadonlySet<string>,
-  schemas: ReadonlyMap<ValidationSource, readonly NamedSchema[]>,
-): boolean {
-  return (
-    schemas.has('jsonBody') ||
-    schemas.has('formBody') ||
-    scoped.compiled.uploads !== undefined ||
-    BODY_NAMES.some((name) => reached.has(name))
-  );
-}
-
-/** The request body's media types, from the body names and validators the route reaches. */
-function requestBody(
-  scoped: ScopedRoute,
-  reached: ReadonlySet<string>,
-  schemas: ReadonlyMap<ValidationSource, readonly NamedSchema[]>,
-  context: OperationContext,
-  where: string,
-): Record<string, { schema: JsonSchema }> | undefined {
-  const content: Record<string, { schema: JsonSchema }> = {};
-  for (const [source, mediaType] of [
-    ['jsonBody', JSON_MEDIA_TYPE],
-    ['formBody', FORM_MEDIA_TYPE],
-  ] as const) {
-    const named = (schemas.get(source) ?? []).map(({ name, schema }) =>
-      context.schemas.named(schema, name, `${where} ${name}`),
-    );
-    // A body that several validators check must satisfy each of them.
-    if (named.length > 1) content[mediaType] = { schema: { allOf: named } };
-    else if (named[0] !== undefined) content[mediaType] = { schema: named[0] };
-    else if (reached.has(source)) content[mediaType] = { schema: {} };
-  }
-  if (scoped.compiled.uploads !== undefined) {
-    const fields = content[FORM_MEDIA_TYPE];
-    // A route that receives the whole form takes an urlencoded one too, its `files` empty; one
-    // reading `parts` takes multipart only (docs/uploads.md).
-    if (!reached.has('parts')) content[FORM_MEDIA_TYPE] ??= { schema: {} };
-    content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(fields, reached) };
-  }
-  if (reached.has('parsedBody')) {
-    for (const mediaType of scoped.compiled.accept.split(', ')) {
-      content[mediaType] ??= { schema: {} };
-    }
-  }
-  if (reached.has('body')) content['*/*'] ??= { schema: {} };
-  return Object.keys(content).length === 0 ? undefined : content;
-}
-
-/**
- * A `multipart/form-data` body (docs/uploads.md): the text fields `formBody`'s validator names,
- * and for a route that reads `files` or `parts`, any other field may be a file (OpenAPI 3.1
- * describes binary content with `contentMediaType`).
- */
-function uploadSchema(
-  fields: { schema: JsonSchema } | undefined,
-  reached: ReadonlySet<string>,
-): JsonSchema {
-  const text = fields?.schema ?? { type: 'object' };
-  if (!reached.has('files') && !reached.has('parts')) return text;
-  const files: JsonSchema = {
-    type: 'object',
-    additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
-  };
-  return fields === undefined ? files : { allOf: [text, files] };
 }
 
 function declaredResponse(
