@@ -29,6 +29,7 @@ export type {
   SuccessResponse,
   SuccessStatus,
   TupleResponse,
+  UntypedTupleResponse,
 } from './response-types.js';
 export type {
   BodiesPart,

@@ -133,6 +133,18 @@ export type TupleResponse<Body, Status extends number> = Body extends ResponseRe
   : ClientResponse<Status, Body extends null | undefined ? undefined : Delivered<Body>>;
 
 /**
+ * What an array typed as an array may be at run time besides one: `[body, 201, headers]` written
+ * without `as const` types as `(Body | number | Headers)[]`, yet holding two or three members
+ * with a status second it is sent as a tuple (`isTuple`, app/representable.ts). Wherever its
+ * members may be numbers, so may its response be a tuple's: any status, any member as the body.
+ */
+export type UntypedTupleResponse<Member> = unknown extends Member
+  ? ClientResponse<number, unknown>
+  : [Extract<Member, number>] extends [never]
+    ? never
+    : TupleResponse<Member, number>;
+
+/**
  * The responses a handler's result type gives: distributed over a union of results. A `Response`
  * (the application's or a WHATWG one, such as `fetch()` gives) has a status and a body the types
  * cannot see; so has `any`.
@@ -144,10 +156,12 @@ export type HandlerResponse<Result> =
       ? ClientResponse<number, unknown>
       : Result extends readonly [infer Body, infer Status extends number, ...unknown[]]
         ? TupleResponse<Body, Status>
-        : // biome-ignore lint/suspicious/noConfusingVoidType: a handler written `() => {}` returns void.
-          Result extends null | undefined | void
-          ? ClientResponse<204, undefined>
-          : ClientResponse<200, Delivered<Result>>;
+        : Result extends readonly (infer Member)[]
+          ? ClientResponse<200, Delivered<Result>> | UntypedTupleResponse<Member>
+          : // biome-ignore lint/suspicious/noConfusingVoidType: a handler written `() => {}` returns void.
+            Result extends null | undefined | void
+            ? ClientResponse<204, undefined>
+            : ClientResponse<200, Delivered<Result>>;
 
 /** One response per status `returns()` declares: its schema's output, `unknown` without one. */
 export type DeclaredResponse<Returns> = {
