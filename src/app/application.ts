@@ -41,7 +41,12 @@ import {
   VALIDATES_OPTIONS,
   type ValidatesOptions,
 } from './routing/registration.js';
-import type { NotForHooks, RoutesCarriedBy, ValidatedBy } from './routing/route-types.js';
+import type {
+  NotForHooks,
+  RoutesCarriedBy,
+  StartupResult,
+  ValidatedBy,
+} from './routing/route-types.js';
 import { Router } from './routing/router.js';
 import { compileTable, type RoutingTable } from './routing/routing-table.js';
 import { logLateProblems, startupProblem } from './routing/table-problems.js';
@@ -287,7 +292,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
   onStartup<Name extends string, T>(
     name: Name,
     handler: LifecycleHandler<Deps, T>,
-  ): RestApplication<With<Deps, Name, Awaited<T>>> & RoutesCarriedBy<this>;
+  ): RestApplication<With<Deps, Name, Awaited<T>> & StartupResult<Name>> & RoutesCarriedBy<this>;
   onStartup(handler: LifecycleHandler<Deps>): this;
   onStartup(
     nameOrHandler: string | LifecycleHandler<Deps>,

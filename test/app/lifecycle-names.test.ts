@@ -26,6 +26,7 @@ describe('lifecycle handler names', () => {
         return { ready: true };
       })
       .dependency('pool', () => ({ end: () => events.push('pool ended') }), { scope: 'session' })
+      // @ts-expect-error: the types refuse it too: a dependency() is no startup result.
       .onShutdown(function endPool({ pool }) {
         pool.end();
       });

@@ -49,6 +49,22 @@ export type NotForHooksNames<Deps> = Deps extends { readonly [NOT_FOR_HOOKS]?: i
   ? Extract<keyof NonNullable<Map>, string>
   : never;
 
+/**
+ * The key under which a registry type records the names `onStartup(name, ...)` made: the only
+ * registered names a startup or shutdown handler may inject (docs/application.md, "Lifecycle").
+ */
+export declare const STARTUP_RESULTS: unique symbol;
+
+/** The registry entry that marks `Name` a startup result. */
+export type StartupResult<Name extends string> = {
+  readonly [STARTUP_RESULTS]?: { [K in Name]: true };
+};
+
+/** The startup results a registry type holds. */
+export type StartupResultNames<Deps> = Deps extends { readonly [STARTUP_RESULTS]?: infer Map }
+  ? Extract<keyof NonNullable<Map>, string>
+  : never;
+
 /** Where a client puts what each validation source reads. */
 export interface SourceKeys {
   jsonBody: 'json';
