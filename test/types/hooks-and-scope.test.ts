@@ -5,6 +5,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type NotForHooks,
+  type Registered,
   type Response,
   RestApplication,
   Router,
@@ -20,9 +21,11 @@ describe('scope and hook types', () => {
     // Each authorization name is also recorded as one no hook may inject.
     expectTypeOf(notes).toEqualTypeOf<
       Router<
-        { user: { name: string } } & NotForHooks<'user'> & { store: Map<string, string> } & {
-            readOnly: false;
-          } & NotForHooks<'readOnly'>
+        { user: { name: string } } & Registered<'user'> &
+          NotForHooks<'user'> & {
+            store: Map<string, string>;
+          } & Registered<'store'> & { readOnly: false } & Registered<'readOnly'> &
+          NotForHooks<'readOnly'>
       >
     >();
     notes.get('/{id}', ({ user, store, id }) => {
@@ -43,7 +46,10 @@ describe('scope and hook types', () => {
       .dependency('count', () => 1)
       .authorized('user', () => 'ada' as string | undefined);
     expectTypeOf(app).toEqualTypeOf<
-      RestApplication<{ count: number } & { user: string } & NotForHooks<'user'>>
+      RestApplication<
+        { count: number } & Registered<'count'> & { user: string } & Registered<'user'> &
+          NotForHooks<'user'>
+      >
     >();
     expectTypeOf(app.startup).toBeFunction();
     app.get('/', ({ count, user }) => `${user}${count}`);

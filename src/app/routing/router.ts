@@ -40,6 +40,7 @@ import { cspSetting, Route } from './route.js';
 import type {
   CarriesRoutes,
   MethodOf,
+  MountCheck,
   MountedRoutes,
   NewRoute,
   NotForHooks,
@@ -48,6 +49,9 @@ import type {
   TypedRoute,
 } from './route-types.js';
 import { normalizePrefix, validateTemplate } from './template.js';
+
+/** The registry type of a router. */
+type RegistryOf<Mounted> = Mounted extends Router<infer Deps> ? Deps : never;
 
 /** A router mounted under a prefix. */
 export interface Mount {
@@ -435,7 +439,7 @@ export class Router<Deps extends Registry = {}> {
    */
   mount<Prefix extends string, Mounted extends Router<Registry>>(
     prefix: Prefix,
-    router: Mounted,
+    router: Mounted & MountCheck<Deps, RegistryOf<Mounted>>,
   ): this & MountedRoutes<Prefix, Mounted>;
   mount(prefix: string, router: Router<Registry>): this {
     if (!(router instanceof Router)) {
