@@ -53,16 +53,16 @@ export type ResponseBody =
 /** What `new Response(status, body, init)` takes besides the status and body. */
 export interface ResponseInit {
   /** Copied: a `MultiValueHeaders` given here is left as it is, whatever the response gets. */
-  headers?: HeadersInit | null;
-  contentType?: string;
-  request?: Request;
-  availableContentTypes?: string[];
-  preCalculatedHeaders?: HeadersInit | null;
+  headers?: HeadersInit | null | undefined;
+  contentType?: string | undefined;
+  request?: Request | undefined;
+  availableContentTypes?: string[] | undefined;
+  preCalculatedHeaders?: HeadersInit | null | undefined;
   /** An entity tag, quoted or not (quotes are added). */
-  etag?: string;
-  lastModified?: Date;
-  rangeStart?: number;
-  rangeEnd?: number;
+  etag?: string | undefined;
+  lastModified?: Date | undefined;
+  rangeStart?: number | undefined;
+  rangeEnd?: number | undefined;
 }
 
 const NO_INIT: ResponseInit = Object.freeze({});

@@ -196,62 +196,62 @@ export type With<Deps extends Registry, Name extends string, Value> = Deps & {
 /** Options of `new RestApplication(options)`. */
 export interface ApplicationOptions {
   /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
-  bodyLimit?: number;
+  bodyLimit?: number | undefined;
   /** Adds the error's message and stack to 500 bodies. Never in production. */
-  debug?: boolean;
+  debug?: boolean | undefined;
   /**
    * The logger for everything the application writes (console JSON lines by default): any
    * object with `debug`, `info`, `warn` and `error` taking `(message, fields?)`, or a pino
    * logger or a Powertools `Logger` as they are; each is called in its own argument order
    * (docs/logging.md).
    */
-  logger?: AnyLogger;
+  logger?: AnyLogger | undefined;
   /**
    * `'json'`: JSON is the only built-in representation. No HTML or text unless a route or the
    * application `provides` them, no `Vary: Accept` on routes with one representation, a string
    * result is sent as a JSON string and error bodies are always JSON. `'builtin'` (default):
    * JSON, HTML and text (docs/application.md, "JSON-only applications").
    */
-  renderers?: 'builtin' | 'json';
+  renderers?: 'builtin' | 'json' | undefined;
   /**
    * `'auto'`: a buffered 200 answer to GET or HEAD that carries no validator of its own gets a
    * weak ETag computed from its body, so `If-None-Match` answers 304 (docs/http-semantics.md,
    * "Automatic ETags"). Off (`false`) by default.
    */
-  etag?: 'auto' | false;
+  etag?: 'auto' | false | undefined;
   /**
    * The `WWW-Authenticate` challenge sent with the 401 of an `authorized()` hook, for example
    * `'Bearer realm="api"'` (RFC 9110 §15.5.2 expects one on every 401).
    */
-  wwwAuthenticate?: string;
+  wwwAuthenticate?: string | undefined;
   /**
    * `'required'`: `startup()` rejects, listing them, when a route is guarded by no authorization
    * hook and is not marked `.public()` (docs/hooks-and-scope.md, "Deny by default").
    */
-  authorization?: 'required' | 'optional';
+  authorization?: 'required' | 'optional' | undefined;
   /**
    * One `info` line per request through the logger: method, path, route template, status,
    * response bytes, duration in ms and request id. Off by default.
    */
-  accessLog?: boolean;
+  accessLog?: boolean | undefined;
   /**
    * Milliseconds a request may take: then its `signal` fires and, if nothing was sent yet, the
    * answer is 503. A stream body being sent is cut short (docs/streams.md). No limit by default.
    */
-  requestTimeout?: number;
+  requestTimeout?: number | undefined;
   /**
    * Development aid: checks each handler result against the schema `returns()` declares for its
    * status, before rendering; a mismatch answers 500 (the issues in the body in `debug` mode,
    * in the log always). Off by default, and then costs nothing (docs/openapi.md).
    */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
   /**
    * The limits of `multipart/form-data` bodies, which replace `bodyLimit` for them: `fileSize`
    * (10 MiB), `files` (10), `fields` (100), `parts` (110), `fieldSize` (1 MiB), `fieldsSize`
    * (all text fields together; the `bodyLimit`), `spillThreshold` (1 MiB) and `tmpDir`
    * (docs/uploads.md).
    */
-  multipart?: MultipartOptions;
+  multipart?: MultipartOptions | undefined;
 }
 
 /** A dependency provider: takes the injection object, returns the value (or a promise). */
@@ -377,10 +377,10 @@ export type TestRequestBody =
 
 /** The `init` of `app.request()`: like fetch's, plus `json`. */
 export interface TestRequestInit {
-  method?: string;
-  headers?: HeadersInit;
+  method?: string | undefined;
+  headers?: HeadersInit | undefined;
   /** Sent as `fetch()` would send it, with its Content-Type when the headers name none. */
-  body?: TestRequestBody | null;
+  body?: TestRequestBody | null | undefined;
   /** Sent as JSON with `Content-Type: application/json`. */
-  json?: unknown;
+  json?: unknown | undefined;
 }

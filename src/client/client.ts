@@ -20,9 +20,9 @@ export interface FetchClientOptions {
    */
   baseUrl: string | URL;
   /** The `fetch` to use (default: the global one). */
-  fetch?: (request: Request) => Promise<globalThis.Response>;
+  fetch?: ((request: Request) => Promise<globalThis.Response>) | undefined;
   /** Headers sent with every request (an `Authorization`, for example). */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -32,7 +32,7 @@ export interface FetchClientOptions {
 export interface InProcessClientOptions<App extends FetchApplication = FetchApplication> {
   app: App;
   /** Headers sent with every request. */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 export type ClientOptions = FetchClientOptions | InProcessClientOptions;

@@ -66,9 +66,9 @@ export type Flattened<T> = { [K in keyof T]: T[K] } & {};
  * `undefined`: a query or headers validator is given an object (`{}` when nothing was sent).
  */
 export type OptionsPart<Key extends string, T> = {} extends T
-  ? { [K in Key]?: T }
+  ? { [K in Key]?: T | undefined }
   : undefined extends T
-    ? { [K in Key]?: T }
+    ? { [K in Key]?: T | undefined }
     : { [K in Key]: T };
 
 /** The request parts a route's validators describe (`route.uses()`). */
@@ -92,7 +92,7 @@ export type ParamsPart<Path extends string, Shape extends RouteShape> = [
 export type QueryPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { query: infer Validated }
     ? OptionsPart<'query', QueryInputs<Validated>>
-    : { query?: Readonly<Record<string, QueryValue | undefined>> };
+    : { query?: Readonly<Record<string, QueryValue | undefined>> | undefined };
 
 /**
  * A validator's input as JSON can carry it: a member JSON writes as something else (a `Date` as
@@ -125,7 +125,7 @@ export type JsonInput<T> = unknown extends T
 export type JsonPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { json: infer Validated }
     ? undefined extends Validated
-      ? { json?: JsonInput<Validated> }
+      ? { json?: JsonInput<Validated> | undefined }
       : { json: JsonInput<Validated> }
     : { json?: unknown };
 
@@ -133,7 +133,7 @@ export type JsonPart<Shape extends RouteShape> =
 export type FormPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { form: infer Validated }
     ? { form: FormInputs<Validated> }
-    : { form?: Readonly<Record<string, string>> };
+    : { form?: Readonly<Record<string, string>> | undefined };
 
 /**
  * `json` and `form`: none for GET and HEAD, which fetch cannot send with content (and whose
@@ -160,7 +160,7 @@ export type BodiesPart<Method extends string, Shape extends RouteShape> = [Metho
 export type HeadersPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { headers: infer Validated }
     ? OptionsPart<'headers', Validated & Readonly<Record<string, string | undefined>>>
-    : { headers?: Readonly<Record<string, string | undefined>> };
+    : { headers?: Readonly<Record<string, string | undefined>> | undefined };
 
 /**
  * The second argument of a client call: `params` from the template, `query`, `json`, `form`
@@ -177,7 +177,7 @@ export type RequestOptions<
     BodiesPart<Method, Shape> &
     HeadersPart<Shape> & {
       /** Cancels the request: the call rejects with the signal's reason, as fetch does. */
-      signal?: AbortSignal;
+      signal?: AbortSignal | undefined;
     }
 >;
 

@@ -53,9 +53,9 @@ import { nodesFromYaml } from './yaml-source.js';
 /** Where interpolations look things up. */
 export interface ConfigOptions {
   /** The folder `${file:...}` paths are relative to (default: the configuration file's folder, else the working directory). */
-  readonly baseDir?: string;
+  readonly baseDir?: string | undefined;
   /** Environment variables for `${env:...}` (default: `process.env`, read at each resolution). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /**
    * The most bytes a value produced by an interpolation may hold (default
    * {@link DEFAULT_MAX_VALUE_BYTES}, 1 MiB; `Infinity` for no limit). A larger one is a
@@ -63,26 +63,26 @@ export interface ConfigOptions {
    * and maps copied by a reference count about their size as JSON. Values written in the
    * configuration itself are not limited, only copies of them.
    */
-  readonly maxValueBytes?: number;
+  readonly maxValueBytes?: number | undefined;
   /**
    * The most bytes all the values interpolations produce in one `get`, `resolve` or `validate`
    * may hold together, counted as for `maxValueBytes` (default 16 × `maxValueBytes`, 16 MiB;
    * `Infinity` for no limit). Going over is a `TOO_LARGE` error naming the key and the
    * expression where the total went over, before that value is copied.
    */
-  readonly maxTotalBytes?: number;
+  readonly maxTotalBytes?: number | undefined;
 }
 
 /** Options of {@link Config.fromYaml}. */
 export interface YamlConfigOptions extends ConfigOptions {
   /** The name messages give the text (`config.yaml:3:9: ...`); also anchors `${file:}` when `baseDir` is not given. */
-  readonly filename?: string;
+  readonly filename?: string | undefined;
 }
 
 /** Options of {@link Config.validate}. */
 export interface ValidateOptions {
   /** Fill in the schema's `default`s for missing properties in the returned value. */
-  readonly applyDefaults?: boolean;
+  readonly applyDefaults?: boolean | undefined;
 }
 
 // The names of each options type, checked against it by the compiler.

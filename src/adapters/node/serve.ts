@@ -14,32 +14,32 @@ import type { NodeAdapterOptions, ServedApplication } from './types.js';
 /** Options of `serve(app, options)`. */
 export interface ServeOptions extends NodeAdapterOptions {
   /** The port; `0` picks a free one. Default: `PORT` from the environment, else 3000. */
-  port?: number;
+  port?: number | undefined;
   /** The interface to listen on. Default: `HOST` from the environment, else `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
   /** TLS settings (`key`, `cert`, `ca`, `requestCert`, ...): when given, the server is HTTPS. */
-  tls?: TlsOptions & SecureContextOptions;
+  tls?: (TlsOptions & SecureContextOptions) | undefined;
   /**
    * Shut down gracefully on SIGTERM and SIGINT (default `true`). The first signal starts
    * `close()` and removes these listeners, so a second Ctrl-C ends the process at once.
    */
-  handleSignals?: boolean;
+  handleSignals?: boolean | undefined;
   /**
    * How long `close()` lets in-flight requests run before cutting their connections, in
    * milliseconds (default 10 000). Cut requests then get up to one second more to clean up
    * before the shutdown handlers run.
    */
-  shutdownTimeout?: number;
+  shutdownTimeout?: number | undefined;
   /** Time to receive a request's headers, in milliseconds (default 30 000). */
-  headersTimeout?: number;
+  headersTimeout?: number | undefined;
   /** Time to receive a whole request, body included, in milliseconds (default 120 000). */
-  requestTimeout?: number;
+  requestTimeout?: number | undefined;
   /**
    * How long an idle keep-alive connection stays open, in milliseconds (default 5 000). Behind
    * a load balancer, make it longer than the balancer's idle timeout (for example 65 000
    * behind an AWS ALB), or the balancer may reuse a connection the server is closing.
    */
-  keepAliveTimeout?: number;
+  keepAliveTimeout?: number | undefined;
 }
 /** The options of `serve()` besides the adapter's. */
 const OWN_SERVE_OPTIONS = Object.keys({

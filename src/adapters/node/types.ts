@@ -34,5 +34,5 @@ export type TrustProxy = boolean | number;
 /** Options of `new NodeAdapter(app, options)`. */
 export interface NodeAdapterOptions {
   /** Whether to honour `X-Forwarded-For` and `X-Forwarded-Proto` (default `false`). */
-  trustProxy?: TrustProxy;
+  trustProxy?: TrustProxy | undefined;
 }
