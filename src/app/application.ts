@@ -225,7 +225,7 @@ export class RestApplication<Deps extends Registry = {}> extends Router<Deps> {
    * `undefined` the request ends with 404 before the handler runs.
    *
    * @example
-   * app.resourceExists('bookmark', ({ store, id }) => store.get(id));
+   * app.resourceExists('bookmark', ({ store, pathParams }) => store.get(pathParams.id ?? ''));
    * app.get('/bookmarks/{id}', ({ bookmark }) => bookmark);
    */
   resourceExists<Name extends string, T>(

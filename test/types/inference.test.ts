@@ -102,6 +102,19 @@ describe('type inference', () => {
     fromApp.get('/untyped', ({ triple }) => triple);
   });
 
+  it('types resourceExists() as its JSDoc example writes it: path parameters by pathParams', () => {
+    const store = new Map([['1', { url: 'https://example.com' }]]);
+    const app = new RestApplication({ logger: silentLogger })
+      .dependency('store', () => store)
+      .resourceExists('bookmark', ({ store, pathParams }) => store.get(pathParams.id ?? ''));
+    app.get('/bookmarks/{id}', ({ bookmark }) => {
+      expectTypeOf(bookmark).toEqualTypeOf<{ url: string }>();
+      return bookmark;
+    });
+    // @ts-expect-error: a provider registered on the application sees no path parameter by name.
+    app.resourceExists('other', ({ store, id }) => store.get(id));
+  });
+
   it('types error handlers and renderers', () => {
     const app = new RestApplication({ logger: silentLogger });
     app.errorHandler(404, ({ error }) => {
