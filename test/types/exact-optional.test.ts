@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_MULTIPART_LIMITS } from '../../src/app/uploads/limits.js';
 import { forwardUndefined } from './exact-optional/forward-undefined.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,6 +42,7 @@ describe('options given undefined', () => {
 
   it('are taken as absent at run time', async () => {
     expect(await forwardUndefined(undefined)).toEqual({
+      multipart: DEFAULT_MULTIPART_LIMITS,
       request: [200, 'hi'],
       client: [200, {}],
       config: { port: 1 },

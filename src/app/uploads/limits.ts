@@ -39,8 +39,10 @@ export interface MultipartLimits {
   tmpDir: string | undefined;
 }
 
-/** What `multipart` options take: any of the limits. */
-export type MultipartOptions = Partial<MultipartLimits>;
+/** What `multipart` options take: any of the limits; one given `undefined` is left as it is. */
+export type MultipartOptions = {
+  [Limit in keyof MultipartLimits]?: MultipartLimits[Limit] | undefined;
+};
 
 export const DEFAULT_MULTIPART_LIMITS: Readonly<MultipartLimits> = Object.freeze({
   fileSize: 10 * MiB,
@@ -90,12 +92,20 @@ export function multipartLimits(
   const out: MultipartLimits = { ...base };
   for (const key of Object.keys(given)) {
     const value = given[key];
+    if (key !== 'tmpDir' && !(COUNTS as readonly string[]).includes(key)) {
+      throw new SetupError(
+        'INVALID_OPTION',
+        `${label} has no limit ${JSON.stringify(key)}; known: ${[...COUNTS, 'tmpDir'].join(', ')}`,
+      );
+    }
+    // A limit given as undefined is left as it is, as an option given undefined is elsewhere.
+    if (value === undefined) continue;
     if (key === 'tmpDir') {
-      if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      if (typeof value !== 'string' || value === '') {
         throw new SetupError('INVALID_OPTION', `${label}.tmpDir must be a directory path`);
       }
-      out.tmpDir = value as string | undefined;
-    } else if ((COUNTS as readonly string[]).includes(key)) {
+      out.tmpDir = value;
+    } else {
       if (!(typeof value === 'number' && value >= 0 && !Number.isNaN(value))) {
         throw new SetupError(
           'INVALID_OPTION',
@@ -103,11 +113,6 @@ export function multipartLimits(
         );
       }
       out[key as (typeof COUNTS)[number]] = value;
-    } else {
-      throw new SetupError(
-        'INVALID_OPTION',
-        `${label} has no limit ${JSON.stringify(key)}; known: ${[...COUNTS, 'tmpDir'].join(', ')}`,
-      );
     }
   }
   return out;

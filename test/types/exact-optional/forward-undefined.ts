@@ -23,7 +23,7 @@ export async function forwardUndefined(missing: undefined) {
     accessLog: missing,
     requestTimeout: missing,
     validateResponses: missing,
-    multipart: missing,
+    multipart: { fileSize: missing, files: missing, tmpDir: missing },
   }).withRoutes((r) => [
     r.get('/', () => new Response(200, 'hi', { headers: missing, contentType: missing })),
     r.get('/query', ({ queryParams }) => queryParams),
@@ -57,6 +57,7 @@ export async function forwardUndefined(missing: undefined) {
   const overHttp = await fetch(served.url);
   await served.close();
   return {
+    multipart: app.multipart,
     request: [request.statusCode, request.body],
     client: [called.status, called.data],
     config: config.validate(Schema.fromObject({ type: 'object' }), { applyDefaults: missing }),
