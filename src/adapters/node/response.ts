@@ -236,14 +236,29 @@ function sendChunks(
  */
 export function closeWithConnection(req: IncomingMessage, res: ServerResponse): void {
   const connection = req.socket;
-  const close = (): void => {
-    if (res.socket !== null || res.destroyed) return;
-    res.destroy();
-    res.emit('close');
-  };
-  connection.once('close', close);
-  res.once('socket', () => connection.off('close', close));
+  // One listener per connection, however many responses queue on it: one each put Node's
+  // MaxListenersExceededWarning in the log for any client pipelining eleven requests.
+  let queued = QUEUED.get(connection);
+  if (queued === undefined) {
+    const responses = new Set<ServerResponse>();
+    QUEUED.set(connection, responses);
+    connection.once('close', () => {
+      for (const waiting of responses) {
+        if (waiting.socket !== null || waiting.destroyed) continue;
+        waiting.destroy();
+        waiting.emit('close');
+      }
+      responses.clear();
+    });
+    queued = responses;
+  }
+  const responses = queued;
+  responses.add(res);
+  res.once('socket', () => responses.delete(res));
 }
+
+/** The responses queued on each connection, waiting for those before them to be sent. */
+const QUEUED = new WeakMap<IncomingMessage['socket'], Set<ServerResponse>>();
 
 /** Logs a body that failed after its head was written, and cuts its connection. */
 function failBody(

@@ -103,6 +103,38 @@ describe('a client that goes away', () => {
     expect(await eventually(() => aborted, 1_000)).toBe(true);
   });
 
+  it('takes twenty pipelined requests on one connection without a listener warning', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    app.get('/slow', async () => {
+      await sleep(100);
+      return 'slow';
+    });
+    app.get('/n', () => 'n');
+    const { port } = await listen(app);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+      });
+      socket.write(
+        `GET /slow HTTP/1.1\r\nHost: x\r\n\r\n${'GET /n HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20)}`,
+      );
+      expect(await eventually(() => text.split('HTTP/1.1 200').length === 22)).toBe(true);
+      socket.destroy();
+      // Node emits its warning on the next tick after the listener that crossed the limit.
+      await sleep(50);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('counts a stream the signal stopped until its finally has run', async () => {
     const events: string[] = [];
     // requestTimeout binds every stream to the request's signal.
