@@ -34,7 +34,7 @@ import {
   pointerToSegments,
   valueAt,
 } from './path.js';
-import { NotTextError, readTextUpTo } from './read-text.js';
+import { lookedFor, NotTextError, readTextUpTo } from './read-text.js';
 import { redact, redactedText } from './redaction.js';
 import { type LocatedViolation, violationsFrom } from './schema/messages.js';
 import { TEXT_PLACEHOLDER, WHOLE_PLACEHOLDER } from './schema/placeholders.js';
@@ -163,7 +163,7 @@ export class Config {
       const code = (error as NodeJS.ErrnoException).code;
       throw new ConfigNotFoundError(
         code === 'ENOENT'
-          ? `configuration file ${JSON.stringify(path)} not found`
+          ? `configuration file ${JSON.stringify(path)} not found${lookedFor(path)}`
           : `configuration file ${JSON.stringify(path)} cannot be read (${code ?? String(error)})`,
         { file: path },
       );

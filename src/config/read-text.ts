@@ -11,6 +11,16 @@
 
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+
+/**
+ * Where a relative `path` was looked for, for a message saying it is missing: it is read from
+ * the working directory, which is not always the folder of the script that named it.
+ */
+export function lookedFor(path: string): string {
+  if (isAbsolute(path)) return '';
+  return ` (looked for ${JSON.stringify(resolve(path))}: a relative path is read from the working directory)`;
+}
 
 /** Bytes asked of the file per read when its size is not known in advance. */
 const CHUNK_BYTES = 64 * 1024;

@@ -18,7 +18,7 @@ import { jsoncAsJson, jsonOffset, strictJsonProblem } from './json-places.js';
 import { checkOptionNames, MAX_FILE_BYTES } from './limits.js';
 import { refuseDeepNesting } from './nesting.js';
 import { pointerToSegments } from './path.js';
-import { NotTextError, readTextUpTo } from './read-text.js';
+import { lookedFor, NotTextError, readTextUpTo } from './read-text.js';
 import { compile, type Mode, type SchemaState } from './schema/compile.js';
 import { badPattern } from './schema/culprit.js';
 import { endlessReference } from './schema/cycles.js';
@@ -107,7 +107,7 @@ export class Schema {
       const code = (error as NodeJS.ErrnoException).code;
       throw new SchemaError(
         code === 'ENOENT'
-          ? `schema file ${JSON.stringify(path)} not found`
+          ? `schema file ${JSON.stringify(path)} not found${lookedFor(path)}`
           : `cannot read schema file ${JSON.stringify(path)} (${code ?? String(error)})`,
       );
     }

@@ -11,6 +11,7 @@ import {
   ConfigCircularReferenceError,
   ConfigMalformedError,
   ConfigNotFoundError,
+  Schema,
 } from '../../src/config/index.js';
 import { thrown } from './helpers.js';
 
@@ -624,6 +625,17 @@ describe('YAML', () => {
     const error = thrown(() => Config.fromYamlFile(join(fixtures, 'nope.yaml')));
     expect(error).toBeInstanceOf(ConfigNotFoundError);
     expect(error.message).toContain('nope.yaml" not found');
+  });
+
+  it('says where a relative configuration or schema file was looked for', () => {
+    const config = thrown(() => Config.fromYamlFile('nope-relative.yaml'));
+    expect(config.message).toBe(
+      `nope-relative.yaml: configuration file "nope-relative.yaml" not found (looked for ${JSON.stringify(join(process.cwd(), 'nope-relative.yaml'))}: a relative path is read from the working directory)`,
+    );
+    const schema = thrown(() => Schema.fromFile('nope-relative.schema.yaml'));
+    expect(schema.message).toContain(
+      `(looked for ${JSON.stringify(join(process.cwd(), 'nope-relative.schema.yaml'))}: a relative path is read from the working directory)`,
+    );
   });
 });
 
