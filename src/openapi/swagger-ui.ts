@@ -2,9 +2,10 @@
  * Where the API reference page's scripts and styles come from: the `swagger-ui-dist` package,
  * an optional peer dependency that runs on Node 20, served by the application itself (no CDN).
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import type * as NodeModule from 'node:module';
+import type * as Path from 'node:path';
 import { SetupError } from '../errors.js';
+import { nodeBuiltin } from '../node-builtin.js';
 
 export const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
 
@@ -26,6 +27,8 @@ export interface ModuleResolver {
  * above it.
  */
 function resolverHere(): ModuleResolver {
+  const { createRequire } = nodeModule<typeof NodeModule>('node:module');
+  const { join } = nodeModule<typeof Path>('node:path');
   const url: string | undefined = import.meta.url;
   if (url !== undefined) return createRequire(url);
   return createRequire(
@@ -38,6 +41,7 @@ function resolverHere(): ModuleResolver {
  * to install it. `resolver` is where to look from (this module by default).
  */
 export function locateSwaggerUi(resolver: ModuleResolver = resolverHere()): string {
+  const { dirname } = nodeModule<typeof Path>('node:path');
   try {
     return dirname(resolver.resolve(`${SWAGGER_UI_PACKAGE}/package.json`));
   } catch (cause) {
@@ -48,4 +52,20 @@ export function locateSwaggerUi(resolver: ModuleResolver = resolverHere()): stri
       { cause },
     );
   }
+}
+
+/**
+ * A Node module the page's files are found with, taken when the page is asked for rather than
+ * imported with the module, so `restmachine/openapi` loads (and serves its document) on a runtime
+ * without them; there, asking for the page is a SetupError that says so.
+ */
+function nodeModule<Module>(name: string): Module {
+  const module = nodeBuiltin<Module>(name);
+  if (module === undefined) {
+    throw new SetupError(
+      'INVALID_OPTION',
+      `openapiRouter(): the API reference page is served from the installed "${SWAGGER_UI_PACKAGE}", found with ${name}, which this runtime does not have. Pass { docs: false } to serve the document only`,
+    );
+  }
+  return module;
 }

@@ -9,6 +9,8 @@ export type StaticRouterErrorCode =
   | 'DIRECTORY_NOT_FOUND'
   /** The local path exists but is not a directory. */
   | 'NOT_A_DIRECTORY'
+  /** A local directory was given on a runtime without a file system (`node:fs`). */
+  | 'NO_FILE_SYSTEM'
   /** An S3 location was given but `@aws-sdk/client-s3` could not be imported (logged, 500). */
   | 'S3_CLIENT_MISSING'
   /** The `serve` location or an option is malformed. */

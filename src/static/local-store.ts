@@ -2,9 +2,10 @@
  * Files from a local directory: containment against symlinks, and a bounded cache of small files
  * validated against each file's stat on every request.
  */
-import { realpathSync, type Stats, statSync } from 'node:fs';
-import { open, realpath } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import type * as Fs from 'node:fs';
+import type { Stats } from 'node:fs';
+import type * as Path from 'node:path';
+import { nodeBuiltin } from '../node-builtin.js';
 import { StaticRouterError } from './errors.js';
 import type { StaticCacheOptions } from './options.js';
 
@@ -39,7 +40,29 @@ function isNotFound(error: unknown): boolean {
 // spaces (`index.html.` is `index.html`), so such names could escape the checks made on the
 // segment text. They are refused there; POSIX file systems treat them as plain names.
 const WINDOWS_UNSAFE = /[:<>"|?*]|[. ]$/;
-const IS_WINDOWS = process.platform === 'win32';
+const IS_WINDOWS = globalThis.process?.platform === 'win32';
+
+interface FileSystem {
+  fs: typeof Fs;
+  path: typeof Path;
+}
+
+/**
+ * `node:fs` and `node:path`, taken when a local directory is served rather than imported with
+ * the module, so `restmachine/static` (and `restmachine/openapi`, which uses it) loads on a
+ * runtime without a file system, where an S3 location still works.
+ */
+function fileSystem(directory: string): FileSystem {
+  const fs = nodeBuiltin<typeof Fs>('node:fs');
+  const path = nodeBuiltin<typeof Path>('node:path');
+  if (fs === undefined || path === undefined) {
+    throw new StaticRouterError(
+      'NO_FILE_SYSTEM',
+      `StaticRouter: serving the local directory ${directory} needs node:fs, which this runtime does not have (Cloudflare Workers: the nodejs_compat and enable_nodejs_fs_module flags); serve an s3:// location instead`,
+    );
+  }
+  return { fs, path };
+}
 
 interface CacheEntry {
   dev: number;
@@ -63,16 +86,21 @@ export class LocalStore {
   /** The directory's real absolute path. */
   readonly directory: string;
   readonly #inside: string;
+  readonly #fs: typeof Fs;
+  readonly #separator: string;
   readonly #cache: Map<string, CacheEntry> | undefined;
   readonly #maxFileSize: number;
   readonly #maxBytes: number;
   #cachedBytes = 0;
 
   constructor(serve: string, cache: Required<StaticCacheOptions> | false) {
-    const absolute = resolve(serve);
+    const { fs, path } = fileSystem(serve);
+    this.#fs = fs;
+    this.#separator = path.sep;
+    const absolute = path.resolve(serve);
     let info: Stats;
     try {
-      info = statSync(absolute);
+      info = fs.statSync(absolute);
     } catch (error) {
       throw new StaticRouterError(
         'DIRECTORY_NOT_FOUND',
@@ -83,8 +111,9 @@ export class LocalStore {
     if (!info.isDirectory()) {
       throw new StaticRouterError('NOT_A_DIRECTORY', `StaticRouter: not a directory: ${absolute}`);
     }
-    this.directory = realpathSync(absolute);
+    this.directory = fs.realpathSync(absolute);
     // `/srv/public` must not accept `/srv/public-secret`: compare with the separator appended.
+    const sep = path.sep;
     this.#inside = this.directory.endsWith(sep) ? this.directory : this.directory + sep;
     this.#cache = cache === false ? undefined : new Map();
     this.#maxFileSize = cache === false ? 0 : cache.maxFileSize;
@@ -103,13 +132,15 @@ export class LocalStore {
   async lookup(segments: readonly string[], suffix = ''): Promise<LocalLookup> {
     if (IS_WINDOWS && segments.some((segment) => WINDOWS_UNSAFE.test(segment))) return MISSING;
     const path =
-      segments.length === 0 ? this.directory : this.#inside + segments.join(sep) + suffix;
+      segments.length === 0
+        ? this.directory
+        : this.#inside + segments.join(this.#separator) + suffix;
     // A synchronous stat, as nginx does in its event loop: on a local disk it is a cached
     // dentry lookup of about a microsecond, several times cheaper than a round trip through
     // libuv's thread pool, and it is the one file system call a cached file costs.
     let info: Stats | undefined;
     try {
-      info = statSync(path, { throwIfNoEntry: false });
+      info = this.#fs.statSync(path, { throwIfNoEntry: false });
     } catch (error) {
       if (isNotFound(error)) return MISSING;
       throw error;
@@ -130,7 +161,7 @@ export class LocalStore {
     }
     let real: string;
     try {
-      real = await realpath(path);
+      real = await this.#fs.promises.realpath(path);
     } catch (error) {
       if (isNotFound(error)) return MISSING;
       throw error;
@@ -153,9 +184,9 @@ export class LocalStore {
 
   async #readFile(real: string, info: Stats): Promise<(LocalFile & { stats: Stats }) | undefined> {
     if (info.size > this.#maxFileSize) return describe(real, info, undefined);
-    let handle: Awaited<ReturnType<typeof open>>;
+    let handle: Fs.promises.FileHandle;
     try {
-      handle = await open(real, 'r');
+      handle = await this.#fs.promises.open(real, 'r');
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;

@@ -1,0 +1,136 @@
+/**
+ * What the installed package does on the Workers runtime itself, beyond starting (worker.test.ts):
+ * one workerd serves one Worker three times, without Node compatibility, with `nodejs_compat`,
+ * and with `nodejs_compat` and a file system (`enable_nodejs_fs_module`), and the tests send it
+ * many requests. Each checks something workerd does differently from Node, Bun and Deno.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Installed, packAndInstall } from './packed.js';
+import { bundleWorker, needWorkerd, type RunningWorkerd, startWorkerd } from './workerd.js';
+
+const WORKER = `
+import { RestApplication, Response } from 'restmachine';
+import { FetchAdapter } from 'restmachine/fetch';
+import { openapiRouter } from 'restmachine/openapi';
+import { StaticRouter } from 'restmachine/static';
+
+const app = new RestApplication();
+const pause = (ms) => new Promise((wake) => setTimeout(wake, ms));
+app.get('/', () => ({ ready: true }));
+
+let staticFailure = null;
+try {
+  app.mount('/files', new StaticRouter('/bundle'));
+} catch (error) {
+  staticFailure = error.code;
+}
+app.get('/static-failure', () => ({ staticFailure }));
+
+let docsFailure = null;
+try {
+  openapiRouter(app, { info: { title: 'Page', version: '1' } });
+} catch (error) {
+  docsFailure = error.message;
+}
+app.get('/docs-failure', () => ({ docsFailure }));
+app.mount('/', openapiRouter(app, { info: { title: 'Worker', version: '1' }, docs: false }));
+
+export default { fetch: new FetchAdapter(app).fetch };
+`;
+
+let installed: Installed;
+let workerd: RunningWorkerd | undefined;
+/** The Worker without Node compatibility, with `nodejs_compat`, and with a file system too. */
+let plain: string;
+let compat: string;
+let files: string;
+
+beforeAll(async () => {
+  installed = await packAndInstall();
+}, 240_000);
+
+afterAll(() => {
+  workerd?.process.kill();
+  if (installed !== undefined) rmSync(installed.work, { recursive: true, force: true });
+});
+
+/** Starts workerd once, for the first test that needs it. */
+async function started(): Promise<void> {
+  if (workerd !== undefined) return;
+  const directory = mkdtempSync(join(installed.work, 'worker-'));
+  await bundleWorker(installed.project, WORKER, directory);
+  workerd = await startWorkerd(directory, [
+    { file: 'worker.js', flags: [] },
+    { file: 'worker.js', flags: ['nodejs_compat'] },
+    { file: 'worker.js', flags: ['nodejs_compat', 'enable_nodejs_fs_module'] },
+  ]);
+  [plain, compat, files] = workerd.origins as [string, string, string];
+}
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request over plain HTTP/1.1, whose answer is read as sent: nothing decoded. */
+function raw(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawAnswer> {
+  return new Promise((resolveAnswer, reject) => {
+    httpRequest(url, { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolveAnswer({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('restmachine on workerd', () => {
+  it('serves the OpenAPI document, and says why the reference page cannot be', async (context) => {
+    needWorkerd(context);
+    await started();
+    for (const origin of [plain, compat]) {
+      const answer = await fetch(`${origin}/openapi.json`);
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { info: unknown }).info).toEqual({
+        title: 'Worker',
+        version: '1',
+      });
+    }
+    const failure = (await (await fetch(`${plain}/docs-failure`)).json()) as {
+      docsFailure: string;
+    };
+    expect(failure.docsFailure).toMatch(/docs: false/);
+  }, 60_000);
+
+  it('serves a local directory where there is a file system', async (context) => {
+    needWorkerd(context);
+    await started();
+    for (const origin of [plain, compat]) {
+      expect(await (await fetch(`${origin}/static-failure`)).json()).toEqual({
+        staticFailure: 'NO_FILE_SYSTEM',
+      });
+    }
+    const whole = await raw(`${files}/files/worker.js`);
+    expect(whole.status).toBe(200);
+    expect(whole.body.toString()).toContain('FetchAdapter needs a RestApplication');
+    const range = await raw(`${files}/files/worker.js`, { range: 'bytes=0-9' });
+    expect(range.status).toBe(206);
+    expect(range.body.length).toBe(10);
+  }, 60_000);
+});
