@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installed, packAndInstall } from './packed.js';
 import { bundleWorker, needWorkerd, type RunningWorkerd, startWorkerd } from './workerd.js';
@@ -21,6 +22,10 @@ import { StaticRouter } from 'restmachine/static';
 const app = new RestApplication();
 const pause = (ms) => new Promise((wake) => setTimeout(wake, ms));
 app.get('/', () => ({ ready: true }));
+app.get('/big', () => ({ data: 'x'.repeat(5000) })).compress();
+app.get('/big-stream', () => new Response(200, (async function* () {
+  for (let i = 0; i < 3; i++) { yield 'y'.repeat(2000); await pause(10); }
+})(), { contentType: 'text/plain' })).compress();
 
 let staticFailure = null;
 try {
@@ -101,6 +106,19 @@ function raw(
 }
 
 describe('restmachine on workerd', () => {
+  it('sends a compressed body compressed once, buffered and streamed', async (context) => {
+    needWorkerd(context);
+    await started();
+    for (const origin of [plain, compat]) {
+      const buffered = await raw(`${origin}/big`, { 'accept-encoding': 'gzip' });
+      expect(buffered.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(gunzipSync(buffered.body).toString())).toEqual({ data: 'x'.repeat(5000) });
+      const streamed = await raw(`${origin}/big-stream`, { 'accept-encoding': 'gzip' });
+      expect(streamed.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(streamed.body).toString()).toBe('y'.repeat(6000));
+    }
+  }, 60_000);
+
   it('serves the OpenAPI document, and says why the reference page cannot be', async (context) => {
     needWorkerd(context);
     await started();

@@ -214,13 +214,26 @@ async function toFetchResponse(
     // append(), never set(): each Set-Cookie stays its own header (RFC 6265 §3); Headers keeps
     // them apart and runtimes send one line each.
     for (const [name, value] of response.headers) headers.append(name, value);
-    return new Response(body, { status: response.statusCode, headers });
+    const init: RuntimeResponseInit = { status: response.statusCode, headers };
+    // Workers encode a body themselves when its Content-Encoding names a coding they know, so a
+    // body the pipeline compressed already would go out compressed twice; `manual` sends it as
+    // it is. Other runtimes ignore the option.
+    if (headers.has('content-encoding')) init.encodeBody = 'manual';
+    return new Response(body, init);
   } catch (error) {
     // The body made for the runtime holds the handler's stream (its reader, its iterator): it
     // is what must be let go.
     discardBody(body);
     throw error;
   }
+}
+
+/**
+ * Response options as Cloudflare Workers extend them: `encodeBody: 'manual'` says the body is
+ * already in its Content-Encoding.
+ */
+interface RuntimeResponseInit extends ResponseInit {
+  encodeBody?: 'automatic' | 'manual';
 }
 
 /**
