@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installed, packAndInstall } from './packed.js';
 import { bundleWorker, needWorkerd, type RunningWorkerd, startWorkerd } from './workerd.js';
@@ -117,6 +117,16 @@ describe('restmachine on workerd', () => {
       expect(streamed.headers['content-encoding']).toBe('gzip');
       expect(gunzipSync(streamed.body).toString()).toBe('y'.repeat(6000));
     }
+  }, 60_000);
+
+  it('uses node:zlib, Brotli included, where Node compatibility gives it', async (context) => {
+    needWorkerd(context);
+    await started();
+    const answer = await raw(`${compat}/big`, { 'accept-encoding': 'br' });
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(answer.body).toString())).toEqual({
+      data: 'x'.repeat(5000),
+    });
   }, 60_000);
 
   it('serves the OpenAPI document, and says why the reference page cannot be', async (context) => {

@@ -25,7 +25,9 @@ const DONE: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: unde
 
 /** The encoders of this runtime's `node:zlib`; rejects where there is no such module. */
 export async function nodeEncoders(): Promise<Encoders> {
-  const [zlib, fs] = await Promise.all([import('node:zlib'), import('node:fs')]);
+  // zlib alone: `node:fs` is for file bodies only, and a runtime may have the one without the
+  // other (Workers with Node compatibility have no file system).
+  const zlib = await import('node:zlib');
   const constants = zlib.constants as typeof zlib.constants & Record<string, number>;
   const zstd = zlib as typeof zlib & Zstd;
   const hasZstd =
@@ -85,12 +87,11 @@ export async function nodeEncoders(): Promise<Encoders> {
     file: async (body: FileBody): Promise<Chunks> => {
       // Opened before the head is written, as every adapter opens a file it sends: a file
       // removed since it was looked up is a 404 through the error path, not a 200 cut short.
-      const handle = await fs.promises
-        .open(body.path, 'r')
-        .catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new HttpError(404);
-          throw error;
-        });
+      const { open } = await import('node:fs/promises');
+      const handle = await open(body.path, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new HttpError(404);
+        throw error;
+      });
       const { start, end, length } = fileSpan(body);
       let stream: ReadStream;
       try {
