@@ -27,6 +27,18 @@ app.get('/big-stream', () => new Response(200, (async function* () {
   for (let i = 0; i < 3; i++) { yield 'y'.repeat(2000); await pause(10); }
 })(), { contentType: 'text/plain' })).compress();
 
+let released = false;
+app.get('/released', () => ({ released }));
+// Naming the signal binds the stream to it: the pipeline stops it without waiting for it.
+app.get('/ticks', ({ signal }) => new Response(200, (async function* () {
+  try {
+    for (let i = 0; ; i++) { yield 'tick ' + i + '\\n'; await pause(100); }
+  } finally {
+    await pause(50);
+    released = true;
+  }
+})(), { contentType: 'text/plain' }));
+
 let staticFailure = null;
 try {
   app.mount('/files', new StaticRouter('/bundle'));
@@ -127,6 +139,25 @@ describe('restmachine on workerd', () => {
     expect(JSON.parse(brotliDecompressSync(answer.body).toString())).toEqual({
       data: 'x'.repeat(5000),
     });
+  }, 60_000);
+
+  it("runs a stream's finally after its client went away, past an await", async (context) => {
+    needWorkerd(context);
+    await started();
+    const abort = new AbortController();
+    const answer = await fetch(`${plain}/ticks`, { signal: abort.signal });
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.read();
+    abort.abort();
+    const deadline = Date.now() + 5_000;
+    let released = false;
+    while (!released && Date.now() < deadline) {
+      await new Promise((wait) => setTimeout(wait, 100));
+      released = ((await (await fetch(`${plain}/released`)).json()) as { released: boolean })
+        .released;
+    }
+    expect(released).toBe(true);
   }, 60_000);
 
   it('serves the OpenAPI document, and says why the reference page cannot be', async (context) => {

@@ -3,7 +3,7 @@
  * for Bun, Deno, Cloudflare Workers and Node's own `Request`/`Response`.
  */
 
-import { dispatch } from '../../app/kernel.js';
+import { dispatch, unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { HttpError, libraryAnswer, SetupError } from '../../errors.js';
 import { exactly, fileSpan } from '../../file-span.js';
@@ -186,12 +186,35 @@ async function toBody(
   // aborts the request's signal too: the `signal` injectable fires, so a source waiting on it
   // (`on(bus, 'message', { signal })`) stops at once instead of at its next event.
   const clientGone = (): void => CLIENT_GONE.get(request)?.();
+  const fetchContext = request.context.fetchContext;
   if (body instanceof FileBody) return fileStream(body, failureLog, clientGone);
-  if (body instanceof ReadableStream) return byteStream(body, failureLog, clientGone);
+  if (body instanceof ReadableStream) {
+    return byteStream(body, failureLog, clientGone, keepRunning(fetchContext, body));
+  }
   if (isStream(body)) {
-    return toReadableStream(streamChunks(body), failureLog, clientGone);
+    const whileReleasing = keepRunning(fetchContext, body);
+    return toReadableStream(streamChunks(body), failureLog, clientGone, whileReleasing);
   }
   return null;
+}
+
+/**
+ * Where the runtime gave a `waitUntil` (Workers' `ctx`), what keeps a released body's cleanup
+ * running after its client went away: the source's release, then the cleanup the pipeline
+ * recorded for `body` (a generator's `finally`, docs/fetch.md). Workers end a request's work
+ * when its response is cancelled, so without this a generator waiting on a timer or on I/O
+ * would never resume, and its `finally` never run.
+ */
+function keepRunning(
+  context: unknown,
+  body: object,
+): ((released: Promise<unknown>) => void) | undefined {
+  const waitUntil = (context as { waitUntil?: unknown } | null | undefined)?.waitUntil;
+  if (typeof waitUntil !== 'function') return undefined;
+  return (released) => {
+    const cleanup = released.then(() => unfinished(body)).catch(() => undefined);
+    waitUntil.call(context, cleanup);
+  };
 }
 
 async function toFetchResponse(

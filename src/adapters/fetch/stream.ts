@@ -18,13 +18,15 @@ export interface StreamFailureLog {
 /**
  * A `ReadableStream` that reads `source` only as fast as its consumer pulls. Cancelling it
  * (the client went away) runs `onCancel`, then ends the source's iteration, which closes a Node
- * stream or runs a generator's `finally`. A source that throws is logged through `failureLog`,
- * with the same line the Node adapter writes (docs/fetch.md), and errors the stream.
+ * stream or runs a generator's `finally`, and hands the promise of that release to `whileReleasing`.
+ * A source that throws is logged through `failureLog`, with the same line the Node adapter writes
+ * (docs/fetch.md), and errors the stream.
  */
 export function toReadableStream(
   source: AsyncIterable<Uint8Array | string>,
   failureLog?: StreamFailureLog,
   onCancel?: () => void,
+  whileReleasing?: (released: Promise<unknown>) => void,
 ): ReadableStream<Uint8Array> {
   let iterator: AsyncIterator<Uint8Array | string> | undefined;
   // A source released because the consumer cancelled may end a pending read with an error of
@@ -49,7 +51,9 @@ export function toReadableStream(
       async cancel(reason) {
         cancelled = true;
         onCancel?.();
-        await iterator?.return?.(reason);
+        const released = Promise.resolve(iterator?.return?.(reason));
+        whileReleasing?.(released);
+        await released;
       },
     },
     // No read-ahead: a chunk is taken from the source only when the consumer asks for one.
@@ -61,12 +65,13 @@ export function toReadableStream(
  * A handler's `ReadableStream` as the bytes a runtime's Response takes: text chunks encoded as
  * UTF-8, as the Node adapter writes them (a runtime refuses a chunk that is no Uint8Array after
  * the status went out), and a failure logged like any other body's. Cancelling it cancels the
- * handler's stream, after `onCancel`.
+ * handler's stream, after `onCancel`, and hands the promise of that to `whileReleasing`.
  */
 export function byteStream(
   body: ReadableStream<Uint8Array | string>,
   failureLog?: StreamFailureLog,
   onCancel?: () => void,
+  whileReleasing?: (released: Promise<unknown>) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
@@ -81,7 +86,9 @@ export function byteStream(
       },
       cancel(reason) {
         onCancel?.();
-        return reader.cancel(reason);
+        const released = reader.cancel(reason);
+        whileReleasing?.(released);
+        return released;
       },
     },
     { highWaterMark: 0 },
