@@ -39,6 +39,11 @@ app.get('/ticks', ({ signal }) => new Response(200, (async function* () {
   }
 })(), { contentType: 'text/plain' }));
 
+app.get('/sized', () => new Response(200, (async function* () { yield 'abc'; yield 'def'; })(), {
+  contentType: 'text/plain',
+  headers: { 'Content-Length': '6' },
+}));
+
 let staticFailure = null;
 try {
   app.mount('/files', new StaticRouter('/bundle'));
@@ -177,7 +182,7 @@ describe('restmachine on workerd', () => {
     expect(failure.docsFailure).toMatch(/docs: false/);
   }, 60_000);
 
-  it('serves a local directory where there is a file system', async (context) => {
+  it('serves a local directory where there is a file system, with its length', async (context) => {
     needWorkerd(context);
     await started();
     for (const origin of [plain, compat]) {
@@ -185,11 +190,19 @@ describe('restmachine on workerd', () => {
         staticFailure: 'NO_FILE_SYSTEM',
       });
     }
+    const head = await raw(`${files}/files/worker.js`, {}, 'HEAD');
+    const length = Number(head.headers['content-length']);
+    expect(length).toBeGreaterThan(0);
     const whole = await raw(`${files}/files/worker.js`);
     expect(whole.status).toBe(200);
-    expect(whole.body.toString()).toContain('FetchAdapter needs a RestApplication');
+    expect(whole.headers['content-length']).toBe(String(length));
+    expect(whole.body.length).toBe(length);
     const range = await raw(`${files}/files/worker.js`, { range: 'bytes=0-9' });
     expect(range.status).toBe(206);
+    expect(range.headers['content-length']).toBe('10');
     expect(range.body.length).toBe(10);
+    const sized = await raw(`${plain}/sized`);
+    expect(sized.headers['content-length']).toBe('6');
+    expect(sized.body.toString()).toBe('abcdef');
   }, 60_000);
 });

@@ -238,6 +238,7 @@ async function toFetchResponse(
     // them apart and runtimes send one line each.
     for (const [name, value] of response.headers) headers.append(name, value);
     const init: RuntimeResponseInit = { status: response.statusCode, headers };
+    if (body instanceof ReadableStream) body = withKnownLength(body, headers);
     // Workers encode a body themselves when its Content-Encoding names a coding they know, so a
     // body the pipeline compressed already would go out compressed twice; `manual` sends it as
     // it is. Other runtimes ignore the option.
@@ -249,6 +250,28 @@ async function toFetchResponse(
     discardBody(body);
     throw error;
   }
+}
+
+/** Workers' identity transform that declares its length: `new FixedLengthStream(length)`. */
+type FixedLengthStreamClass = new (
+  length: number,
+) => { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+
+/**
+ * A stream body whose length the pipeline declared (a file, a range, a stream with its
+ * handler's Content-Length), piped through Workers' `FixedLengthStream` where the runtime has
+ * one: Workers send any other stream chunked, without the Content-Length a HEAD of the same
+ * resource states. Elsewhere the runtime sends the header as it is.
+ */
+function withKnownLength(
+  body: ReadableStream<Uint8Array>,
+  headers: Headers,
+): ReadableStream<Uint8Array> {
+  const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass })
+    .FixedLengthStream;
+  const declared = headers.get('content-length');
+  if (FixedLength === undefined || declared === null) return body;
+  return body.pipeThrough(new FixedLength(Number(declared)));
 }
 
 /**
