@@ -195,13 +195,21 @@ function withHost(raw: readonly string[], authority: string): string[] {
 
 /**
  * Tells the `signal` injectable that the client went away: the response closed before it
- * finished (Node emits `close` on it when the connection drops). One object for every request;
- * a listener is added only for a request whose handler asked for the signal.
+ * finished (Node emits `close` on it when the connection drops). One small object per request,
+ * holding its response; a listener is added only for a request whose handler asked for the signal.
  */
-const NODE_CONTEXT: PlatformContext = Object.freeze({
+class NodeContext implements PlatformContext {
+  [key: string]: unknown;
+  readonly #response: ServerResponse | undefined;
+
+  constructor(response: ServerResponse | undefined) {
+    this.#response = response;
+  }
+
   onClientGone(request: Request, listener: () => void): void {
-    const body = request.body;
-    const response = body instanceof NodeRequestBody ? body.response : undefined;
+    // Read from the request's own context, so the method works taken off its object too.
+    const context = request.context;
+    const response = #response in context ? context.#response : undefined;
     if (response === undefined) return;
     if (response.destroyed && !response.writableFinished) listener();
     else {
@@ -209,8 +217,19 @@ const NODE_CONTEXT: PlatformContext = Object.freeze({
         if (!response.writableFinished) listener();
       });
     }
-  },
-});
+  }
+}
+
+/**
+ * Whether the request has a body: one with neither Content-Length nor Transfer-Encoding has
+ * none (RFC 9112 §6.3), and one declaring `Content-Length: 0` is empty, which is no body either,
+ * as on the Fetch adapter. Node's server has built `headers` already (it reads Host from it), so
+ * this is two property reads, and a GET makes no body object.
+ */
+function hasBody(message: IncomingMessage): boolean {
+  const { 'content-length': length, 'transfer-encoding': coding } = message.headers;
+  return coding !== undefined || (length !== undefined && length !== '0');
+}
 
 /** Builds the restmachine request for a Node request. */
 export function toRequest(
@@ -237,8 +256,8 @@ export function toRequest(
     method: message.method ?? 'GET',
     path,
     headers,
-    body: new NodeRequestBody(message, awaitingContinue, response),
-    context: NODE_CONTEXT,
+    body: hasBody(message) ? new NodeRequestBody(message, awaitingContinue, response) : undefined,
+    context: new NodeContext(response ?? awaitingContinue),
     // Behind a trusted proxy that terminated TLS the client's connection was still encrypted.
     tls: protocol === 'https',
     clientCert: encrypted ? clientCertificate(socket) : undefined,
