@@ -101,11 +101,13 @@ function reachable(entry: string): Map<string, string> {
   return files;
 }
 
-it('no file the core or restmachine/fetch can load, even lazily, imports a node: module statically', () => {
+it('no file the core, restmachine/fetch, /openapi or /static can load, even lazily, imports a node: module statically', () => {
   const dist = join(installed.project, 'node_modules', 'restmachine', 'dist');
   const files = new Map([
     ...reachable(join(dist, 'index.js')),
     ...reachable(join(dist, 'adapters', 'fetch', 'index.js')),
+    ...reachable(join(dist, 'openapi', 'index.js')),
+    ...reachable(join(dist, 'static', 'index.js')),
   ]);
   // The multipart parser is among them, loaded by dynamic import().
   expect(
