@@ -27,17 +27,23 @@ app.get('/big-stream', () => new Response(200, (async function* () {
   for (let i = 0; i < 3; i++) { yield 'y'.repeat(2000); await pause(10); }
 })(), { contentType: 'text/plain' })).compress();
 
-let released = false;
-app.get('/released', () => ({ released }));
-// Naming the signal binds the stream to it: the pipeline stops it without waiting for it.
-app.get('/ticks', ({ signal }) => new Response(200, (async function* () {
+const released = { ticks: false, sized: false };
+app.get('/released', () => released);
+const ticks = (name) => (async function* () {
   try {
     for (let i = 0; ; i++) { yield 'tick ' + i + '\\n'; await pause(100); }
   } finally {
     await pause(50);
-    released = true;
+    released[name] = true;
   }
-})(), { contentType: 'text/plain' }));
+})();
+// Naming the signal binds the stream to it: the pipeline stops it without waiting for it.
+app.get('/ticks', ({ signal }) => new Response(200, ticks('ticks'), { contentType: 'text/plain' }));
+// A declared length: on Workers the body goes out through a FixedLengthStream.
+app.get('/sized-ticks', ({ signal }) => new Response(200, ticks('sized'), {
+  contentType: 'text/plain',
+  headers: { 'Content-Length': '100000' },
+}));
 
 app.get('/sized', () => new Response(200, (async function* () { yield 'abc'; yield 'def'; })(), {
   contentType: 'text/plain',
@@ -149,20 +155,25 @@ describe('restmachine on workerd', () => {
   it("runs a stream's finally after its client went away, past an await", async (context) => {
     needWorkerd(context);
     await started();
-    const abort = new AbortController();
-    const answer = await fetch(`${plain}/ticks`, { signal: abort.signal });
-    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
-    await reader.read();
-    await reader.read();
-    abort.abort();
-    const deadline = Date.now() + 5_000;
-    let released = false;
-    while (!released && Date.now() < deadline) {
-      await new Promise((wait) => setTimeout(wait, 100));
-      released = ((await (await fetch(`${plain}/released`)).json()) as { released: boolean })
-        .released;
+    for (const [path, name] of [
+      ['/ticks', 'ticks'],
+      ['/sized-ticks', 'sized'],
+    ] as const) {
+      const abort = new AbortController();
+      const answer = await fetch(`${plain}${path}`, { signal: abort.signal });
+      const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      await reader.read();
+      abort.abort();
+      const deadline = Date.now() + 5_000;
+      let released = false;
+      while (!released && Date.now() < deadline) {
+        await new Promise((wait) => setTimeout(wait, 100));
+        const flags = (await (await fetch(`${plain}/released`)).json()) as Record<string, boolean>;
+        released = flags[name] === true;
+      }
+      expect({ path, released }).toEqual({ path, released: true });
     }
-    expect(released).toBe(true);
   }, 60_000);
 
   it('serves the OpenAPI document, and says why the reference page cannot be', async (context) => {

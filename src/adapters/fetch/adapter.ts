@@ -209,12 +209,18 @@ function keepRunning(
   context: unknown,
   body: object,
 ): ((released: Promise<unknown>) => void) | undefined {
+  const waitUntil = waitUntilOf(context);
+  if (waitUntil === undefined) return undefined;
+  return (released) => {
+    waitUntil(released.then(() => unfinished(body)).catch(() => undefined));
+  };
+}
+
+/** The runtime's `waitUntil` (Workers' `ctx.waitUntil`), bound, if its context has one. */
+function waitUntilOf(context: unknown): ((work: Promise<unknown>) => void) | undefined {
   const waitUntil = (context as { waitUntil?: unknown } | null | undefined)?.waitUntil;
   if (typeof waitUntil !== 'function') return undefined;
-  return (released) => {
-    const cleanup = released.then(() => unfinished(body)).catch(() => undefined);
-    waitUntil.call(context, cleanup);
-  };
+  return (work) => waitUntil.call(context, work);
 }
 
 async function toFetchResponse(
@@ -238,7 +244,9 @@ async function toFetchResponse(
     // them apart and runtimes send one line each.
     for (const [name, value] of response.headers) headers.append(name, value);
     const init: RuntimeResponseInit = { status: response.statusCode, headers };
-    if (body instanceof ReadableStream) body = withKnownLength(body, headers);
+    if (body instanceof ReadableStream) {
+      body = withKnownLength(body, headers, waitUntilOf(request.context.fetchContext));
+    }
     // Workers encode a body themselves when its Content-Encoding names a coding they know, so a
     // body the pipeline compressed already would go out compressed twice; `manual` sends it as
     // it is. Other runtimes ignore the option.
@@ -266,12 +274,19 @@ type FixedLengthStreamClass = new (
 function withKnownLength(
   body: ReadableStream<Uint8Array>,
   headers: Headers,
+  waitUntil: ((work: Promise<unknown>) => void) | undefined,
 ): ReadableStream<Uint8Array> {
   const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass })
     .FixedLengthStream;
   const declared = headers.get('content-length');
   if (FixedLength === undefined || declared === null) return body;
-  return body.pipeThrough(new FixedLength(Number(declared)));
+  const { readable, writable } = new FixedLength(Number(declared));
+  // The pipe is what cancels `body` when the client goes away: kept running (waitUntil) so
+  // it sees that, and the body's own release runs (toBody), where Workers would otherwise end
+  // the request's work with the response.
+  const piping = body.pipeTo(writable).catch(() => undefined);
+  waitUntil?.(piping);
+  return readable;
 }
 
 /**
