@@ -15,3 +15,20 @@ export function nodeBuiltin<Module>(name: string): Module | undefined {
     return undefined;
   }
 }
+
+/**
+ * Why {@link nodeBuiltin} found no `name`, for an error message: a Node older than 20.16 has no
+ * `process.getBuiltinModule` (upgrade), any other runtime no such module.
+ */
+export function noBuiltinReason(name: string): string {
+  const runtime = (
+    globalThis as {
+      process?: { versions?: { node?: string }; getBuiltinModule?: unknown };
+    }
+  ).process;
+  const node = runtime?.versions?.node;
+  if (node !== undefined && typeof runtime?.getBuiltinModule !== 'function') {
+    return `Node ${node} cannot load ${name} synchronously (process.getBuiltinModule came in Node 20.16: upgrade)`;
+  }
+  return `this runtime does not have ${name}`;
+}

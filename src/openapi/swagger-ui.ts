@@ -5,7 +5,7 @@
 import type * as NodeModule from 'node:module';
 import type * as Path from 'node:path';
 import { SetupError } from '../errors.js';
-import { nodeBuiltin } from '../node-builtin.js';
+import { noBuiltinReason, nodeBuiltin } from '../node-builtin.js';
 
 export const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
 
@@ -64,7 +64,7 @@ function nodeModule<Module>(name: string): Module {
   if (module === undefined) {
     throw new SetupError(
       'INVALID_OPTION',
-      `openapiRouter(): the API reference page is served from the installed "${SWAGGER_UI_PACKAGE}", found with ${name}, which this runtime does not have. Pass { docs: false } to serve the document only`,
+      `openapiRouter(): the API reference page is served from the installed "${SWAGGER_UI_PACKAGE}", found with ${name}, and ${noBuiltinReason(name)}. Pass { docs: false } to serve the document only`,
     );
   }
   return module;

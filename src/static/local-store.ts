@@ -5,7 +5,7 @@
 import type * as Fs from 'node:fs';
 import type { Stats } from 'node:fs';
 import type * as Path from 'node:path';
-import { nodeBuiltin } from '../node-builtin.js';
+import { noBuiltinReason, nodeBuiltin } from '../node-builtin.js';
 import { StaticRouterError } from './errors.js';
 import type { StaticCacheOptions } from './options.js';
 
@@ -58,7 +58,7 @@ function fileSystem(directory: string): FileSystem {
   if (fs === undefined || path === undefined) {
     throw new StaticRouterError(
       'NO_FILE_SYSTEM',
-      `StaticRouter: serving the local directory ${directory} needs node:fs, which this runtime does not have (Cloudflare Workers: the nodejs_compat and enable_nodejs_fs_module flags); serve an s3:// location instead`,
+      `StaticRouter: serving the local directory ${directory} needs node:fs, and ${noBuiltinReason(fs === undefined ? 'node:fs' : 'node:path')} (Cloudflare Workers: the nodejs_compat and enable_nodejs_fs_module flags); serve an s3:// location instead`,
     );
   }
   return { fs, path };
