@@ -9,7 +9,6 @@ import type { StandardSchemaV1 } from './inject/validation.js';
 import type { AnyLogger, Logger } from './logger.js';
 import type {
   NotForHooksNames,
-  Registered,
   StartupResultNames,
   ValidatorNames,
 } from './routing/route-types.js';
@@ -188,10 +187,10 @@ export type OnResponseHook<Deps extends Registry, Path extends string = never> =
   context: RequestHookContext<Deps, Path> & ResponseHookExtras,
 ) => unknown;
 
-/** Merges a name registered here into a registry type. */
+/** Merges a new name into a registry type. */
 export type With<Deps extends Registry, Name extends string, Value> = Deps & {
   [K in Name]: Value;
-} & Registered<Name>;
+};
 
 /** Options of `new RestApplication(options)`. */
 export interface ApplicationOptions {

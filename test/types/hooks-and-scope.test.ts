@@ -5,7 +5,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type NotForHooks,
-  type Registered,
   type Response,
   RestApplication,
   Router,
@@ -21,11 +20,9 @@ describe('scope and hook types', () => {
     // Each authorization name is also recorded as one no hook may inject.
     expectTypeOf(notes).toEqualTypeOf<
       Router<
-        { user: { name: string } } & Registered<'user'> &
-          NotForHooks<'user'> & {
-            store: Map<string, string>;
-          } & Registered<'store'> & { readOnly: false } & Registered<'readOnly'> &
-          NotForHooks<'readOnly'>
+        { user: { name: string } } & NotForHooks<'user'> & { store: Map<string, string> } & {
+            readOnly: false;
+          } & NotForHooks<'readOnly'>
       >
     >();
     notes.get('/{id}', ({ user, store, id }) => {
@@ -46,10 +43,7 @@ describe('scope and hook types', () => {
       .dependency('count', () => 1)
       .authorized('user', () => 'ada' as string | undefined);
     expectTypeOf(app).toEqualTypeOf<
-      RestApplication<
-        { count: number } & Registered<'count'> & { user: string } & Registered<'user'> &
-          NotForHooks<'user'>
-      >
+      RestApplication<{ count: number } & { user: string } & NotForHooks<'user'>>
     >();
     expectTypeOf(app.startup).toBeFunction();
     app.get('/', ({ count, user }) => `${user}${count}`);

@@ -65,56 +65,6 @@ export type StartupResultNames<Deps> = Deps extends { readonly [STARTUP_RESULTS]
   ? Extract<keyof NonNullable<Map>, string>
   : never;
 
-/**
- * The key under which a registry type records the names its router or application registered
- * itself, as opposed to those its type argument declares (`new Router<{ store: Store }>()`): a
- * mounted router brings the first along and needs the others from what it is mounted on.
- */
-export declare const REGISTERED: unique symbol;
-
-/** The registry entry that marks `Name` registered by the router or application itself. */
-export type Registered<Name extends string> = {
-  readonly [REGISTERED]?: { [K in Name]: true };
-};
-
-/** The names a registry type's router or application registered itself. */
-export type RegisteredNames<Deps> = Deps extends { readonly [REGISTERED]?: infer Map }
-  ? Extract<keyof NonNullable<Map>, string>
-  : never;
-
-/**
- * The names a router's registry declares without registering them, which whatever it is mounted
- * on must provide; none for a registry with an index signature, which types no names.
- */
-export type DeclaredNames<Deps> = string extends keyof Deps
-  ? never
-  : Exclude<keyof Deps & string, RegisteredNames<Deps>>;
-
-/**
- * The declared names of a mounted router's registry `Mounted` that `Parent` (the registry of
- * what it is mounted on) lacks or holds with a type the router's handlers do not take.
- */
-export type UnprovidedNames<Parent, Mounted> = string extends keyof Parent
-  ? never
-  : {
-      [Name in DeclaredNames<Mounted>]: Name extends keyof Parent
-        ? [Parent[Name]] extends [Mounted[Name]]
-          ? never
-          : Name
-        : Name;
-    }[DeclaredNames<Mounted>];
-
-/**
- * `unknown` when `Parent` provides every name a mounted router's registry `Mounted` declares,
- * else a type no router has, whose one property names what is missing: a compile error at
- * `mount()`, not an unknown dependency at startup or a wrong value at run time.
- */
-export type MountCheck<Parent, Mounted> = [UnprovidedNames<Parent, Mounted>] extends [never]
-  ? unknown
-  : {
-      readonly '~restmachine': `mount(): the router's handlers take "${UnprovidedNames<Parent, Mounted> & string}", which this application or router does not register with that type`;
-    };
-
 /** Where a client puts what each validation source reads. */
 export interface SourceKeys {
   jsonBody: 'json';

@@ -40,7 +40,6 @@ import { cspSetting, Route } from './route.js';
 import type {
   CarriesRoutes,
   MethodOf,
-  MountCheck,
   MountedRoutes,
   NewRoute,
   NotForHooks,
@@ -49,9 +48,6 @@ import type {
   TypedRoute,
 } from './route-types.js';
 import { normalizePrefix, validateTemplate } from './template.js';
-
-/** The registry type of a router. */
-type RegistryOf<Mounted> = Mounted extends Router<infer Deps> ? Deps : never;
 
 /** A router mounted under a prefix. */
 export interface Mount {
@@ -439,7 +435,7 @@ export class Router<Deps extends Registry = {}> {
    */
   mount<Prefix extends string, Mounted extends Router<Registry>>(
     prefix: Prefix,
-    router: Mounted & MountCheck<Deps, RegistryOf<Mounted>>,
+    router: Mounted,
   ): this & MountedRoutes<Prefix, Mounted>;
   mount(prefix: string, router: Router<Registry>): this {
     if (!(router instanceof Router)) {
