@@ -351,7 +351,7 @@ export type StartupResults<Deps extends Registry> = Pick<
 >;
 
 /** `string` for a registry with a string index signature, else `never`. */
-type IndexSignatureKey<Deps> = Deps extends unknown
+export type IndexSignatureKey<Deps> = Deps extends unknown
   ? string extends keyof Deps
     ? string
     : never
