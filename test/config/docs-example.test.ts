@@ -21,11 +21,14 @@ const blocks = [...page.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map(([, language, 
   body: body!,
 }));
 
-/** A YAML block whose first line names its file (`# config.yaml`), without that line. */
+/**
+ * A YAML block whose first line names its file (`# config.yaml`), as a reader copies it: the
+ * comment line included, so the lines in the messages the page shows are those of the copy.
+ */
 function file(name: string): string {
   const block = blocks.find(({ body }) => body.startsWith(`# ${name}\n`));
   if (!block) throw new Error(`docs/configuration.md has no block for ${name}`);
-  return block.body.slice(`# ${name}\n`.length);
+  return block.body;
 }
 
 /** The first `text` block after `marker`. */
