@@ -319,6 +319,28 @@ describe('requestTimeout and signal', () => {
     expect(signal?.aborted).toBe(false);
   });
 
+  it('ends the deadline of a stream whose next() throws: its signal does not fire later', async () => {
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 60 });
+    let signal: AbortSignal | undefined;
+    app.get('/broken', ({ signal: injected }) => {
+      signal = injected;
+      return {
+        [Symbol.asyncIterator](): AsyncIterator<string> {
+          return {
+            next(): Promise<IteratorResult<string>> {
+              throw new Error('no chunk');
+            },
+          };
+        },
+      };
+    });
+    const response = await app.request('/broken');
+    const iterator = (response.body as AsyncIterable<string>)[Symbol.asyncIterator]();
+    await expect(iterator.next()).rejects.toThrow('no chunk');
+    await sleep(120);
+    expect(signal?.aborted).toBe(false);
+  });
+
   it('gives an injected signal that tells of a client that went away', async () => {
     const app = new RestApplication({ logger: silentLogger });
     let gone: (() => void) | undefined;

@@ -95,7 +95,15 @@ export function stopOnAbort(
           const stopped = new Promise<IteratorResult<Chunk>>((resolve) => {
             wake = resolve;
           });
-          return Promise.race([read(), stopped]).then(
+          let reading: Promise<IteratorResult<Chunk>>;
+          try {
+            reading = read();
+          } catch (error) {
+            // A `next()` that throws rather than rejects ends the iteration as a rejection does.
+            end();
+            return Promise.reject(error);
+          }
+          return Promise.race([reading, stopped]).then(
             (result) => {
               if (result.done) end();
               if (failed) throw signal.reason;
