@@ -227,6 +227,9 @@ class NodeContext implements PlatformContext {
  * this is two property reads, and a GET makes no body object.
  */
 function hasBody(message: IncomingMessage): boolean {
+  // HTTP/2 frames a body itself, Content-Length optional (RFC 9113 §8.1.1): only HTTP/1 says
+  // by its header fields that there is none.
+  if (message.httpVersionMajor >= 2) return true;
   const { 'content-length': length, 'transfer-encoding': coding } = message.headers;
   return coding !== undefined || (length !== undefined && length !== '0');
 }
