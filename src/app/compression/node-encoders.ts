@@ -23,6 +23,10 @@ type Zstd = {
 
 const DONE: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: undefined });
 
+// node:fs is loaded at the first compressed file body, once: a runtime with zlib but no file
+// system (a Worker with nodejs_compat) still compresses everything else.
+let fsPromises: Promise<typeof import('node:fs/promises')> | undefined;
+
 /** The encoders of this runtime's `node:zlib`; rejects where there is no such module. */
 export async function nodeEncoders(): Promise<Encoders> {
   // zlib alone: `node:fs` is for file bodies only, and a runtime may have the one without the
@@ -87,7 +91,8 @@ export async function nodeEncoders(): Promise<Encoders> {
     file: async (body: FileBody): Promise<Chunks> => {
       // Opened before the head is written, as every adapter opens a file it sends: a file
       // removed since it was looked up is a 404 through the error path, not a 200 cut short.
-      const { open } = await import('node:fs/promises');
+      fsPromises ??= import('node:fs/promises');
+      const { open } = await fsPromises;
       const handle = await open(body.path, 'r').catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new HttpError(404);
         throw error;
