@@ -136,13 +136,17 @@ export type TupleResponse<Body, Status extends number> = Body extends ResponseRe
  * What an array typed as an array may be at run time besides one: `[body, 201, headers]` written
  * without `as const` types as `(Body | number | Headers)[]`, yet holding two or three members
  * with a status second it is sent as a tuple (`isTuple`, app/representable.ts). Wherever its
- * members may be numbers, so may its response be a tuple's: any status, any member as the body.
+ * members may be numbers beside other values, so may its response be a tuple's: any status, any
+ * member as the body. An array of numbers alone (`number[]`) is typed as the list it nearly
+ * always is; the docs say to send a two-number list with `Response.json()`.
  */
 export type UntypedTupleResponse<Member> = unknown extends Member
   ? ClientResponse<number, unknown>
   : [Extract<Member, number>] extends [never]
     ? never
-    : TupleResponse<Member, number>;
+    : [Exclude<Member, number>] extends [never]
+      ? never
+      : TupleResponse<Member, number>;
 
 /**
  * The responses a handler's result type gives: distributed over a union of results. A `Response`

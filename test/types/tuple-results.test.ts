@@ -47,11 +47,14 @@ describe('a tuple written without as const', () => {
     if (loose.status === 202) expectTypeOf(loose.data).toEqualTypeOf<unknown>();
   });
 
-  it('keeps an array of numbers a possible tuple, and other arrays and as const as they were', async () => {
+  it('keeps an array of numbers alone, other arrays and as const as they were', async () => {
     const client = createClient({ app: bookmarksApi() });
     const numbers = await client.get('/numbers');
     expect(numbers.status).toBe(200);
-    if (numbers.status === 203) expectTypeOf(numbers.data).toEqualTypeOf<number>();
+    // A list of numbers is typed as the list: its 200 narrows to number[].
+    if (numbers.status === 200) expectTypeOf(numbers.data).toEqualTypeOf<number[]>();
+    // @ts-expect-error: a list of numbers alone is not read as a tuple, so 203 is no status of it.
+    expect(numbers.status === 203).toBe(false);
     const names = await client.get('/names');
     // @ts-expect-error: an array of strings is never a tuple, so 201 is no status it answers.
     expect(names.status === 201).toBe(false);
