@@ -62,6 +62,11 @@ const SHUTDOWN = 'restmachine:shutdown';
 const LISTEN_PORT = 'RESTMACHINE_CLUSTER_LISTEN_PORT';
 const CLUSTER_PORT = 'RESTMACHINE_CLUSTER_PORT';
 const STARTUP_FAILED = 'restmachine:startup-failed';
+// A worker tells the primary the port its application's server listens on. The cluster's
+// 'listening' event would not do: it fires for every server a worker opens, and a startup
+// handler may open one of its own first (a metrics endpoint on another port), whose port would
+// then become the cluster's.
+const LISTENING = 'restmachine:listening';
 // A worker that dies is replaced after a pause that doubles with each replacement that dies in
 // turn (1 s, 2 s, 4 s... up to 30 s), so a fault that kills every new worker (a database that
 // is down, a bad deploy) neither makes the primary spin nor floods the log. A worker that
@@ -85,6 +90,20 @@ function isStartupFailed(message: unknown): message is StartupFailed {
     typeof message === 'object' &&
     message !== null &&
     (message as StartupFailed).type === STARTUP_FAILED
+  );
+}
+
+interface Listening {
+  type: typeof LISTENING;
+  port: number;
+}
+
+function isListening(message: unknown): message is Listening {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as Listening).type === LISTENING &&
+    typeof (message as Listening).port === 'number'
   );
 }
 
@@ -145,6 +164,10 @@ async function startWorker(
     });
     throw error;
   }
+  // Without a callback, a send to a primary already gone would be an uncaught 'error'; the
+  // 'disconnect' listener below is what handles that case.
+  const listening: Listening = { type: LISTENING, port: handle.port };
+  if (process.connected) process.send?.(listening, undefined, {}, () => undefined);
   // After its shutdown the worker leaves the cluster and exits, with code 1 when the shutdown
   // failed, so that the primary (and its supervisor) see the failure.
   const leave = (code: number): void => {
@@ -263,7 +286,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
 
   return new Promise<ClusterHandle>((resolve, reject) => {
     const listening = new Set<Worker>();
-    let address: { port: number; address: string | null } | undefined;
+    // The port of the first worker's application (see LISTENING).
+    let clusterPort: number | undefined;
 
     // The port each replacement was told to listen on (see LISTEN_PORT); the first workers,
     // and those sharing their socket, listen on the port of the options.
@@ -272,11 +296,11 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
     const fork = (): void => {
       let env: Record<string, string> | undefined;
       let listenPort: string | undefined;
-      if (address !== undefined) {
+      if (clusterPort !== undefined) {
         // Asked as a listening worker asked, the replacement shares that worker's socket.
         const sharing = listening.values().next();
-        listenPort = sharing.done === true ? String(address.port) : listenPorts.get(sharing.value);
-        env = { [CLUSTER_PORT]: String(address.port) };
+        listenPort = sharing.done === true ? String(clusterPort) : listenPorts.get(sharing.value);
+        env = { [CLUSTER_PORT]: String(clusterPort) };
         if (listenPort !== undefined) env[LISTEN_PORT] = listenPort;
       }
       const worker = cluster.fork(env);
@@ -288,15 +312,8 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
       worker.on('error', () => undefined);
       // Why the worker could not start, when it said so (it then exits with code 0).
       let startupFailure: string | undefined;
-      worker.on('message', (message: unknown) => {
-        if (!isStartupFailed(message)) return;
-        startupFailure = message.message;
-        if (!started) {
-          fail(new SetupError('STARTUP_FAILED', `A worker failed to start: ${message.message}`));
-        }
-      });
-      worker.on('listening', (info: { port: number; address: string | null }) => {
-        address ??= info;
+      const onListening = (port: number): void => {
+        clusterPort ??= port;
         listening.add(worker);
         listeningSince = Date.now();
         // Node drops a message to a worker with no 'message' listener yet: a shutdown asked
@@ -307,7 +324,18 @@ function startPrimary(options: ClusterOptions): Promise<ClusterHandle> {
         // Once shutdown began (a signal while workers started), the cluster is never ready.
         if (!started && closing === undefined && listening.size === count) {
           started = true;
-          resolve(primaryHandle(address.port));
+          resolve(primaryHandle(clusterPort));
+        }
+      };
+      worker.on('message', (message: unknown) => {
+        if (isListening(message)) {
+          onListening(message.port);
+          return;
+        }
+        if (!isStartupFailed(message)) return;
+        startupFailure = message.message;
+        if (!started) {
+          fail(new SetupError('STARTUP_FAILED', `A worker failed to start: ${message.message}`));
         }
       });
       worker.on('exit', (code, signal) => {

@@ -187,6 +187,38 @@ it('replaces a worker of a port-0 cluster while the other still serves, on the s
   }
 }, 30_000);
 
+it("reports and keeps the application's port when a startup handler opens another server first", async () => {
+  const { child, output } = launch({ STATS_SERVER: '1' });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  try {
+    const url = await listeningUrl(child, output);
+    const statsPort = /stats on port (\d+)/.exec(output())?.[1];
+    expect(statsPort).toBeDefined();
+    expect(new URL(url).port).not.toBe(statsPort);
+    const crashed = await pidFrom(url, '/crash');
+    expect(crashed).toEqual(expect.any(Number));
+    while (!/starting another in 1 s/.test(output())) {
+      if (child.exitCode !== null) throw new Error(`cluster exited early:\n${output()}`);
+      await sleep(50);
+    }
+    const survivor = await pidFrom(url);
+    // The replacement opens its stats server first, then must join the application's socket.
+    const deadline = Date.now() + 10_000;
+    const seen = new Set<number>();
+    while (Date.now() < deadline) {
+      seen.add(await pidFrom(url));
+      if ([...seen].some((pid) => pid !== crashed && pid !== survivor)) break;
+      await sleep(100);
+    }
+    expect([...seen].filter((pid) => pid !== crashed && pid !== survivor)).toHaveLength(1);
+    expect(output()).not.toContain('failed to start');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}, 30_000);
+
 it("says so when another process took a port-0 cluster's port after its last worker died", async () => {
   const { child, output } = launch({ ONE_WORKER: '1' });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
