@@ -338,7 +338,9 @@ export class Lifecycle {
         (name) => name !== 'log' && !this.startupValues.has(name),
       );
       if (missing !== undefined) {
-        this.#logger.warn('Shutdown handler skipped: a startup result it needs was never made', {
+        // Expected after a failed startup, whose own error says what went wrong: a warning here
+        // read as a second failure before it.
+        this.#logger.debug('Shutdown handler skipped: a startup result it needs was never made', {
           handler: entry.name ?? '(anonymous)',
           missing,
         });

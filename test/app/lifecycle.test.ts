@@ -182,7 +182,10 @@ describe('lifecycle', () => {
     const events: string[] = [];
     const warnings: unknown[] = [];
     const app = new RestApplication({
-      logger: { ...silentLogger, warn: (message, fields) => warnings.push({ message, ...fields }) },
+      logger: {
+        ...silentLogger,
+        debug: (message, fields) => warnings.push({ message, ...fields }),
+      },
     })
       .onStartup('db', () => {
         events.push('db opened');
