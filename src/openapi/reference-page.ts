@@ -60,15 +60,17 @@ export interface PageLinks {
   style: string;
   script: string;
   init: string;
+  icon: string;
 }
 
 export function referencePage(links: PageLinks): string {
-  const [title, document, style, script, init] = [
+  const [title, document, style, script, init, icon] = [
     links.title,
     links.document,
     links.style,
     links.script,
     links.init,
+    links.icon,
   ].map(escapeHtml);
   return `<!doctype html>
 <html lang="en">
@@ -76,6 +78,7 @@ export function referencePage(links: PageLinks): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
+<link rel="icon" type="image/png" href="${icon}">
 <link rel="stylesheet" href="${style}">
 </head>
 <body>

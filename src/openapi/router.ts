@@ -89,7 +89,7 @@ export function openapiRouter(
     if (docsPath === documentPath) {
       throw new SetupError('INVALID_OPTION', 'openapiRouter(): path and docs must differ');
     }
-    // The static router serves the two files the page loads, with their validators, ranges and
+    // The static router serves the three files the page loads, with their validators, ranges and
     // precompressed variants; nothing else of the package (its demo page, its package.json with
     // the version, its source maps) gets through.
     const assets = new StaticRouter(locateSwaggerUi(resolver));
@@ -108,6 +108,8 @@ export function openapiRouter(
         style: link(`${docsPath}/assets/${SWAGGER_UI_FILES.style}`),
         script: link(`${docsPath}/assets/${SWAGGER_UI_FILES.script}`),
         init: link(`${docsPath}/init.js`),
+        // Named by the page, so a browser does not ask for /favicon.ico (a 404 in its console).
+        icon: link(`${docsPath}/assets/${SWAGGER_UI_FILES.icon}`),
       });
       return new Response(200, html, { contentType: 'text/html; charset=utf-8' });
     };

@@ -13,6 +13,7 @@ export const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
 export const SWAGGER_UI_FILES = {
   style: 'swagger-ui.css',
   script: 'swagger-ui-bundle.js',
+  icon: 'favicon-32x32.png',
 } as const;
 
 /** Resolves module names as Node would from a place; `createRequire(...)`'s `resolve`. */

@@ -58,6 +58,7 @@ describe('openapiRouter', () => {
     expect(html).not.toMatch(/https?:\/\//);
     const urls = links(html, 'http://host/docs');
     expect(urls).toEqual([
+      '/docs/assets/favicon-32x32.png',
       '/docs/assets/swagger-ui.css',
       '/openapi.json',
       '/docs/assets/swagger-ui-bundle.js',
@@ -256,6 +257,7 @@ describe('the reference page', () => {
           style: link,
           script: link,
           init: link,
+          icon: link,
         });
         const markup = html.replace(
           /<\/?(?:!doctype|html|head|meta|title|link|body|div|script)\b[^<>]*>/g,
