@@ -30,9 +30,27 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   return openEmbedded(options.dataDir);
 }
 
+/**
+ * How long a connection may take to be made, and a statement to run. Without them a server that
+ * accepts the connection and never answers (a hung server, a firewall dropping packets) makes
+ * startup wait forever, and on Lambda each event runs into the function's timeout (29 s in
+ * template.yaml) instead of failing. The bookmarks' statements take milliseconds; 10 s leaves
+ * room for a migration waiting its turn behind another instance's.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+const STATEMENT_TIMEOUT_MS = 10_000;
+
 async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // The server cancels a statement running longer (statement_timeout); the client gives up
+    // on a server that stopped answering altogether a little later (query_timeout).
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + CONNECT_TIMEOUT_MS,
+  });
   // An idle connection that the server drops must not crash the process.
   pool.on('error', () => {});
   const query: Query = async (sql, params) =>
@@ -41,7 +59,12 @@ async function openPostgres(url: string): Promise<Database> {
     await query('SELECT 1');
   } catch (error) {
     await pool.end();
-    throw new Error(`Cannot connect to PostgreSQL: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    throw new Error(
+      /connection timeout/.test(message)
+        ? `Cannot connect to PostgreSQL: no answer within the ${CONNECT_TIMEOUT_MS / 1000} s connection timeout (is a PostgreSQL server listening at that address?)`
+        : `Cannot connect to PostgreSQL: ${message}`,
+    );
   }
   return {
     kind: 'postgresql',
