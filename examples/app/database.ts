@@ -40,7 +40,27 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
+/**
+ * Refuses a value `pg` would misread: it takes `not a url` as a host named `base` and a
+ * `mysql://` URL as a PostgreSQL one, and fails later with a message that does not point at
+ * DATABASE_URL. The value itself is not repeated, since it may hold a password.
+ */
+function checkPostgresUrl(url: string): void {
+  const expected =
+    'DATABASE_URL must be a postgres:// or postgresql:// URL, such as postgres://user:password@host:5432/database';
+  let scheme: string;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    throw new Error(`${expected}; it is not a URL`);
+  }
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:') {
+    throw new Error(`${expected}; it is a ${scheme} URL`);
+  }
+}
+
 async function openPostgres(url: string): Promise<Database> {
+  checkPostgresUrl(url);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,

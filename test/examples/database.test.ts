@@ -31,3 +31,17 @@ describe('a PostgreSQL server that accepts the connection and never answers', ()
     expect(Date.now() - started).toBeLessThan(8_000);
   }, 15_000);
 });
+
+describe('a DATABASE_URL that is not a PostgreSQL URL', () => {
+  it.each([
+    ['not a url', /it is not a URL/],
+    ['mysql://user:secret@127.0.0.1:3306/bookmarks', /it is a mysql: URL/],
+  ])('refuses %s, saying what is expected and not repeating it', async (url, reason) => {
+    const opened = openDatabase({ url });
+    await expect(opened).rejects.toThrow(
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
+    await expect(opened).rejects.toThrow(reason);
+    await expect(opened).rejects.not.toThrow(/secret/);
+  });
+});
