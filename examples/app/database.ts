@@ -6,6 +6,9 @@
  * never loads PGlite.
  */
 
+import type { PGlite as PGliteDatabase } from '@electric-sql/pglite';
+import { lockDataFolder } from './data-folder.js';
+
 /** Runs one parameterized statement ($1, $2, ...) and returns its rows. */
 export type Query = <Row>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
 
@@ -111,7 +114,29 @@ async function openPostgres(url: string): Promise<Database> {
 
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(dataDir);
+  if (dataDir === undefined || dataDir === '') return embedded(await PGlite.create());
+  const unlock = lockDataFolder(dataDir);
+  let db: PGliteDatabase;
+  try {
+    db = await PGlite.create(dataDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const database = embedded(db);
+  return {
+    ...database,
+    async close() {
+      try {
+        await database.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}
+
+function embedded(db: PGliteDatabase): Database {
   return {
     kind: 'embedded',
     query: async <Row>(sql: string, params?: readonly unknown[]) =>

@@ -3,7 +3,12 @@
  * address that never answers, a DATABASE_URL that is not a PostgreSQL URL, and an embedded
  * database folder that is a file, holds something else, or is in use by another instance.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../examples/app/database.js';
 
@@ -43,5 +48,52 @@ describe('a DATABASE_URL that is not a PostgreSQL URL', () => {
     );
     await expect(opened).rejects.toThrow(reason);
     await expect(opened).rejects.not.toThrow(/secret/);
+  });
+});
+
+describe('the embedded database folder (BOOKMARKS_DATA_DIR)', () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'restmachine-data-folder-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('is held by one instance: a second refuses to start until the first closes', async () => {
+    const dataDir = join(directory, 'shared');
+    const first = await openDatabase({ dataDir });
+    try {
+      await expect(openDatabase({ dataDir })).rejects.toThrow(
+        new RegExp(`in use by process ${process.pid}.*one process per folder`),
+      );
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(join(dataDir, 'bookmarks.lock'))).toBe(false);
+    const second = await openDatabase({ dataDir });
+    await second.close();
+  }, 120_000);
+
+  it('takes over the lock of a process that is gone', async () => {
+    const dataDir = join(directory, 'stale');
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+      encoding: 'utf8',
+    });
+    await mkdir(dataDir);
+    await writeFile(join(dataDir, 'bookmarks.lock'), gone.stdout);
+    const database = await openDatabase({ dataDir });
+    expect(readFileSync(join(dataDir, 'bookmarks.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    await database.close();
+  }, 120_000);
+
+  it('refuses a folder holding something other than a PGlite database, and leaves it alone', async () => {
+    const dataDir = join(directory, 'notes');
+    await mkdir(dataDir);
+    await writeFile(join(dataDir, 'readme.txt'), 'my notes');
+    await expect(openDatabase({ dataDir })).rejects.toThrow(
+      /is not empty and holds no PGlite database \(no PG_VERSION file\)/,
+    );
+    expect(readdirSync(dataDir)).toEqual(['readme.txt']);
   });
 });
