@@ -50,6 +50,9 @@ function checkDataFolder(dataDir: string): void {
       mkdirSync(dataDir, { recursive: true });
       return;
     }
+    if (code === 'ENOTDIR') {
+      throw new Error(`BOOKMARKS_DATA_DIR ${dataDir} is a file, not a folder`);
+    }
     throw new Error(`Cannot read the database folder ${dataDir}: ${(error as Error).message}`);
   }
   const others = entries.filter((name) => name !== LOCK_FILE);

@@ -121,7 +121,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     db = await PGlite.create(dataDir);
   } catch (error) {
     unlock();
-    throw error;
+    throw new Error(`Cannot open the embedded database in ${dataDir}: ${describeFailure(error)}`);
   }
   const database = embedded(db);
   return {
@@ -134,6 +134,14 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
       }
     },
   };
+}
+
+/** PGlite rejects with Emscripten's ErrnoError, which is not an Error: name it and its errno. */
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const { name, errno } = (error ?? {}) as { name?: unknown; errno?: unknown };
+  if (name !== undefined || errno !== undefined) return `${String(name)} (errno ${String(errno)})`;
+  return String(error);
 }
 
 function embedded(db: PGliteDatabase): Database {

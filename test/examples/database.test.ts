@@ -87,6 +87,24 @@ describe('the embedded database folder (BOOKMARKS_DATA_DIR)', () => {
     await database.close();
   }, 120_000);
 
+  it('refuses a file, naming it, rather than failing with [object Object]', async () => {
+    const dataDir = join(directory, 'a-file');
+    await writeFile(dataDir, 'hello');
+    const opened = openDatabase({ dataDir });
+    await expect(opened).rejects.toThrow(`BOOKMARKS_DATA_DIR ${dataDir} is a file, not a folder`);
+  });
+
+  it('wraps what PGlite rejects with, naming the folder, and gives the folder back', async () => {
+    // PostgreSQL's mark of a data directory with nothing else: PGlite tries, and fails.
+    const dataDir = join(directory, 'broken');
+    await mkdir(dataDir);
+    await writeFile(join(dataDir, 'PG_VERSION'), 'junk\n');
+    await expect(openDatabase({ dataDir })).rejects.toThrow(
+      `Cannot open the embedded database in ${dataDir}: `,
+    );
+    expect(existsSync(join(dataDir, 'bookmarks.lock'))).toBe(false);
+  }, 60_000);
+
   it('refuses a folder holding something other than a PGlite database, and leaves it alone', async () => {
     const dataDir = join(directory, 'notes');
     await mkdir(dataDir);
