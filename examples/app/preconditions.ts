@@ -3,7 +3,9 @@
  * If-Unmodified-Since (RFC 9110 §13.2.2 steps 1 and 2) before the handler runs, against the row
  * `resourceExists` read. Another request may change the row between that read and the write, so
  * the write repeats the condition in its WHERE clause, where the database checks it in the same
- * statement as the change: a change that lands in between makes it a 412, never a lost update.
+ * statement as the change: a change that lands in between makes it a 412. With If-Match that
+ * means no lost update; If-Unmodified-Since compares whole seconds, so it cannot tell a change
+ * from one made earlier in the same second.
  * The write repeats the condition as the client sent it, not the version that was read: a
  * condition that still holds at the write (`*` on a bookmark that still exists, a list naming the
  * version another client just made) must not fail for a change it allows.
