@@ -147,6 +147,11 @@ interface ScopeBuilder {
   problems: SetupError[];
 }
 
+/** Whether a compiled route runs an authorization hook before its handler. */
+function isGuarded(route: CompiledRoute): boolean {
+  return route.features?.authorization !== undefined;
+}
+
 function joinPath(prefix: string, path: string): string {
   if (prefix === '') return path;
   return path === '/' ? prefix : `${prefix}${path}`;
@@ -328,14 +333,16 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     });
     const previous = matcher.add(template, route.method, compiled);
     if (previous !== undefined) {
-      // The route registered first stays (docs/hooks-and-scope.md), whichever router holds it:
-      // a later duplicate never takes the place of a guarded route.
+      // The route registered first stays (docs/hooks-and-scope.md), whichever router holds it,
+      // unless only the other is guarded: a duplicate, however it was mounted (a router mounted
+      // twice, a copy mounted after startup), never opens a guarded route (fails closed).
       const [first, second] =
-        previous.route.site.order < route.site.order ? [previous, compiled] : [compiled, previous];
+        previous.route.site.order <= route.site.order ? [previous, compiled] : [compiled, previous];
+      const kept = isGuarded(second) && !isGuarded(first) ? second : first;
       problems.push(
         new SetupError('DUPLICATE_ROUTE', duplicateRouteMessage(route.method, first, second)),
       );
-      matcher.add(template, route.method, first);
+      matcher.add(template, route.method, kept);
     }
   }
   let renderers: CompiledRenderer[] = [];

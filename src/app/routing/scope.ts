@@ -151,21 +151,28 @@ export function routerScope(
     problems.push(guardsNothing);
     problem ??= guardsNothing;
   }
+  // A router's hooks guard every route under it, whatever the route injects.
+  const own = hooks.map((hook) => ({ ...hook, global: true }));
+  let authorizationHooks =
+    own.length === 0 ? outer.authorizationHooks : [...outer.authorizationHooks, ...own];
+  let exempt = outer.isPublic || router.settings.public === true;
+  if (own.length > 0 && outer.isPublic && router.settings.public !== true) {
+    // Inside a public router (or application): public() exempts its routes from the hooks of
+    // the routers around it, not from this router's own, which guard every route it holds.
+    authorizationHooks = own;
+    exempt = false;
+  }
   return {
     compiler,
     owners,
-    // A router's hooks guard every route under it, whatever the route injects.
-    authorizationHooks:
-      hooks.length === 0
-        ? outer.authorizationHooks
-        : [...outer.authorizationHooks, ...hooks.map((hook) => ({ ...hook, global: true }))],
+    authorizationHooks,
     errorHandlers,
     onRequest: [...outer.onRequest, ...router.onRequestHooks],
     onResponse:
       router.onResponseHooks.length === 0
         ? outer.onResponse
         : [...outer.onResponse, router.onResponseHooks],
-    isPublic: outer.isPublic || router.settings.public === true,
+    isPublic: exempt,
     problem,
   };
 }

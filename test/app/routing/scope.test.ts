@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   HttpError,
   type LogFields,
+  type MultiValueHeaders,
   RestApplication,
   Router,
   SetupError,
@@ -351,5 +352,60 @@ describe('accessLog', () => {
     app.get('/', () => 'ok');
     await app.request('/');
     expect(lines).toEqual([]);
+  });
+});
+
+describe('a public router does not open the guarded routers inside it', () => {
+  const guard = ({ headers }: { headers: MultiValueHeaders }) =>
+    headers.get('x-user') === 'ok' ? { id: 'u' } : null;
+  const asUser = { headers: { 'x-user': 'ok' } };
+
+  it('a guarded router inside a public router, or a public application, guards its routes', async () => {
+    for (const required of [false, true]) {
+      const inner = new Router().authorized('user', guard);
+      inner.get('/secret', () => 'secret');
+      const outer = new Router().public();
+      outer.get('/open', () => 'open');
+      outer.mount('/inner', inner);
+      const app = new RestApplication({
+        logger: silentLogger,
+        ...(required ? { authorization: 'required' as const } : {}),
+      }).mount('/pub', outer);
+      await app.startup();
+      expect((await app.request('/pub/inner/secret')).statusCode).toBe(401);
+      expect((await app.request('/pub/inner/secret', asUser)).body).toBe('secret');
+      // What public() exempts stays open.
+      expect((await app.request('/pub/open')).body).toBe('open');
+    }
+    const inner = new Router().authorized('user', guard);
+    inner.get('/secret', () => 'secret');
+    const app = new RestApplication({ logger: silentLogger }).public().mount('/admin', inner);
+    expect((await app.request('/admin/secret')).statusCode).toBe(401);
+    expect((await app.request('/admin/secret', asUser)).body).toBe('secret');
+  });
+
+  it('a duplicate mounted after startup never opens a guarded route in service', async () => {
+    const lines: string[] = [];
+    const logger = { ...silentLogger, error: (message: string) => void lines.push(message) };
+    // A router mounted twice at one path, the second time outside the guard.
+    const shared = new Router();
+    shared.get('/data', () => 'data');
+    const guarded = new Router().authorized('user', guard).mount('/s', shared);
+    const app = new RestApplication({ logger }).mount('/g', guarded);
+    await app.startup();
+    expect((await app.request('/g/s/data')).statusCode).toBe(401);
+    app.mount('/g/s', shared);
+    expect((await app.request('/g/s/data')).statusCode).toBe(401);
+    // A route made before the guarded one, mounted after startup at the same path.
+    const plugin = new Router();
+    plugin.get('/admin/secret', () => 'open copy');
+    const admin = new Router().authorized('user', guard);
+    admin.get('/secret', () => 'secret');
+    const second = new RestApplication({ logger }).mount('/admin', admin);
+    await second.startup();
+    second.mount('/', plugin);
+    expect((await second.request('/admin/secret')).statusCode).toBe(401);
+    expect((await second.request('/admin/secret', asUser)).body).toBe('secret');
+    expect(lines.some((line) => line.includes('registered twice'))).toBe(true);
   });
 });
