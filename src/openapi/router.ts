@@ -30,13 +30,19 @@ export interface OpenApiRouterOptions extends OpenApiOptions {
   /** Where the API reference page is served (default `/docs`); `false` for none. */
   docs?: string | false;
   /** Where `swagger-ui-dist` is looked for (tests); the application's install by default. */
-  resolver?: ModuleResolver;
+  resolver?: ModuleResolver | undefined;
+  /**
+   * Whether the router is `.public()` (the default): `false` leaves it to the authorization
+   * hooks of the router it is mounted in, for a document of internal operations.
+   */
+  public?: boolean | undefined;
 }
 const OPENAPI_ROUTER_OPTIONS: readonly string[] = [
   ...Object.keys({
     path: true,
     docs: true,
     resolver: true,
+    public: true,
   } satisfies Record<Exclude<keyof OpenApiRouterOptions, keyof OpenApiOptions>, true>),
   ...OPENAPI_OPTIONS,
 ];
@@ -67,7 +73,13 @@ export function openapiRouter(
   // Here, where the options are given, with the router's own names listed: openapi() would only
   // refuse a misspelt `doc: false` at startup, naming the document's options.
   knownOptions('openapiRouter()', options, OPENAPI_ROUTER_OPTIONS);
-  const { path: documentOption, docs: docsOption, resolver, ...documentOptions } = options;
+  const {
+    path: documentOption,
+    docs: docsOption,
+    resolver,
+    public: isPublic,
+    ...documentOptions
+  } = options;
   const documentPath = routePath(documentOption ?? '/openapi.json', 'path');
   const router = new Router();
   let cached: { table: unknown; json: string } | undefined;
@@ -128,5 +140,5 @@ export function openapiRouter(
   // endpoint that never works. Registered last, once every option above was accepted.
   if (app.started) documentJson();
   else app.onStartup(() => void documentJson());
-  return router.public();
+  return isPublic === false ? router : router.public();
 }

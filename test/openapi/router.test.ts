@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { serve } from '../../src/adapters/node/index.js';
-import { RestApplication, SetupError, silentLogger } from '../../src/index.js';
+import { RestApplication, Router, SetupError, silentLogger } from '../../src/index.js';
 import { openapiRouter } from '../../src/openapi/index.js';
 import { referencePage, relativeUrl } from '../../src/openapi/reference-page.js';
 
@@ -171,6 +171,20 @@ describe('openapiRouter', () => {
     expect(attempt).toThrow(/"swagger-ui-dist".*npm install swagger-ui-dist/);
     // The document alone needs no peer.
     expect(() => openapiRouter(app, { info, docs: false, resolver: nowhere })).not.toThrow();
+  });
+
+  it('is left to the guards of the router it is mounted in with public: false', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const admin = new Router().authorized('user', ({ headers }) => headers.get('authorization'));
+    admin.get('/rotate-keys', () => 'rotated');
+    admin.mount('/open', openapiRouter(app, { info, docs: false, path: '/openapi.json' }));
+    admin.mount('/guarded', openapiRouter(app, { info, docs: false, public: false }));
+    app.mount('/admin', admin);
+    // The default stays public, mounted in a guarded router too.
+    expect((await app.request('/admin/open/openapi.json')).statusCode).toBe(200);
+    expect((await app.request('/admin/guarded/openapi.json')).statusCode).toBe(401);
+    const asAdmin = { headers: { authorization: 'Bearer k' } };
+    expect((await app.request('/admin/guarded/openapi.json', asAdmin)).statusCode).toBe(200);
   });
 
   it('refuses the root and a page at the document path', () => {
