@@ -147,9 +147,13 @@ interface ScopeBuilder {
   problems: SetupError[];
 }
 
-/** Whether a compiled route runs an authorization hook before its handler. */
-function isGuarded(route: CompiledRoute): boolean {
-  return route.features?.authorization !== undefined;
+/**
+ * A key of the authorization hooks `route` runs (their kinds and names), `undefined` when it
+ * runs none: equal keys, equal guards.
+ */
+function guardOf(route: CompiledRoute, hooks: readonly AuthorizationHook[]): string | undefined {
+  if (route.features?.authorization === undefined) return undefined;
+  return hooks.map((hook) => `${hook.kind} ${hook.name} ${hook.global === true}`).join(',');
 }
 
 function joinPath(prefix: string, path: string): string {
@@ -192,6 +196,8 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   const appHooks = compileApplicationHooks(compiler, source, problems);
   const unguarded: string[] = [];
   const scoped: ScopedRoute[] = [];
+  // Each compiled route's authorization, as a key two copies of a route can be compared by.
+  const guards = new Map<CompiledRoute, string | undefined>();
   let defaults: ReturnType<typeof compileDefaultHeaders>;
   try {
     defaults = compileDefaultHeaders(compiler, source.defaultHeaderSources);
@@ -326,22 +332,31 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
         readsJson: false,
       };
     }
-    scoped.push({
-      compiled,
-      bindings: compiler.bindings,
-      authorizationHooks: isPublic(scope, route) ? [] : scope.authorizationHooks,
-    });
+    const authorizationHooks = isPublic(scope, route) ? [] : scope.authorizationHooks;
+    scoped.push({ compiled, bindings: compiler.bindings, authorizationHooks });
+    guards.set(compiled, guardOf(compiled, authorizationHooks));
     const previous = matcher.add(template, route.method, compiled);
     if (previous !== undefined) {
-      // The route registered first stays (docs/hooks-and-scope.md), whichever router holds it,
-      // unless only the other is guarded: a duplicate, however it was mounted (a router mounted
-      // twice, a copy mounted after startup), never opens a guarded route (fails closed).
       const [first, second] =
         previous.route.site.order <= route.site.order ? [previous, compiled] : [compiled, previous];
-      const kept = isGuarded(second) && !isGuarded(first) ? second : first;
-      problems.push(
-        new SetupError('DUPLICATE_ROUTE', duplicateRouteMessage(route.method, first, second)),
+      const duplicate = new SetupError(
+        'DUPLICATE_ROUTE',
+        duplicateRouteMessage(route.method, first, second),
       );
+      problems.push(duplicate);
+      // The route registered first stays (docs/hooks-and-scope.md), unless only the other is
+      // guarded: then the guarded one. Two copies guarded differently (a route mounted after
+      // startup under a weaker hook than the one in service) fail closed: neither answers.
+      const [firstGuard, secondGuard] = [guards.get(first), guards.get(second)];
+      let kept = first;
+      if (secondGuard !== undefined && firstGuard === undefined) kept = second;
+      else if (
+        firstGuard !== undefined &&
+        secondGuard !== undefined &&
+        firstGuard !== secondGuard
+      ) {
+        first.problem ??= duplicate;
+      }
       matcher.add(template, route.method, kept);
     }
   }

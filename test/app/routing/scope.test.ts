@@ -387,7 +387,7 @@ describe('a public router does not open the guarded routers inside it', () => {
   it('a duplicate mounted after startup never opens a guarded route in service', async () => {
     const lines: string[] = [];
     const logger = { ...silentLogger, error: (message: string) => void lines.push(message) };
-    // A router mounted twice at one path, the second time outside the guard.
+    // A router mounted twice at one path, the second time outside the guard: the guarded stays.
     const shared = new Router();
     shared.get('/data', () => 'data');
     const guarded = new Router().authorized('user', guard).mount('/s', shared);
@@ -396,16 +396,23 @@ describe('a public router does not open the guarded routers inside it', () => {
     expect((await app.request('/g/s/data')).statusCode).toBe(401);
     app.mount('/g/s', shared);
     expect((await app.request('/g/s/data')).statusCode).toBe(401);
-    // A route made before the guarded one, mounted after startup at the same path.
+    expect((await app.request('/g/s/data', asUser)).body).toBe('data');
+    // A route made before the admin route, mounted after startup under a weaker guard: the two
+    // are guarded differently, so neither answers.
     const plugin = new Router();
     plugin.get('/admin/secret', () => 'open copy');
-    const admin = new Router().authorized('user', guard);
+    const admin = new Router().forbidden(
+      'notAdmin',
+      ({ headers }) => headers.get('x-admin') !== 'yes',
+    );
     admin.get('/secret', () => 'secret');
-    const second = new RestApplication({ logger }).mount('/admin', admin);
+    const second = new RestApplication({ logger })
+      .authorized('user', guard, { global: true })
+      .mount('/admin', admin);
     await second.startup();
+    expect((await second.request('/admin/secret', asUser)).statusCode).toBe(403);
     second.mount('/', plugin);
-    expect((await second.request('/admin/secret')).statusCode).toBe(401);
-    expect((await second.request('/admin/secret', asUser)).body).toBe('secret');
-    expect(lines.some((line) => line.includes('registered twice'))).toBe(true);
+    expect((await second.request('/admin/secret', asUser)).statusCode).toBe(500);
+    expect(lines.filter((line) => line.includes('registered twice'))).toHaveLength(2);
   });
 });
