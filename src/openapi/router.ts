@@ -4,7 +4,7 @@
  * installed `swagger-ui-dist`, never from a CDN). Its own routes are not in the document.
  */
 
-import { knownOptions } from '../app/options.js';
+import { booleanOption, knownOptions } from '../app/options.js';
 import type { Route } from '../app/routing/route.js';
 import { Router } from '../app/routing/router.js';
 import { normalizePrefix } from '../app/routing/template.js';
@@ -140,5 +140,7 @@ export function openapiRouter(
   // endpoint that never works. Registered last, once every option above was accepted.
   if (app.started) documentJson();
   else app.onStartup(() => void documentJson());
-  return isPublic === false ? router : router.public();
+  return isPublic === undefined || booleanOption('openapiRouter(): public', isPublic)
+    ? router.public()
+    : router;
 }

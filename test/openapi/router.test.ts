@@ -185,6 +185,10 @@ describe('openapiRouter', () => {
     expect((await app.request('/admin/guarded/openapi.json')).statusCode).toBe(401);
     const asAdmin = { headers: { authorization: 'Bearer k' } };
     expect((await app.request('/admin/guarded/openapi.json', asAdmin)).statusCode).toBe(200);
+    // A value that is no boolean (text from the environment) is refused, not taken as public.
+    expect(() =>
+      openapiRouter(app, { info, docs: false, public: 'false' as unknown as boolean }),
+    ).toThrow('openapiRouter(): public must be true or false, got "false"');
   });
 
   it('refuses the root and a page at the document path', () => {

@@ -46,7 +46,7 @@ describe('openapiRouter()', () => {
     const app = notesApp();
     expect(() => openapiRouter(app, options({ info, doc: false }))).toThrow(
       invalidOption(
-        'openapiRouter(): unknown option "doc"; the options are path, docs, resolver, info, servers, tags',
+        'openapiRouter(): unknown option "doc"; the options are path, docs, resolver, public, info, servers, tags',
       ),
     );
     expect(() => openapiRouter(app, options({ info, tag: [] }))).toThrow(
