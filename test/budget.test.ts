@@ -7,7 +7,14 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 139 KiB: the
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 140 KiB: a
+ * sixth review stop's fixes took the core from 141,465 to 142,612 bytes (1.1 KiB): a guarded
+ * router inside a public one keeping its guard and duplicate routes after startup judged by
+ * their guards, a 422's issues capped with a count of the rest, the multipart fields' total
+ * bounded, a Response's headers copied, Cookie names and values trimmed by index, a stream
+ * whose iterator cannot start ending its deadline, an unknown dependency's message naming
+ * router scope, a shutdown handler skipped after a failed startup logged at debug.
+ * Before that, 139 KiB: the
  * same stop's second wave (below) and the mends of its re-read (a field whose getter throws
  * costing only itself at the top of a log line, a Map or Error with its own toJSON() sent as
  * data, a redirect's malformed location a TypeError) took the core from 141,188 to 141,402 bytes.
@@ -124,7 +131,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 139 * 1024;
+const CORE_BUDGET = 140 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
