@@ -191,7 +191,7 @@ export class S3Store {
         return successOutcome(this.#options, relative, output, undefined, variant);
       }
       if (range !== undefined) input.Range = range;
-      try {
+      const get = async () => {
         const output = await client.send(new sdk.GetObjectCommand(input));
         return successOutcome(
           this.#options,
@@ -200,20 +200,16 @@ export class S3Store {
           output.Body as ResponseBody,
           variant,
         );
+      };
+      try {
+        return await get();
       } catch (error) {
         if (!guarded || s3ErrorStatus(error) !== 412) throw error;
         // The object changed since the HeadObject: the client's copy is stale (If-Range), or the
         // range was merged for the old size. Send it all (§14.2 lets a server ignore Range).
         input.IfMatch = undefined;
         input.Range = undefined;
-        const output = await client.send(new sdk.GetObjectCommand(input));
-        return successOutcome(
-          this.#options,
-          relative,
-          output,
-          output.Body as ResponseBody,
-          variant,
-        );
+        return await get();
       }
     } catch (error) {
       // A 416 decided here from the object's size is already the answer; the rest is S3's.

@@ -180,16 +180,7 @@ export class CloudGatewayAdapter {
     }
     // Awaited only when there is a metrics line to publish: an idle await costs a microtask.
     if (metrics !== undefined) {
-      await publishInvocation(
-        this.#publisher as MetricsPublisher,
-        this.#metricsLine,
-        this.#logger,
-        metrics,
-        request,
-        response,
-        start,
-        context,
-      );
+      await this.#publish(metrics, request, response, start, context);
     }
     return result;
   }
@@ -238,16 +229,7 @@ export class CloudGatewayAdapter {
       await writeStreamedResponse(runtime, stream, response, head, this.#logger, file);
     } finally {
       if (metrics !== undefined) {
-        await publishInvocation(
-          this.#publisher as MetricsPublisher,
-          this.#metricsLine,
-          this.#logger,
-          metrics,
-          request,
-          response,
-          start,
-          context,
-        );
+        await this.#publish(metrics, request, response, start, context);
       }
     }
   }
@@ -256,6 +238,26 @@ export class CloudGatewayAdapter {
    * Converts the event and runs it through the application. `stream` is the response stream of
    * a streaming invocation, whose closing reports the client gone.
    */
+  /** Publishes the invocation's metrics line. */
+  #publish(
+    metrics: InvocationMetrics,
+    request: Request,
+    response: Response,
+    start: number,
+    context: Context | undefined,
+  ): Promise<void> {
+    return publishInvocation(
+      this.#publisher as MetricsPublisher,
+      this.#metricsLine,
+      this.#logger,
+      metrics,
+      request,
+      response,
+      start,
+      context,
+    );
+  }
+
   #dispatch(event: GatewayEvent, context: Context | undefined, stream?: LambdaResponseStream) {
     const processor = processorFor(event);
     const parts = processor.requestParts(event, this.#settings);
