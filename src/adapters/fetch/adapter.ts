@@ -3,7 +3,7 @@
  * for Bun, Deno, Cloudflare Workers and Node's own `Request`/`Response`.
  */
 
-import { dispatch, unfinished } from '../../app/kernel.js';
+import { dispatch } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { HttpError, libraryAnswer, SetupError } from '../../errors.js';
 import { exactly, fileSpan } from '../../file-span.js';
@@ -14,6 +14,7 @@ import { Request as RestRequest } from '../../request.js';
 import { FileBody, isStream, type Response as RestResponse, streamChunks } from '../../response.js';
 import { receivedBody } from './request-body.js';
 import { byteStream, type StreamFailureLog, toReadableStream } from './stream.js';
+import { keepRunning, type RuntimeResponseInit, waitUntilOf, withKnownLength } from './workers.js';
 
 /** What the adapter needs from an application (every `RestApplication` has it). */
 export interface FetchApplication {
@@ -198,31 +199,6 @@ async function toBody(
   return null;
 }
 
-/**
- * Where the runtime gave a `waitUntil` (Workers' `ctx`), what keeps a released body's cleanup
- * running after its client went away: the source's release, then the cleanup the pipeline
- * recorded for `body` (a generator's `finally`, docs/fetch.md). Workers end a request's work
- * when its response is cancelled, so without this a generator waiting on a timer or on I/O
- * would never resume, and its `finally` never run.
- */
-function keepRunning(
-  context: unknown,
-  body: object,
-): ((released: Promise<unknown>) => void) | undefined {
-  const waitUntil = waitUntilOf(context);
-  if (waitUntil === undefined) return undefined;
-  return (released) => {
-    waitUntil(released.then(() => unfinished(body)).catch(() => undefined));
-  };
-}
-
-/** The runtime's `waitUntil` (Workers' `ctx.waitUntil`), bound, if its context has one. */
-function waitUntilOf(context: unknown): ((work: Promise<unknown>) => void) | undefined {
-  const waitUntil = (context as { waitUntil?: unknown } | null | undefined)?.waitUntil;
-  if (typeof waitUntil !== 'function') return undefined;
-  return (work) => waitUntil.call(context, work);
-}
-
 async function toFetchResponse(
   response: RestResponse,
   request: RestRequest,
@@ -258,43 +234,6 @@ async function toFetchResponse(
     discardBody(body);
     throw error;
   }
-}
-
-/** Workers' identity transform that declares its length: `new FixedLengthStream(length)`. */
-type FixedLengthStreamClass = new (
-  length: number,
-) => { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
-
-/**
- * A stream body whose length the pipeline declared (a file, a range, a stream with its
- * handler's Content-Length), piped through Workers' `FixedLengthStream` where the runtime has
- * one: Workers send any other stream chunked, without the Content-Length a HEAD of the same
- * resource states. Elsewhere the runtime sends the header as it is.
- */
-function withKnownLength(
-  body: ReadableStream<Uint8Array>,
-  headers: Headers,
-  waitUntil: ((work: Promise<unknown>) => void) | undefined,
-): ReadableStream<Uint8Array> {
-  const FixedLength = (globalThis as { FixedLengthStream?: FixedLengthStreamClass })
-    .FixedLengthStream;
-  const declared = headers.get('content-length');
-  if (FixedLength === undefined || declared === null) return body;
-  const { readable, writable } = new FixedLength(Number(declared));
-  // The pipe is what cancels `body` when the client goes away: kept running (waitUntil) so
-  // it sees that, and the body's own release runs (toBody), where Workers would otherwise end
-  // the request's work with the response.
-  const piping = body.pipeTo(writable).catch(() => undefined);
-  waitUntil?.(piping);
-  return readable;
-}
-
-/**
- * Response options as Cloudflare Workers extend them: `encodeBody: 'manual'` says the body is
- * already in its Content-Encoding.
- */
-interface RuntimeResponseInit extends ResponseInit {
-  encodeBody?: 'automatic' | 'manual';
 }
 
 /**
