@@ -6,6 +6,8 @@
  * microsecond per route.
  */
 
+import { SetupError } from '../../errors.js';
+
 // This file's place in the package (`src/app/routing/` in the sources, `dist/app/routing/`
 // once built): every frame under the directory above `app/` is restmachine's own and skipped.
 const OWN_FILE = /^(.*)\/app\/routing\/registration-site\.[cm]?[jt]s$/;
@@ -97,4 +99,30 @@ export function duplicateRouteMessage(
     ? `${method} ${first.template} is registered twice`
     : `${method} ${second.template} matches the same requests as ${method} ${first.template}`;
   return `${subject}: first ${describeRegistration(first)}, then ${describeRegistration(second)}`;
+}
+
+/**
+ * Which of two registrations of one route answers (docs/hooks-and-scope.md), the DUPLICATE_ROUTE
+ * error pushed to `problems`: the one registered first, unless only the other is guarded (then
+ * the guarded one). Two copies guarded differently (a route mounted after startup under a
+ * weaker hook than the one in service) fail closed: the first is kept with the error as its
+ * problem, so neither answers. `guardOf` keys a copy's authorization, `undefined` for none.
+ */
+export function keptDuplicate<Copy extends Registration & { problem: SetupError | undefined }>(
+  method: string,
+  previous: Copy,
+  added: Copy,
+  guardOf: (copy: Copy) => string | undefined,
+  problems: SetupError[],
+): Copy {
+  const [first, second] =
+    previous.route.site.order <= added.route.site.order ? [previous, added] : [added, previous];
+  const duplicate = new SetupError('DUPLICATE_ROUTE', duplicateRouteMessage(method, first, second));
+  problems.push(duplicate);
+  const [firstGuard, secondGuard] = [guardOf(first), guardOf(second)];
+  if (secondGuard !== undefined && firstGuard === undefined) return second;
+  if (firstGuard !== undefined && secondGuard !== undefined && firstGuard !== secondGuard) {
+    first.problem ??= duplicate;
+  }
+  return first;
 }

@@ -28,7 +28,7 @@ import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
 import type { MultipartLimits } from '../uploads/limits.js';
 import { RouteMatcher } from './path-matcher.js';
-import { duplicateRouteMessage } from './registration-site.js';
+import { keptDuplicate } from './registration-site.js';
 import type { Route } from './route.js';
 import { compileRouteBodies } from './route-bodies.js';
 import { orderRenderers, textFirst } from './route-renderers.js';
@@ -39,8 +39,9 @@ import {
   type CompiledScope,
   compileRouteHooks,
   type ErrorHandlers,
+  type FlatRoute,
+  flatten,
   isPublic,
-  routerScope,
 } from './scope.js';
 import { validateTemplate } from './template.js';
 import { checkUses } from './uses.js';
@@ -134,19 +135,6 @@ export function unguardedProblem(label: string): SetupError {
   return new SetupError('UNGUARDED_ROUTE', message);
 }
 
-interface FlatRoute {
-  template: string;
-  route: Route<Registry>;
-  routers: Router<Registry>[];
-  scope: CompiledScope;
-}
-
-/** Where a router adds to the scope of the routes under it. */
-interface ScopeBuilder {
-  host: InjectionHost;
-  problems: SetupError[];
-}
-
 /**
  * A key of the authorization hooks `route` runs (their kinds and names), `undefined` when it
  * runs none: equal keys, equal guards.
@@ -154,34 +142,6 @@ interface ScopeBuilder {
 function guardOf(route: CompiledRoute, hooks: readonly AuthorizationHook[]): string | undefined {
   if (route.features?.authorization === undefined) return undefined;
   return hooks.map((hook) => `${hook.kind} ${hook.name} ${hook.global === true}`).join(',');
-}
-
-function joinPath(prefix: string, path: string): string {
-  if (prefix === '') return path;
-  return path === '/' ? prefix : `${prefix}${path}`;
-}
-
-function flatten(
-  router: Router<Registry>,
-  prefix: string,
-  chain: Router<Registry>[],
-  scope: CompiledScope,
-  builder: ScopeBuilder,
-  out: FlatRoute[],
-): void {
-  if (chain.includes(router)) {
-    throw new SetupError('INVALID_ROUTE', 'Routers are mounted in a loop');
-  }
-  const routers = [...chain, router];
-  for (const route of router.routes) {
-    const template = joinPath(prefix, route.path);
-    out.push({ template, route: route as Route<Registry>, routers, scope });
-  }
-  for (const mount of router.mounts) {
-    const inner = prefix + mount.prefix;
-    const innerScope = routerScope(builder.host, scope, mount.router, inner, builder.problems);
-    flatten(mount.router, inner, routers, innerScope, builder, out);
-  }
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -337,26 +297,13 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
     guards.set(compiled, guardOf(compiled, authorizationHooks));
     const previous = matcher.add(template, route.method, compiled);
     if (previous !== undefined) {
-      const [first, second] =
-        previous.route.site.order <= route.site.order ? [previous, compiled] : [compiled, previous];
-      const duplicate = new SetupError(
-        'DUPLICATE_ROUTE',
-        duplicateRouteMessage(route.method, first, second),
+      const kept = keptDuplicate(
+        route.method,
+        previous,
+        compiled,
+        (copy) => guards.get(copy),
+        problems,
       );
-      problems.push(duplicate);
-      // The route registered first stays (docs/hooks-and-scope.md), unless only the other is
-      // guarded: then the guarded one. Two copies guarded differently (a route mounted after
-      // startup under a weaker hook than the one in service) fail closed: neither answers.
-      const [firstGuard, secondGuard] = [guards.get(first), guards.get(second)];
-      let kept = first;
-      if (secondGuard !== undefined && firstGuard === undefined) kept = second;
-      else if (
-        firstGuard !== undefined &&
-        secondGuard !== undefined &&
-        firstGuard !== secondGuard
-      ) {
-        first.problem ??= duplicate;
-      }
       matcher.add(template, route.method, kept);
     }
   }

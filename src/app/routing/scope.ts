@@ -228,3 +228,46 @@ export function compileRouteHooks(
     onResponse: orNothing(onResponse),
   };
 }
+
+/** A route with its full template, the routers holding it and its scope. */
+export interface FlatRoute {
+  template: string;
+  route: Route<Registry>;
+  routers: Router<Registry>[];
+  scope: CompiledScope;
+}
+
+/** Where a router adds to the scope of the routes under it. */
+export interface ScopeBuilder {
+  host: InjectionHost;
+  problems: SetupError[];
+}
+
+function joinPath(prefix: string, path: string): string {
+  if (prefix === '') return path;
+  return path === '/' ? prefix : `${prefix}${path}`;
+}
+
+/** The routes under `router`, mounted at `prefix`, into `out`, each with its scope. */
+export function flatten(
+  router: Router<Registry>,
+  prefix: string,
+  chain: Router<Registry>[],
+  scope: CompiledScope,
+  builder: ScopeBuilder,
+  out: FlatRoute[],
+): void {
+  if (chain.includes(router)) {
+    throw new SetupError('INVALID_ROUTE', 'Routers are mounted in a loop');
+  }
+  const routers = [...chain, router];
+  for (const route of router.routes) {
+    const template = joinPath(prefix, route.path);
+    out.push({ template, route: route as Route<Registry>, routers, scope });
+  }
+  for (const mount of router.mounts) {
+    const inner = prefix + mount.prefix;
+    const innerScope = routerScope(builder.host, scope, mount.router, inner, builder.problems);
+    flatten(mount.router, inner, routers, innerScope, builder, out);
+  }
+}
