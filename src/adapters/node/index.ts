@@ -7,8 +7,8 @@
  * console.log(`Listening on ${server.url}`);
  */
 export { NodeAdapter } from './adapter.js';
-export type { ClusterHandle, ClusterOptions } from './cluster.js';
 export { serveCluster } from './cluster.js';
+export type { ClusterHandle, ClusterOptions } from './cluster-types.js';
 export { NodeRequestBody } from './request.js';
 export type { ServeHandle, ServeOptions } from './serve.js';
 export { serve } from './serve.js';
