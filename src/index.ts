@@ -40,6 +40,11 @@ export type { Injectable } from './app/inject/handler-parameters.js';
 export type { Getter, RequestState } from './app/inject/request-state.js';
 export type { StandardSchemaV1, ValidationSource } from './app/inject/validation.js';
 export type {
+  IndexSignatureKey,
+  LifecycleHandler,
+  StartupResults,
+} from './app/lifecycle-types.js';
+export type {
   AnyLogger,
   ConsoleLoggerOptions,
   LogFields,
@@ -101,9 +106,7 @@ export type {
   HandlerResult,
   HookBodyNames,
   HookDependencies,
-  IndexSignatureKey,
   KnowsLists,
-  LifecycleHandler,
   ListOfText,
   OnRequestHook,
   OnRequestResult,
@@ -116,7 +119,6 @@ export type {
   Renderer,
   RequestHookContext,
   ResponseHookExtras,
-  StartupResults,
   TakesText,
   TestRequestBody,
   TestRequestInit,

@@ -20,6 +20,7 @@ import { validatorBinding } from './inject/bindings.js';
 import { describeInjectable, type Injectable } from './inject/handler-parameters.js';
 import type { StandardSchemaV1, ValidationSource } from './inject/validation.js';
 import { Lifecycle, shuttingDown } from './lifecycle.js';
+import type { LifecycleHandler } from './lifecycle-types.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { adaptLogger } from './logger-adapters.js';
 import {
@@ -54,7 +55,6 @@ import { testRequest } from './test-request.js';
 import { isPending } from './thenable.js';
 import type {
   ApplicationOptions,
-  LifecycleHandler,
   Provider,
   Registry,
   Renderer,

@@ -7,11 +7,7 @@ import type { LambdaContext, MetricsRecorder, Request, RequestBody } from '../re
 import type { Response } from '../response.js';
 import type { StandardSchemaV1 } from './inject/validation.js';
 import type { AnyLogger, Logger } from './logger.js';
-import type {
-  NotForHooksNames,
-  StartupResultNames,
-  ValidatorNames,
-} from './routing/route-types.js';
+import type { NotForHooksNames, ValidatorNames } from './routing/route-types.js';
 import type { MultipartOptions } from './uploads/limits.js';
 import type { MultipartPart, UploadedFile } from './uploads/types.js';
 
@@ -338,29 +334,6 @@ export type TextInputCheck<V, Source> = [TextInputMismatch<V, Source>] extends [
   : {
       readonly '~restmachine': `${Source & string} arrive as text${Source extends 'headers' ? ' with lower-case names' : ''}: make ${TextInputMismatch<V, Source> & string} accept a string (z.coerce, for one)`;
     };
-
-/**
- * The registered names a startup or shutdown handler may inject: the startup results registered
- * before it, as the run time checks; no other registered name (a dependency's, a validator's)
- * exists at startup. A registry declared with an index signature (`Record<string, unknown>`)
- * types no names, so it keeps them all.
- */
-export type StartupResults<Deps extends Registry> = Pick<
-  Deps,
-  (StartupResultNames<Deps> | IndexSignatureKey<Deps>) & keyof Deps
->;
-
-/** `string` for a registry with a string index signature, else `never`. */
-export type IndexSignatureKey<Deps> = Deps extends unknown
-  ? string extends keyof Deps
-    ? string
-    : never
-  : never;
-
-/** A startup or shutdown handler: may inject startup results and `log`. */
-export type LifecycleHandler<Deps extends Registry, T = unknown> = (
-  context: StartupResults<Deps> & { log: Logger },
-) => T;
 
 /** What a truthy value can be: the type without its falsy members. */
 export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
