@@ -133,12 +133,15 @@ export class SchemaConverter {
     // becomes `{}` and the rest, a required list parameter among it, is still documented.
     let refusal: unknown;
     try {
-      return withoutDialect(convert.call(converter, { target: CONVERSION.target }));
+      const strict = conversionOptions(schema, direction, { target: CONVERSION.target });
+      return withoutDialect(convert.call(converter, strict));
     } catch (error) {
       refusal = error;
     }
     try {
-      const lenient = withoutDialect(convert.call(converter, CONVERSION));
+      const lenient = withoutDialect(
+        convert.call(converter, conversionOptions(schema, direction, CONVERSION)),
+      );
       const message = `${where}: ${vendor(schema)} cannot express part of it as JSON Schema; that part is documented as {}`;
       warnOnce(this.#logger, schema, message, refusal);
       return lenient;
@@ -245,6 +248,39 @@ function definitionKey(token: string, keys: ReadonlyMap<string, string>): string
   } catch {
     return undefined; // not percent-encoding: the raw name was the only reading
   }
+}
+
+/** What zod's `override` option is given for each member it converts. */
+interface ZodOverrideContext {
+  zodSchema: { _zod: { def: { type: string; catchall?: unknown } } };
+  jsonSchema: JsonSchema;
+}
+
+/**
+ * Opens the output schema of an object that strips unknown keys. zod writes a `z.object`'s
+ * output as closed (`additionalProperties: false`) because parsing drops other keys, but the
+ * server sends the handler's value as it is, those keys included (docs/openapi.md, "Checking
+ * responses"): a client checking answers against a closed schema would refuse real ones. An
+ * object that refuses unknown keys (`z.strictObject`, `.strict()`: a `never` catchall) stays
+ * closed; a catchall (`.loose()`, `.catchall(schema)`) is kept as zod writes it.
+ */
+function openStrippedObject({ zodSchema, jsonSchema }: ZodOverrideContext): void {
+  const { type, catchall } = zodSchema._zod.def;
+  if (type === 'object' && catchall === undefined) delete jsonSchema.additionalProperties;
+}
+
+/**
+ * The converter's options: `base`, and for a zod schema's output (what `returns()` documents)
+ * its `override` that opens stripping objects. Request schemas stay as converted: a request
+ * body's `z.object` takes unknown keys, and zod's input schema says so already.
+ */
+function conversionOptions(
+  schema: StandardSchemaV1,
+  direction: Direction,
+  base: ConversionOptions,
+): ConversionOptions {
+  if (direction === 'input' || vendor(schema) !== 'zod') return base;
+  return { ...base, libraryOptions: { ...base.libraryOptions, override: openStrippedObject } };
 }
 
 /** A converted schema without its `$schema`: the document's dialect applies. */

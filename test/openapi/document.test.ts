@@ -1,5 +1,7 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
+import { serve } from '../../src/adapters/node/index.js';
 import { type Logger, RestApplication, Router, silentLogger } from '../../src/index.js';
 import { openapi } from '../../src/openapi/index.js';
 
@@ -469,5 +471,81 @@ describe('documents built again', () => {
     const second = openapi(app, { info });
     expect(JSON.stringify(schema(second))).not.toContain('extra');
     expect(second.paths['/b']).toEqual(openapi(app, { info }).paths['/b']);
+  });
+});
+
+describe('response schemas', () => {
+  const info = { title: 't', version: '1' };
+  type Declared = { content: Record<string, { schema: Record<string, unknown> }> };
+  const declared = (document: ReturnType<typeof openapi>, path: string) =>
+    (document.paths[path]?.get?.responses['200'] as Declared | undefined)?.content[
+      'application/json'
+    ]?.schema;
+
+  it('forbid unknown keys only where the schema refuses them: strict, not z.object', () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const id = z.string();
+    app.get('/stripped', () => ({ id: 'a' })).returns(200, z.object({ id }));
+    app.get('/strict', () => ({ id: 'a' })).returns(200, z.strictObject({ id }));
+    app.get('/dot-strict', () => ({ id: 'a' })).returns(200, z.object({ id }).strict());
+    app.get('/loose', () => ({ id: 'a' })).returns(200, z.looseObject({ id }));
+    app.get('/catchall', () => ({ id: 'a' })).returns(200, z.object({ id }).catchall(z.number()));
+    app
+      .get('/nested', () => [{ inner: { id: 'a' }, closed: { id: 'b' } }])
+      .returns(200, z.array(z.object({ inner: z.object({ id }), closed: z.strictObject({ id }) })));
+    const document = openapi(app, { info });
+    expect(declared(document, '/stripped')).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+    });
+    expect(declared(document, '/strict')).toMatchObject({ additionalProperties: false });
+    expect(declared(document, '/dot-strict')).toMatchObject({ additionalProperties: false });
+    expect(declared(document, '/loose')).toMatchObject({ additionalProperties: {} });
+    expect(declared(document, '/catchall')).toMatchObject({
+      additionalProperties: { type: 'number' },
+    });
+    const item = declared(document, '/nested')?.items as Declared['content'][string]['schema'];
+    const properties = item.properties as Record<string, Record<string, unknown>>;
+    expect(item).not.toHaveProperty('additionalProperties');
+    expect(properties.inner).not.toHaveProperty('additionalProperties');
+    expect(properties.closed).toMatchObject({ additionalProperties: false });
+    // Request schemas are unchanged: a z.object body takes unknown keys, and strips them.
+    const body = new RestApplication({ logger: silentLogger })
+      .validates('note', z.object({ id }))
+      .validates('strictNote', z.strictObject({ id }));
+    body.post('/a', ({ note }) => note);
+    body.post('/b', ({ strictNote }) => strictNote);
+    const schemas = openapi(body, { info }).components?.schemas;
+    expect(schemas?.note).not.toHaveProperty('additionalProperties');
+    expect(schemas?.strictNote).toMatchObject({ additionalProperties: false });
+  });
+
+  it('accept what the server sends for a z.object: a key the schema strips, checked with ajv', async () => {
+    const Note = z.object({ id: z.string(), text: z.string(), meta: z.object({ n: z.number() }) });
+    const app = new RestApplication({ logger: silentLogger, validateResponses: true });
+    app
+      .get('/i', () => ({ id: 'x', text: 'y', internalSecret: 'z', meta: { n: 1, extra: true } }))
+      .returns(200, Note);
+    const server = await serve(app, { port: 0, host: '127.0.0.1' });
+    try {
+      const response = await fetch(`${server.url}/i`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Record<string, unknown>;
+      // The server sends the handler's keys as they are (docs/openapi.md, "Checking responses").
+      expect(body).toEqual({
+        id: 'x',
+        text: 'y',
+        internalSecret: 'z',
+        meta: { n: 1, extra: true },
+      });
+      const ajv = new Ajv2020({ strict: false });
+      const schema = declared(openapi(app, { info }), '/i');
+      expect(ajv.validate(schema as object, body), JSON.stringify(ajv.errors)).toBe(true);
+      // The check still refuses what the schema does not allow.
+      expect(ajv.validate(schema as object, { ...body, text: 1 })).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 });
