@@ -59,14 +59,19 @@ function encodeCatchAllSegment(template: string, name: string, segment: string):
   return encodeSegment(template, name, segment);
 }
 
-/**
- * A literal segment of the template as the server reads it back: the router decodes each
- * segment once (docs/application.md), so `/50%/{id}` is served at `/50%25/1`, and an unencoded
- * `?` or `#` would end the path. What RFC 3986 §3.3 lets a segment hold as it is (`:`, `@` and
- * the sub-delims) stays as written, so the URL reads like the template to a gateway in front.
- */
 function encodeLiteral(template: string, segment: string): string {
   wellFormed(`${template}: the segment "${segment}"`, segment);
+  return encodeStaticSegment(segment);
+}
+
+/**
+ * A static segment of a template as the server reads it back: the router decodes each segment
+ * once (docs/application.md), so `/50%/{id}` is served at `/50%25/1`, and an unencoded `?` or
+ * `#` would end the path. What RFC 3986 §3.3 lets a segment hold as it is (`:`, `@` and the
+ * sub-delims) stays as written, so the URL reads like the template to a gateway in front. The
+ * OpenAPI document keys its paths with it too. Throws a URIError for a lone surrogate.
+ */
+export function encodeStaticSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3A|3B|3D|40)/g, decodeURIComponent);
 }
 

@@ -8,6 +8,7 @@ import type { Logger } from '../app/logger.js';
 import { knownOptions } from '../app/options.js';
 import { DOCS_SETTING, type RouteDescription } from '../app/routing/route-docs.js';
 import type { RoutingTable } from '../app/routing/routing-table.js';
+import { encodeStaticSegment } from '../client/call-text.js';
 import { SetupError } from '../errors.js';
 import { buildOperation } from './operation.js';
 import {
@@ -157,7 +158,26 @@ function documentTags(
 const PARAMETER = /\{([^}*]+)(\*?)\}/g;
 
 /**
- * The key of `template`'s path item. A catch-all `{rest*}` documents as `{rest}`: OpenAPI
+ * `template` as a request's path carries it, which is what a consumer of the document appends
+ * to a server's URL (OpenAPI 3.1 §4.8.8, Paths Object): each static segment percent-encoded as
+ * the typed client sends it (`/100%/{id}` is requested as `/100%25/{id}`, an unencoded `?` or
+ * `#` would end the path: RFC 3986 §3.3), its parameters as written. A segment holding a lone
+ * surrogate has no UTF-8 (RFC 3629 §3), so no URL reaches it: it stays as written.
+ */
+function requestPath(template: string): string {
+  return template
+    .split('/')
+    .map((segment) =>
+      segment.startsWith('{') || /\p{Surrogate}/u.test(segment)
+        ? segment
+        : encodeStaticSegment(segment),
+    )
+    .join('/');
+}
+
+/**
+ * The key of `template`'s path item, its static segments as a request carries them
+ * (`requestPath`). A catch-all `{rest*}` documents as `{rest}`: OpenAPI
  * templates have no catch-all, so it shares the path item of a one-segment parameter in the
  * same place. Templates that differ only in their parameters' names are one
  * path to the router, and one path item to OpenAPI 3.1 ("templated paths with the same
@@ -169,9 +189,10 @@ function documentedPath(
   operation: OpenApiOperation,
   pathsByShape: Map<string, string>,
 ): string {
-  const path = template.replace(PARAMETER, '{$1}');
+  const requested = requestPath(template);
+  const path = requested.replace(PARAMETER, '{$1}');
   // A catch-all has the same hierarchy as a one-segment parameter once documented.
-  const shape = template.replace(PARAMETER, '{}');
+  const shape = requested.replace(PARAMETER, '{}');
   const documented = pathsByShape.get(shape);
   if (documented === undefined) {
     pathsByShape.set(shape, path);

@@ -388,6 +388,54 @@ describe('openapi()', () => {
     ]);
   });
 
+  it('keys path items by the path a request carries: static segments percent-encoded', async () => {
+    const app = new RestApplication({ logger: silentLogger });
+    const templates = [
+      '/100%/{id}',
+      '/q?/{id}',
+      '/c#/{id}',
+      '/a b/café/{id}',
+      '/$&+,;=:@/{id}',
+    ] as const;
+    for (const template of templates) app.get(template, ({ id }) => ({ template, id }));
+    app.get('/files/50%/{path*}', ({ path }) => ({ template: '/files/50%/{path*}', id: path }));
+    const server = await serve(app, { port: 0, host: '127.0.0.1' });
+    try {
+      const document = openapi(app, {
+        info: { title: 't', version: '1' },
+        servers: [{ url: server.url }],
+      });
+      // RFC 3986 §3.3: the router decodes each segment once (docs/application.md), and `?` or
+      // `#` would end the path; what a segment may hold as written stays, parameters too.
+      expect(Object.keys(document.paths)).toEqual([
+        '/100%25/{id}',
+        '/q%3F/{id}',
+        '/c%23/{id}',
+        '/a%20b/caf%C3%A9/{id}',
+        '/$&+,;=:@/{id}',
+        '/files/50%25/{path}',
+      ]);
+      // An OpenAPI consumer: the server's URL, the key, each parameter percent-encoded.
+      const answers = [];
+      for (const key of Object.keys(document.paths)) {
+        const path = key.replace(/\{(\w+)\}/g, () => encodeURIComponent('1 ?'));
+        const response = await fetch(`${document.servers?.[0]?.url}${path}`);
+        answers.push([response.status, await response.json()]);
+      }
+      expect(answers).toEqual(
+        [...templates, '/files/50%/{path*}'].map((template) => [200, { template, id: '1 ?' }]),
+      );
+    } finally {
+      await server.close();
+    }
+    // A lone surrogate has no UTF-8, so no URL carries it: documented as written.
+    const unreachable = new RestApplication({ logger: silentLogger });
+    unreachable.get('/x\uD800/{id}', ({ id }) => id);
+    expect(Object.keys(openapi(unreachable, { info: { title: 't', version: '1' } }).paths)).toEqual(
+      ['/x\uD800/{id}'],
+    );
+  });
+
   it('documents a validator without Standard JSON Schema as {} and warns once', () => {
     const warn = vi.fn();
     const logger: Logger = { ...silentLogger, warn };
