@@ -4,6 +4,7 @@
  * parameter, no dot segments, no lone surrogates, no `null` sent as "null".
  */
 import { UNSAFE_IN_CATCH_ALL } from '../app/routing/path-matcher.js';
+import { encodeStaticSegment } from '../http/percent.js';
 
 /**
  * The path of `template` with its parameters: each percent-encoded as one segment, so a value
@@ -62,17 +63,6 @@ function encodeCatchAllSegment(template: string, name: string, segment: string):
 function encodeLiteral(template: string, segment: string): string {
   wellFormed(`${template}: the segment "${segment}"`, segment);
   return encodeStaticSegment(segment);
-}
-
-/**
- * A static segment of a template as the server reads it back: the router decodes each segment
- * once (docs/application.md), so `/50%/{id}` is served at `/50%25/1`, and an unencoded `?` or
- * `#` would end the path. What RFC 3986 §3.3 lets a segment hold as it is (`:`, `@` and the
- * sub-delims) stays as written, so the URL reads like the template to a gateway in front. The
- * OpenAPI document keys its paths with it too. Throws a URIError for a lone surrogate.
- */
-export function encodeStaticSegment(segment: string): string {
-  return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3A|3B|3D|40)/g, decodeURIComponent);
 }
 
 function encodeSegment(template: string, name: string, segment: string): string {

@@ -38,3 +38,15 @@ const LENIENT_UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 export function percentDecodeLeniently(text: string): string {
   return LENIENT_UTF8.decode(percentDecodeBytes(ENCODER.encode(text), false));
 }
+
+/**
+ * A static segment of a template as the server reads it back: the router decodes each segment
+ * once (docs/application.md), so `/50%/{id}` is served at `/50%25/1`, and an unencoded `?` or
+ * `#` would end the path. What RFC 3986 §3.3 lets a segment hold as it is (`:`, `@` and the
+ * sub-delims) stays as written, so the URL reads like the template to a gateway in front. The
+ * typed client sends it, and the OpenAPI document keys its paths with it. Throws a URIError
+ * for a lone surrogate.
+ */
+export function encodeStaticSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/%(?:24|26|2B|2C|3A|3B|3D|40)/g, decodeURIComponent);
+}

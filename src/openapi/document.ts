@@ -8,8 +8,8 @@ import type { Logger } from '../app/logger.js';
 import { knownOptions } from '../app/options.js';
 import { DOCS_SETTING, type RouteDescription } from '../app/routing/route-docs.js';
 import type { RoutingTable } from '../app/routing/routing-table.js';
-import { encodeStaticSegment } from '../client/call-text.js';
 import { SetupError } from '../errors.js';
+import { encodeStaticSegment } from '../http/percent.js';
 import { buildOperation } from './operation.js';
 import {
   ERROR_SCHEMA,

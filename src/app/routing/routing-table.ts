@@ -36,7 +36,6 @@ import type { Router } from './router.js';
 import {
   applicationScope,
   type CompiledErrorHandler,
-  type CompiledScope,
   compileRouteHooks,
   type ErrorHandlers,
   type FlatRoute,
