@@ -57,9 +57,10 @@ function entityTags(headers: MultiValueHeaders, name: string): string[] {
 /**
  * A date precondition header, or `undefined` when it must be ignored: not a valid HTTP-date, or
  * more than one member (RFC 9110 §13.1.3, §13.1.4). An IMF-fixdate has a comma of its own, so
- * "more than one member" is counted in field lines and in dates, not in commas.
+ * "more than one member" is counted in field lines and in dates, not in commas. The S3 store
+ * hands S3 only what this returns, so both stores ignore the same headers.
  */
-function dateHeader(headers: MultiValueHeaders, name: string): Date | undefined {
+export function dateHeader(headers: MultiValueHeaders, name: string): Date | undefined {
   const values = headers.getAll(name);
   if (values.length !== 1) return undefined;
   return parseHttpDate(values[0]);
@@ -143,16 +144,20 @@ export function evaluateRange(
 ): RangeRequest {
   const headers = request.headers;
   const header = MultiValueHeaders.getLower(headers, 'range');
-  if (header === undefined) return IGNORE_RANGE;
-  // §14.2: a Range we cannot use is ignored, and so is one sent twice (it is not a list).
-  if (headers.getAll('range').length !== 1) return IGNORE_RANGE;
+  if (header === undefined || !rangeLinesUsable(headers)) return IGNORE_RANGE;
   const ifRange = MultiValueHeaders.getLower(headers, 'if-range');
-  if (ifRange !== undefined) {
-    // §13.1.5: one entity tag or one date; sent on two lines it is neither, so it never holds.
-    if (headers.getAll('if-range').length !== 1) return IGNORE_RANGE;
-    if (!ifRangeAllows(ifRange, validators)) return IGNORE_RANGE;
-  }
+  if (ifRange !== undefined && !ifRangeAllows(ifRange, validators)) return IGNORE_RANGE;
   return parseRange(header, size);
+}
+
+/**
+ * Whether the field lines of `Range` and `If-Range` can be used at all: a Range sent twice is
+ * not a list and is ignored (§14.2); an If-Range sent on two lines is neither one entity tag nor
+ * one date (§13.1.5), so it never holds and the Range is ignored too. The S3 store asks this
+ * before handing S3 a range, so both stores ignore the same requests.
+ */
+export function rangeLinesUsable(headers: MultiValueHeaders): boolean {
+  return headers.getAll('range').length === 1 && headers.getAll('if-range').length <= 1;
 }
 
 /**

@@ -2,6 +2,7 @@
  * How a request's Range is asked of S3: one range-spec goes as it is, several are merged once a
  * HeadObject has told the object's size.
  */
+import { rangeLinesUsable } from '../http/conditional.js';
 import type { MultiValueHeaders } from '../http/headers.js';
 import { type ByteRange, parseRange, type RangeSpec, readRangeSpecs } from '../http/range.js';
 import { rangeNotSatisfiable } from './respond.js';
@@ -23,10 +24,9 @@ export const WHOLE: RangePlan = { kind: 'whole' };
 // send, in one round trip), and several are merged by the same parseRange as a local file's,
 // after a HeadObject has told the size (docs/static-files.md).
 export function planRange(headers: MultiValueHeaders): RangePlan {
-  const lines = headers.getAll('range');
-  // A Range sent twice is ignored, as for a local file (evaluateRange in src/http/conditional.ts).
-  if (lines.length !== 1) return WHOLE;
-  const header = lines[0] as string;
+  // A Range sent twice, or with If-Range on two lines, is ignored as for a local file.
+  if (!rangeLinesUsable(headers)) return WHOLE;
+  const header = headers.getAll('range')[0] as string;
   const specs = readRangeSpecs(header);
   if (specs === undefined) return WHOLE;
   if (specs.length > 1) return { kind: 'sized', header };

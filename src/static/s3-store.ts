@@ -11,7 +11,7 @@ import type {
 } from '@aws-sdk/client-s3';
 import { HttpError } from '../errors.js';
 import { discardBody, utf8Length } from '../http/bytes.js';
-import { evaluatePreconditions, ifRangeAllows } from '../http/conditional.js';
+import { dateHeader, evaluatePreconditions, ifRangeAllows } from '../http/conditional.js';
 import { OCTET_STREAM } from '../http/content-types.js';
 import { MultiValueHeaders } from '../http/headers.js';
 import type { Request } from '../request.js';
@@ -142,11 +142,14 @@ export class S3Store {
       // RFC 9110 §13.2.2: If-Unmodified-Since only counts without If-Match, If-Modified-Since
       // only without If-None-Match. Passing only what counts keeps that order whatever the store.
       // `If-Match: *` holds for any current object (§13.1.1), which the read itself finds or not.
+      // A date sent on two lines is ignored (§13.1.3, §13.1.4), as evaluatePreconditions does.
       const ifMatch = headers.get('if-match');
-      if (ifMatch === undefined) input.IfUnmodifiedSince = request.getIfUnmodifiedSince();
+      if (ifMatch === undefined)
+        input.IfUnmodifiedSince = dateHeader(headers, 'if-unmodified-since');
       else if (ifMatch.trim() !== '*') input.IfMatch = ifMatch.trim();
       const ifNoneMatch = headers.get('if-none-match');
-      if (ifNoneMatch === undefined) input.IfModifiedSince = request.getIfModifiedSince();
+      if (ifNoneMatch === undefined)
+        input.IfModifiedSince = dateHeader(headers, 'if-modified-since');
       else input.IfNoneMatch = ifNoneMatch.trim();
     }
     // Range is for GET only (§14.2).

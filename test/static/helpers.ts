@@ -3,10 +3,13 @@
  * a secret file beside it (never inside), a sibling directory sharing its name as a prefix, and
  * symlinks leading out.
  */
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { serve } from '../../src/adapters/node/index.js';
 import {
   type HeadersInit,
   Request,
@@ -153,4 +156,62 @@ export async function send(
     text: body.toString('utf8'),
     response,
   };
+}
+
+export interface NodeReceived {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Sends one request with `lines` as its field lines exactly as given (a name may repeat). */
+export type SendLines = (
+  path: string,
+  lines: ReadonlyArray<readonly [string, string]>,
+  method?: string,
+) => Promise<NodeReceived>;
+
+/**
+ * Serves `app` on a real Node server on loopback for the length of `body`, which sends requests
+ * through node:http: unlike a Headers object, it can repeat a field on several lines.
+ */
+export async function overNode(
+  app: RestApplication,
+  body: (send: SendLines) => Promise<void>,
+): Promise<void> {
+  const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+  const send: SendLines = (path, lines, method = 'GET') =>
+    new Promise((resolve, reject) => {
+      const outgoing = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method,
+          path,
+          // The rawHeaders form: name, value, name, value (node:http sends each as its own line,
+          // and adds no Host of its own to headers given so).
+          headers: [['Host', `127.0.0.1:${server.port}`], ...lines].flat(),
+          agent: false,
+        },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('error', reject);
+          incoming.on('end', () =>
+            resolve({
+              status: incoming.statusCode ?? 0,
+              headers: incoming.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  try {
+    await body(send);
+  } finally {
+    await server.close();
+  }
 }

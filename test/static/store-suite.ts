@@ -7,7 +7,7 @@
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { RestApplication } from '../../src/index.js';
 import type { StaticRouter, StaticRouterOptions } from '../../src/static/index.js';
-import { DOTENV, LARGE, quietApp, SECRET, send } from './helpers.js';
+import { DOTENV, LARGE, overNode, quietApp, SECRET, send } from './helpers.js';
 
 /** One store under test. */
 export interface StoreUnderTest {
@@ -278,6 +278,75 @@ export function storeSuite(store: StoreUnderTest): void {
         expect(any.status).toBe(200);
         expect(any.text).toBe('hello world\n');
       });
+
+      storeTest(
+        'a date precondition or If-Range sent on two field lines is ignored',
+        async (open) => {
+          await overNode(open(), async (sendLines) => {
+            const first = await sendLines('/hello.txt', []);
+            const etag = first.headers.etag as string;
+            const lastModified = first.headers['last-modified'] as string;
+            const past = 'Mon, 01 Jan 2001 00:00:00 GMT';
+            // RFC 9110 §13.1.3, §13.1.4: a recipient must ignore the field when it has more than
+            // one member; §13.1.5: If-Range is one tag or one date, so on two lines it never holds.
+            const cases: Array<[string, Array<[string, string]>, number, string]> = [
+              [
+                'GET',
+                [
+                  ['If-Modified-Since', lastModified],
+                  ['If-Modified-Since', lastModified],
+                ],
+                200,
+                'hello world\n',
+              ],
+              [
+                'HEAD',
+                [
+                  ['If-Modified-Since', lastModified],
+                  ['If-Modified-Since', lastModified],
+                ],
+                200,
+                '',
+              ],
+              [
+                'GET',
+                [
+                  ['If-Unmodified-Since', past],
+                  ['If-Unmodified-Since', past],
+                ],
+                200,
+                'hello world\n',
+              ],
+              [
+                'GET',
+                [
+                  ['Range', 'bytes=0-1'],
+                  ['If-Range', etag],
+                  ['If-Range', etag],
+                ],
+                200,
+                'hello world\n',
+              ],
+            ];
+            for (const [method, lines, status, text] of cases) {
+              const label = `${method} ${lines.map(([name]) => name).join(', ')}`;
+              const response = await sendLines('/hello.txt', lines, method);
+              expect(response.status, label).toBe(status);
+              expect(response.text, label).toBe(text);
+              expect(response.headers['content-length'], label).toBe('12');
+            }
+            // The same fields on one line each still count.
+            const once = await sendLines('/hello.txt', [['If-Modified-Since', lastModified]]);
+            expect(once.status).toBe(304);
+            const ranged = await sendLines('/hello.txt', [
+              ['Range', 'bytes=0-1'],
+              ['If-Range', etag],
+            ]);
+            expect(ranged.status).toBe(206);
+            expect(ranged.text).toBe('he');
+          });
+        },
+      );
     });
 
     describe('ranges (RFC 9110 §14)', () => {
