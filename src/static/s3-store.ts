@@ -119,11 +119,39 @@ export class S3Store {
         MultiValueHeaders.getList(request.headers, 'accept-encoding'),
       )) {
         if (utf8Length(key + variant.suffix) > MAX_KEY_BYTES) continue;
-        const outcome = await this.#fetch(request, relative, key + variant.suffix, variant);
-        if (outcome.kind === 'response') return outcome;
+        // A variant is served in place of the file (docs/static-files.md), so only where the
+        // file exists, as for a local one; else a 404 would hang on Accept-Encoding with no
+        // Vary (RFC 9110 §12.5.5). The file is asked for only once a variant would answer
+        // (a 304, 412 or 416 included), so a request no variant answers costs nothing more.
+        let outcome: Outcome;
+        try {
+          outcome = await this.#fetch(request, relative, key + variant.suffix, variant);
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          const missing = await this.#missing(request, relative, key);
+          if (missing !== undefined) return missing;
+          throw error;
+        }
+        if (outcome.kind === 'missing') continue;
+        const missing = await this.#missing(request, relative, key);
+        if (missing === undefined) return outcome;
+        discardBody(outcome.response.body);
+        return missing;
       }
     }
     return this.#fetch(request, relative, key, undefined);
+  }
+
+  /** Why the object at `key` cannot be served (missing or denied), or `undefined` if it can. */
+  async #missing(request: Request, relative: string, key: string): Promise<Outcome | undefined> {
+    try {
+      const { sdk, client } = await this.#connect();
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return undefined;
+    } catch (error) {
+      const outcome = await this.#failure(request, relative, key, undefined, error);
+      return outcome.kind === 'missing' ? outcome : undefined;
+    }
   }
 
   async #fetch(

@@ -61,6 +61,8 @@ export const STORE_FILES: Readonly<Record<string, string | Buffer>> = {
   'zipped.js': 'console.log("plain variant");',
   'zipped.js.br': 'BROTLI-BYTES',
   'spa/index.html': '<h1>spa</h1>',
+  // A precompressed variant whose file is missing: never served in its place.
+  'orphan.js.br': 'ORPHAN-BROTLI-BYTES',
 };
 
 /** Builds the fixture tree: the store tree and what only the local tests need. */

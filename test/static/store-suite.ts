@@ -493,6 +493,20 @@ export function storeSuite(store: StoreUnderTest): void {
         expect(spa.text).toBe('<h1>spa</h1>');
         expect((await send(app, '/missing.js')).status).toBe(404);
       });
+
+      storeTest('a precompressed variant is never served for a missing file', async (open) => {
+        await overNode(open({ precompressed: true }), async (sendLines) => {
+          // docs/static-files.md: variants are served in place of the file, so the file must
+          // exist; and a 404 that hung on Accept-Encoding would need a Vary (RFC 9110 §12.5.5).
+          for (const encodings of ['br', 'gzip, br', 'identity']) {
+            const response = await sendLines('/orphan.js', [['Accept-Encoding', encodings]]);
+            expect(response.status, encodings).toBe(404);
+            expect(response.text, encodings).not.toContain('ORPHAN');
+          }
+          const head = await sendLines('/orphan.js', [['Accept-Encoding', 'br']], 'HEAD');
+          expect(head.status).toBe(404);
+        });
+      });
     });
   });
 }
