@@ -63,6 +63,9 @@ export const STORE_FILES: Readonly<Record<string, string | Buffer>> = {
   'spa/index.html': '<h1>spa</h1>',
   // A precompressed variant whose file is missing: never served in its place.
   'orphan.js.br': 'ORPHAN-BROTLI-BYTES',
+  // Extensions that are names on Object.prototype, not in the type table.
+  'file.constructor': 'constructor',
+  'file.__proto__': 'proto',
 };
 
 /** Builds the fixture tree: the store tree and what only the local tests need. */

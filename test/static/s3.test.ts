@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { RestApplication, Router } from '../../src/index.js';
 import { StaticRouter, StaticServeError } from '../../src/static/index.js';
-import { quietApp, SECRET, STORE_FILES, send } from './helpers.js';
+import { overNode, quietApp, SECRET, STORE_FILES, send } from './helpers.js';
 import { type S3TestServer, startS3Server } from './s3-server.js';
 import { storeSuite } from './store-suite.js';
 
@@ -26,6 +26,7 @@ const OBJECTS: Record<
 > = {
   ...Object.fromEntries(Object.entries(STORE_FILES).map(([key, body]) => [`www/${key}`, { body }])),
   'www/custom': { body: 'typed by upload', contentType: 'text/x-custom' },
+  'www/typed.constructor': { body: 'typed by upload', contentType: 'text/x-custom' },
   'www/cached.txt': { body: 'cached for a minute', cacheControl: 'public, max-age=60' },
   'www/empty.txt': { body: '' },
   'secret.txt': { body: SECRET },
@@ -132,6 +133,16 @@ describe('S3 location', () => {
     expect(response.status).toBe(200);
     expect(response.text).toBe('typed by upload');
     expect(response.headers.get('content-type')).toBe('text/x-custom');
+  });
+
+  it('an object whose extension is an Object.prototype name keeps its uploaded type', async (context) => {
+    need(context);
+    await overNode(siteApp(), async (sendLines) => {
+      const response = await sendLines('/typed.constructor', []);
+      expect(response.status).toBe(200);
+      expect(response.text).toBe('typed by upload');
+      expect(response.headers['content-type']).toBe('text/x-custom');
+    });
   });
 
   it('accepts a client or a client configuration', async (context) => {

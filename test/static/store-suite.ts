@@ -73,6 +73,21 @@ export function storeSuite(store: StoreUnderTest): void {
         },
       );
 
+      storeTest('an extension that is an Object.prototype name is octet-stream', async (open) => {
+        await overNode(open(), async (sendLines) => {
+          for (const [path, text] of [
+            ['/file.constructor', 'constructor'],
+            ['/file.__proto__', 'proto'],
+          ] as const) {
+            const response = await sendLines(path, []);
+            expect(response.status, path).toBe(200);
+            expect(response.text, path).toBe(text);
+            // docs/static-files.md: anything the table does not know.
+            expect(response.headers['content-type'], path).toBe('application/octet-stream');
+          }
+        });
+      });
+
       storeTest('a large file comes whole with its full length', async (open) => {
         const response = await send(open(), '/large.bin');
         expect(response.status).toBe(200);

@@ -41,6 +41,8 @@ async function sha256(path: string): Promise<string> {
   return hash.digest('hex');
 }
 const SIZE = 50 * MiB;
+/** Extensions that are names on Object.prototype: no type of the table. */
+const PROTOTYPE_NAMES = ['file.constructor', 'file.__proto__', 'file.toString', 'file.valueOf'];
 let directory: string;
 let bigFile: string;
 let server: ServeHandle;
@@ -64,10 +66,12 @@ beforeAll(async () => {
   bigFile = join(directory, 'big.bin');
   await writePatternFile(bigFile, SIZE);
   await writeFile(join(directory, 'note.txt'), 'hello file');
+  for (const name of PROTOTYPE_NAMES) await writeFile(join(directory, name), 'x');
   const app = new RestApplication({ logger: silentLogger });
   app.get('/big', () => Response.file(bigFile));
   app.get('/note', () => Response.file(join(directory, 'note.txt')));
   app.get('/missing', () => Response.file(join(directory, 'nope.txt')));
+  app.get('/named/{name}', ({ name }) => Response.file(join(directory, name)));
   // A handler-chosen slice, as the range support hands one to the adapter.
   app.get('/slice', () => {
     const response = Response.file(bigFile, { status: 206 });
@@ -144,6 +148,14 @@ describe('file bodies', () => {
     expect(response.body.toString()).toBe('hello file');
     expect(response.headers['content-length']).toBe('10');
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
+  });
+
+  it('sends a file whose extension is an Object.prototype name as application/octet-stream', async () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const response = await send(server.port, { path: `/named/${name}` });
+      expect(response.status, name).toBe(200);
+      expect(response.headers['content-type'], name).toBe('application/octet-stream');
+    }
   });
 
   it('answers HEAD on a file with its length and no body', async () => {
