@@ -54,10 +54,10 @@ async function* fileParts(
 }
 
 /**
- * Applies `Range` to a 200 response to GET or HEAD whose body (a string, bytes or a file) is
- * `length` bytes long. Returns the Content-Length of the 206 it made, or `undefined` when the
- * whole representation is sent. Throws a 416 (with `Content-Range: bytes *\/length`) when
- * nothing asked for is satisfiable.
+ * Advertises `Accept-Ranges: bytes` on a 200 response to GET or HEAD whose body (a string, bytes
+ * or a file) is `length` bytes long, and applies a GET's `Range` to it. Returns the
+ * Content-Length of the 206 it made, or `undefined` when the whole representation is sent.
+ * Throws a 416 (with `Content-Range: bytes *\/length`) when nothing asked for is satisfiable.
  */
 export function applyRange(
   response: Response,
@@ -67,6 +67,9 @@ export function applyRange(
   MultiValueHeaders.setDefault(response.headers, 'Accept-Ranges', 'accept-ranges', 'bytes');
   // Nearly every request has no Range: it stops here, before the validators are looked up.
   if (MultiValueHeaders.getLower(request.headers, 'range') === undefined) return undefined;
+  // RFC 9110 §14.2: "GET is the only method for which range handling is defined", and a server
+  // must ignore Range on any other: a HEAD gets the whole GET's headers, as from the static router.
+  if (request.method !== 'GET') return undefined;
   // Apart, so that the lines above are small enough to be inlined where they are called, from
   // the first optimised compile on (GET / 56,303 → 55,586 instructions, bench/RESULTS.md).
   return rangeRequested(response, request, length);

@@ -243,8 +243,8 @@ function completeHeaders(
     (request.method === 'GET' || request.method === 'HEAD') &&
     !isStream(body)
   ) {
-    // RFC 9110 §14: bodies of known length (text, bytes, files) can be ranged; HEAD gets the
-    // headers a GET with the same Range would.
+    // RFC 9110 §14: bodies of known length (text, bytes, files) can be ranged by a GET; a HEAD
+    // gets the Accept-Ranges a GET would, and its Range is ignored (§14.2).
     const ranged = applyRange(response, request, length);
     if (ranged !== undefined) {
       MultiValueHeaders.setTrusted(headers, 'Content-Length', 'content-length', String(ranged));
