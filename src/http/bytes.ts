@@ -84,15 +84,27 @@ export function concatBytes(chunks: readonly Uint8Array[], total?: number): Uint
   return out;
 }
 
+/**
+ * A response stream's chunk, once it is known to be text or a `Uint8Array` (a `Buffer` is one):
+ * what Node's `write` takes, and so what every adapter sends (docs/streams.md). Anything else
+ * (a number, an `ArrayBuffer`, an `Int16Array`) throws, failing the stream as a source that
+ * throws does: another typed array would otherwise be copied one element to a byte, or counted
+ * in elements rather than bytes.
+ */
+export function streamChunk(value: unknown): Uint8Array | string {
+  if (typeof value === 'string' || value instanceof Uint8Array) return value;
+  const kind = Object.prototype.toString.call(value).slice(8, -1);
+  throw new TypeError(`A response stream chunk must be a string or a Uint8Array, got ${kind}`);
+}
+
 const UTF8 = new TextEncoder();
 
-/** Reads chunks of text or bytes whole, text as UTF-8. */
-export async function collectBytes(
-  chunks: AsyncIterable<Uint8Array | string>,
-): Promise<Uint8Array> {
+/** Reads chunks of text or bytes whole, text as UTF-8; any other chunk fails the read. */
+export async function collectBytes(chunks: AsyncIterable<unknown>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of chunks) {
+  for await (const value of chunks) {
+    const chunk = streamChunk(value);
     const bytes = typeof chunk === 'string' ? UTF8.encode(chunk) : chunk;
     parts.push(bytes);
     total += bytes.length;

@@ -10,6 +10,7 @@ import { settledWithin, unfinished } from '../../app/kernel.js';
 import type { Logger } from '../../app/logger.js';
 import { SetupError } from '../../errors.js';
 import { exactly, fileSpan } from '../../file-span.js';
+import { streamChunk } from '../../http/bytes.js';
 import { DataRecord } from '../../http/data-record.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import type { GatewayEvent, LambdaContext } from './events.js';
@@ -217,7 +218,9 @@ export async function writeStreamedResponse(
       stopWaiting = undefined;
       if (step.done) break;
       if (stream.destroyed === true) return;
-      if (!stream.write(step.value) && !(await writable(stream))) return;
+      // Checked as every adapter checks a chunk (docs/streams.md): the runtime's stream would
+      // take another typed array as it is, where Node's `ServerResponse` refuses it.
+      if (!stream.write(streamChunk(step.value)) && !(await writable(stream))) return;
     }
   } catch (error) {
     // A producer released because the client went away may end with an error of its own (a

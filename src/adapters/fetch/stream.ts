@@ -4,6 +4,7 @@
  */
 
 import type { Logger } from '../../app/logger.js';
+import { streamChunk } from '../../http/bytes.js';
 
 const encoder = new TextEncoder();
 
@@ -134,18 +135,15 @@ async function pullChunk(
     controller.close();
     return;
   }
-  const value = step.value;
-  if (typeof value === 'string') controller.enqueue(encoder.encode(value));
-  else if (value instanceof Uint8Array) controller.enqueue(value);
-  else {
-    const kind = Object.prototype.toString.call(value).slice(8, -1);
-    const error = new TypeError(
-      `A response stream chunk must be a string or a Uint8Array, got ${kind}`,
-    );
+  let chunk: Uint8Array | string;
+  try {
+    chunk = streamChunk(step.value);
+  } catch (error) {
     logFailure(failureLog, error);
     await release(error).catch(() => undefined);
     throw error;
   }
+  controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
 }
 
 function logFailure(failureLog: StreamFailureLog | undefined, error: unknown): void {

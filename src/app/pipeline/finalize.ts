@@ -7,7 +7,7 @@
  */
 
 import { HttpError } from '../../errors.js';
-import { discardBody, releasingSource, utf8Length } from '../../http/bytes.js';
+import { discardBody, releasingSource, streamChunk, utf8Length } from '../../http/bytes.js';
 import { contentTypeFor } from '../../http/content-types.js';
 import { formatLastModified } from '../../http/date.js';
 import { formatEntityTag } from '../../http/etag.js';
@@ -306,7 +306,9 @@ async function* exactLength(body: StreamBody, length: number): AsyncGenerator<Ui
   let produced = 0;
   let ended = false;
   try {
-    for await (const chunk of streamChunks(body)) {
+    for await (const value of streamChunks(body)) {
+      // Counted in bytes, so a chunk that is neither text nor bytes fails here, as it would when sent.
+      const chunk = streamChunk(value);
       produced += typeof chunk === 'string' ? utf8Length(chunk) : chunk.length;
       if (produced > length) {
         throw new Error(

@@ -301,3 +301,38 @@ describe('an event stream on the buffered handler', () => {
     expect(access).toEqual(['GET /events 500', 'GET /typed-by-hand 500']);
   });
 });
+
+describe('a stream chunk that is neither text nor a Uint8Array, on the buffered handler', () => {
+  // docs/streams.md: such a chunk fails the stream on every adapter, as on Node. Read whole, an
+  // Int16Array's 16-bit samples were copied one byte each, and its length counted in elements.
+  it.each([
+    ['alone', [new Int16Array([0x0102, 0x0304, -2])]],
+    ['after a text chunk', ['hdr:', new Int16Array([0x0102, 0x0304, -2])]],
+    ['with its Content-Length', [new Int16Array([0x4241, 0x4443, 0x4645])]],
+  ] as const)('answers the application 500, logged: a chunk %s', async (name, chunks) => {
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger });
+    const headers = name === 'with its Content-Length' ? { 'Content-Length': '6' } : undefined;
+    app.get(
+      '/pcm',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            yield* chunks;
+          })(),
+          { contentType: 'audio/L16', headers },
+        ),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    const result = readV2Result(
+      await adapter.handleEvent(v2Event({ method: 'GET', path: '/pcm' }), lambdaContext()),
+    );
+    expect(result.status).toBe(500);
+    const errors = lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.fields?.error).toMatchObject({
+      message: 'A response stream chunk must be a string or a Uint8Array, got Int16Array',
+    });
+  });
+});

@@ -355,6 +355,47 @@ describe('streamHandler', () => {
     expect(failed?.fields?.requestId).not.toBe('');
   });
 
+  it.each([
+    ['without a Content-Length', undefined],
+    ['with its Content-Length', { 'Content-Length': '10' }],
+  ] as const)(
+    'a chunk neither text nor a Uint8Array fails the invocation, logged: %s',
+    async (_, headers) => {
+      // docs/streams.md: such a chunk fails the stream, as on Node and Fetch; an Int16Array was
+      // written as its 6 bytes and then counted as 3 against its Content-Length.
+      const { logger, lines } = captureLogger();
+      const app = new RestApplication({ logger });
+      let released = false;
+      app.get(
+        '/pcm',
+        () =>
+          new Response(
+            200,
+            (async function* () {
+              try {
+                yield 'hdr:';
+                yield new Int16Array([0x4241, 0x4443, 0x4645]);
+              } finally {
+                released = true;
+              }
+            })(),
+            { contentType: 'text/plain', headers },
+          ),
+      );
+      const { stream, done } = invoke(adapterFor(app).streamHandler, urlEvent('/pcm'));
+      const { error } = await done;
+      expect((error as Error).message).toBe(
+        'A response stream chunk must be a string or a Uint8Array, got Int16Array',
+      );
+      expect(stream.parsed().prelude.statusCode).toBe(200);
+      expect(stream.parsed().body.toString()).toBe('hdr:');
+      expect(released).toBe(true);
+      const failed = lines.filter((line) => line.level === 'error');
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.message).toMatch(/after the status/);
+    },
+  );
+
   it('sends server-sent events, which the buffered handler refuses', async () => {
     const app = new RestApplication({ logger: silentLogger });
     app.get('/events', () =>
