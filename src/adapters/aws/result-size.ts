@@ -9,13 +9,21 @@ import type { GatewayResult } from './events.js';
 export const MAX_RESULT_BYTES = 6 * 1024 * 1024;
 
 /**
+ * The most bytes one UTF-16 unit of the body takes in the JSON payload: a control character is
+ * written as a 6-byte `\u0000` escape (RFC 8259 §7), more than the 3 bytes of any UTF-8 character.
+ */
+const MOST_BYTES_PER_UNIT = 6;
+
+/**
  * The bytes `result` takes as the JSON payload Lambda sends, when that is over
  * {@link MAX_RESULT_BYTES}; `undefined` otherwise. Serialised only for a body that could be near
- * the limit (a UTF-8 character takes at most three bytes), never for the usual small answer.
+ * the limit at its worst case, never for the usual small answer.
  */
 export function oversizedResult(result: GatewayResult): number | undefined {
   const body = (result as { body?: unknown }).body;
-  if (typeof body !== 'string' || body.length * 3 < MAX_RESULT_BYTES) return undefined;
+  if (typeof body !== 'string' || body.length * MOST_BYTES_PER_UNIT < MAX_RESULT_BYTES) {
+    return undefined;
+  }
   const bytes = Buffer.byteLength(JSON.stringify(result));
   return bytes > MAX_RESULT_BYTES ? bytes : undefined;
 }

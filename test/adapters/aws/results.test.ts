@@ -360,4 +360,27 @@ describe('a result over the buffered limit', () => {
     const small = await adapter.handleEvent(restEvent({ method: 'GET', path: '/small' }));
     expect([small.statusCode, small.body]).toEqual([200, 'fine']);
   });
+
+  it('is caught for text of control characters, which JSON escapes at 6 bytes each', async () => {
+    // 1.5 MB of NULs is valid UTF-8 text, sent as a JSON string of \u0000 escapes: about 9 MB.
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger });
+    app.get(
+      '/nul',
+      () => new Response(200, new Uint8Array(1_500_000), { contentType: 'text/plain' }),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null, logger });
+    for (const event of [
+      restEvent({ method: 'GET', path: '/nul' }),
+      v2Event({ method: 'GET', path: '/nul' }),
+    ]) {
+      const result = await adapter.handleEvent(event);
+      expect(result.statusCode).toBe(500);
+      expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(6 * 1024 * 1024);
+    }
+    expect(lines.filter((line) => line.level === 'error').map((line) => line.message)).toEqual([
+      expect.stringMatching(/^Response of 900\d{4} bytes is over the 6291456/),
+      expect.stringMatching(/^Response of 900\d{4} bytes is over the 6291456/),
+    ]);
+  });
 });
