@@ -12,6 +12,7 @@ import { parseEntityTagList } from './http/etag.js';
 import { type HeadersInit, MultiValueHeaders } from './http/headers.js';
 import { parseMethod } from './http/methods.js';
 import { parseQueryString } from './http/query.js';
+import { absoluteFormTarget } from './http/request-target.js';
 import { parseJson, type RequestBody, readRequestBody, withinLimit } from './request-body.js';
 
 export type {
@@ -21,24 +22,13 @@ export type {
   WholeBodyReader,
 } from './request-body.js';
 
+import type { ClientCertificate } from './client-certificate.js';
 import type { LambdaContext } from './lambda-context.js';
 import type { MetricsRecorder } from './metrics.js';
 
+export type { ClientCertificate } from './client-certificate.js';
 export type { LambdaContext } from './lambda-context.js';
 export type { MetricsRecorder } from './metrics.js';
-
-/** Client certificate details, as much as the runtime gives. */
-export interface ClientCertificate {
-  subject?: string | Record<string, unknown>;
-  issuer?: string | Record<string, unknown>;
-  serialNumber?: string;
-  fingerprint?: string;
-  validFrom?: string;
-  validTo?: string;
-  /** The PEM text of the certificate, when the runtime passes it. */
-  pem?: string;
-  [key: string]: unknown;
-}
 
 /**
  * Values an adapter adds for its runtime. They are injectable under the same names everywhere
@@ -190,6 +180,10 @@ export class Request {
   constructor(init: RequestInit) {
     this.method = parseMethod(init.method) ?? init.method;
     let path = init.path;
+    let headers = init.headers;
+    // An absolute URL (a test's `app.request('http://localhost/users/1')`) is read as the Node
+    // server reads that target (docs/testing.md); an adapter's path starts with `/`.
+    if (path.charCodeAt(0) !== 47 /* / */) [path, headers] = absoluteFormTarget(path, headers);
     // A fragment never reaches a server (RFC 9110 §4.2.5); a target that carries one anyway is
     // read without it, as a Fetch runtime's URL parser reads it.
     const hash = path.indexOf('#');
@@ -205,10 +199,7 @@ export class Request {
     // Kept, not copied, unlike a Response's: adapters pass an instance built for this request,
     // and nothing the library does writes into a request's headers, so a caller's shared
     // instance (tests, `app.execute`) never picks up another request's values.
-    this.headers =
-      init.headers instanceof MultiValueHeaders
-        ? init.headers
-        : new MultiValueHeaders(init.headers);
+    this.headers = headers instanceof MultiValueHeaders ? headers : new MultiValueHeaders(headers);
     this.body = init.body ?? undefined;
     const query = init.queryParams;
     if (typeof query === 'string') this.#rawQuery = query;

@@ -1,7 +1,13 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HttpError, MultiValueHeaders, Request, type WholeBodyReader } from '../src/index.js';
+import {
+  HttpError,
+  MultiValueHeaders,
+  Request,
+  RestApplication,
+  type WholeBodyReader,
+} from '../src/index.js';
 
 // The stream side of a whole-body reader: the request must never fall back to it.
 function notIterated(): AsyncIterator<Uint8Array> {
@@ -285,5 +291,53 @@ describe('Request', () => {
       headers: { Cookie: 'a=1; b="two"; c=%20x' },
     });
     expect(request.cookies).toEqual({ a: '1', b: 'two', c: ' x' });
+  });
+});
+
+describe('an absolute URL as the path', () => {
+  // RFC 9112 §3.2.2: the Node server routes an absolute-form target by its path and takes its
+  // authority as the Host (docs/node.md); app.request() and new Request() do the same
+  // (docs/testing.md), where they answered a 404 for the whole URL taken as a path.
+  it('is routed by its path and query through app.request() and app.execute()', async () => {
+    const app = new RestApplication();
+    app.get('/users/{id}', ({ request }) => ({
+      id: request.pathParams.id,
+      x: request.queryParams.x,
+      host: request.headers.get('host'),
+    }));
+    const viaRequest = await app.request('http://example.com:8080/users/1?x=2');
+    expect([viaRequest.statusCode, JSON.parse(String(viaRequest.body))]).toEqual([
+      200,
+      { id: '1', x: '2', host: 'example.com:8080' },
+    ]);
+    const viaExecute = await app.execute(
+      new Request({ method: 'GET', path: 'http://localhost/users/7?x=y' }),
+    );
+    expect([viaExecute.statusCode, JSON.parse(String(viaExecute.body))]).toEqual([
+      200,
+      { id: '7', x: 'y', host: 'localhost' },
+    ]);
+    // A Host given with it is kept: a test that sets one means it.
+    const given = await app.request('http://localhost/users/3', { headers: { Host: 'api.test' } });
+    expect(JSON.parse(String(given.body))).toEqual({ id: '3', host: 'api.test' });
+  });
+
+  it('keeps the path as sent, and reads an authority alone as the root', () => {
+    const encoded = new Request({ method: 'GET', path: 'https://h.example/a/%2F/b?q=1#frag' });
+    expect([encoded.path, encoded.queryParams.q]).toEqual(['/a/%2F/b', '1']);
+    const root = new Request({ method: 'GET', path: 'http://h.example?q=1' });
+    expect([root.path, root.queryParams.q, root.headers.get('host')]).toEqual([
+      '/',
+      '1',
+      'h.example',
+    ]);
+    // A caller's headers are not written into: the Host goes into a copy.
+    const shared = new MultiValueHeaders({ Accept: 'text/plain' });
+    const request = new Request({ method: 'GET', path: 'http://h.example/', headers: shared });
+    expect(request.headers.get('host')).toBe('h.example');
+    expect(shared.has('host')).toBe(false);
+    // A path that is no URL stays as it is: the router answers it.
+    expect(new Request({ method: 'GET', path: 'users/1' }).path).toBe('users/1');
+    expect(new Request({ method: 'GET', path: '*' }).path).toBe('*');
   });
 });
