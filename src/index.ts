@@ -132,6 +132,7 @@ export type {
 } from './app/types.js';
 export type { MultipartLimits, MultipartOptions } from './app/uploads/limits.js';
 export type { MultipartPart, UploadedFile } from './app/uploads/types.js';
+export type { DistinguishedName } from './client-certificate.js';
 export type { SetupErrorCode, ValidationIssue } from './errors.js';
 export { HttpError, SetupError, ValidationError } from './errors.js';
 export { contentTypeFor } from './http/content-types.js';

@@ -16,6 +16,7 @@ import { reasonPhrase } from '../../http/status.js';
 import type { ClientCertificate } from '../../request.js';
 import type { Response } from '../../response.js';
 import type { ResultBody } from './body.js';
+import { distinguishedName } from './distinguished-name.js';
 import { sanitizeEncodedPath, stripPathPrefix } from './path.js';
 import type { EventProcessor, ProcessorSettings, RequestParts } from './processor.js';
 import { eventHeaders, requiredString } from './request-parts.js';
@@ -76,7 +77,8 @@ function decodeHeaderValue(value: string): string {
 
 /**
  * The client certificate from ALB's mutual TLS headers: verify mode sends the parsed fields and
- * the leaf (`verified: true`); passthrough mode sends the whole chain unverified. ALB adds these
+ * the leaf (`verified: true`), subject and issuer as RFC 4514 strings, read into the object Node
+ * gives; passthrough mode sends the whole chain unverified. ALB adds these
  * only on listeners with mutual TLS, so they are read only for HTTPS requests; an application
  * behind a listener without mutual TLS should not rely on `clientCert`.
  */
@@ -85,8 +87,9 @@ function albClientCert(header: HeaderLookup): ClientCertificate | undefined {
   const subject = header('x-amzn-mtls-clientcert-subject');
   if (leaf !== undefined || subject !== undefined) {
     const cert: ClientCertificate = { verified: true };
-    if (subject !== undefined) cert.subject = subject;
-    const issuer = header('x-amzn-mtls-clientcert-issuer');
+    const subjectName = distinguishedName(subject);
+    if (subjectName !== undefined) cert.subject = subjectName;
+    const issuer = distinguishedName(header('x-amzn-mtls-clientcert-issuer'));
     if (issuer !== undefined) cert.issuer = issuer;
     const serial = header('x-amzn-mtls-clientcert-serial-number');
     if (serial !== undefined) cert.serialNumber = serial;

@@ -9,6 +9,7 @@ import type { APIGatewayEventClientCertificate } from 'aws-lambda';
 import { DataRecord, ownEntry } from '../../http/data-record.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import type { ClientCertificate } from '../../request.js';
+import { distinguishedName } from './distinguished-name.js';
 import { malformedEvent } from './errors.js';
 
 type SingleValueMap = Readonly<Record<string, string | undefined>> | null | undefined;
@@ -97,15 +98,16 @@ export function gatewayPathParameters(
 
 /**
  * The client certificate API Gateway verified for mutual TLS (1.0
- * `requestContext.identity.clientCert`, 2.0 `requestContext.authentication.clientCert`).
+ * `requestContext.identity.clientCert`, 2.0 `requestContext.authentication.clientCert`), its
+ * subject and issuer read from their RFC 4514 strings into the object Node gives.
  */
 export function gatewayClientCert(
   cert: APIGatewayEventClientCertificate | null | undefined,
 ): ClientCertificate | undefined {
   if (cert === null || cert === undefined || typeof cert !== 'object') return undefined;
   return {
-    subject: cert.subjectDN,
-    issuer: cert.issuerDN,
+    subject: distinguishedName(cert.subjectDN),
+    issuer: distinguishedName(cert.issuerDN),
     serialNumber: cert.serialNumber,
     validFrom: cert.validity?.notBefore,
     validTo: cert.validity?.notAfter,

@@ -39,6 +39,16 @@ const CERT = {
   validity: { notBefore: 'Jan 15 00:00:00 2025 GMT', notAfter: 'Jan 15 00:00:00 2026 GMT' },
 };
 
+/** CERT's subject as Node's `getPeerCertificate()` gives one (docs/node.md). */
+const SUBJECT = {
+  C: 'US',
+  ST: 'Washington',
+  L: 'Seattle',
+  O: 'Example Corp',
+  OU: 'Clients',
+  CN: 'client-42',
+};
+
 /** An app whose one catch-all route reports everything it was given. */
 function inspectingApp() {
   const app = new RestApplication({ logger: silentLogger });
@@ -124,9 +134,10 @@ describe('API Gateway REST (payload 1.0)', () => {
     expect(report.tls).toBe(true);
     expect(report.protocol).toBe('https');
     expect(report.remoteAddress).toBe('198.51.100.7');
+    // The gateway's DN strings as the object Node gives (docs/aws-lambda.md).
     expect(report.clientCert).toEqual({
-      subject: CERT.subjectDN,
-      issuer: CERT.issuerDN,
+      subject: SUBJECT,
+      issuer: { ...SUBJECT, OU: 'PKI', CN: 'Example Root CA' },
       serialNumber: CERT.serialNumber,
       validFrom: CERT.validity.notBefore,
       validTo: CERT.validity.notAfter,
@@ -249,7 +260,8 @@ describe('HTTP API payload 2.0', () => {
       text(readV2Result(await adapter.handleEvent(event, lambdaContext())).body),
     );
     expect(report.authorizer).toEqual(authorizer);
-    expect(report.clientCert.subject).toBe(CERT.subjectDN);
+    expect(report.clientCert.subject).toEqual(SUBJECT);
+    expect(report.clientCert.subject.CN).toBe('client-42');
     expect(report.clientCert.pem).toBe(CERT.clientCertPem);
     expect(report.remoteAddress).toBe('198.51.100.7');
     expect(report.requestId).toBe(event.requestContext.requestId);
@@ -356,7 +368,9 @@ describe('Application Load Balancer', () => {
         extraHeaders: {
           'x-amzn-mtls-clientcert-serial-number': '5A1B2C3D4E5F',
           'x-amzn-mtls-clientcert-issuer': 'CN=Example Root CA,OU=PKI,O=Example Corp,C=US',
-          'x-amzn-mtls-clientcert-subject': 'CN=client-42,OU=Clients,O=Example Corp,C=US',
+          // RFC 4514: the last RDN first, an escaped comma, a multi-valued RDN, a repeated OU.
+          'x-amzn-mtls-clientcert-subject':
+            'CN=client-42+UID=42,OU=Clients,OU=Team\\2C East,O=Example\\, Corp,C=US',
           'x-amzn-mtls-clientcert-validity':
             'NotBefore=2025-01-15T00:00:00Z;NotAfter=2026-01-15T00:00:00Z',
           'x-amzn-mtls-clientcert-leaf': leaf,
@@ -368,8 +382,14 @@ describe('Application Load Balancer', () => {
     );
     expect(report.clientCert).toEqual({
       verified: true,
-      subject: 'CN=client-42,OU=Clients,O=Example Corp,C=US',
-      issuer: 'CN=Example Root CA,OU=PKI,O=Example Corp,C=US',
+      subject: {
+        C: 'US',
+        O: 'Example, Corp',
+        OU: ['Team, East', 'Clients'],
+        CN: 'client-42',
+        UID: '42',
+      },
+      issuer: { C: 'US', O: 'Example Corp', OU: 'PKI', CN: 'Example Root CA' },
       serialNumber: '5A1B2C3D4E5F',
       validFrom: '2025-01-15T00:00:00Z',
       validTo: '2026-01-15T00:00:00Z',
