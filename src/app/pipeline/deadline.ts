@@ -126,7 +126,7 @@ export function stopOnAbort(
 }
 
 /** Whether `reason` says the client went away (the signal's AbortError): nobody is reading. */
-function isClientGone(reason: unknown): boolean {
+export function isClientGone(reason: unknown): boolean {
   return reason instanceof DOMException && reason.name === 'AbortError';
 }
 

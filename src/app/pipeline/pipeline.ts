@@ -24,7 +24,7 @@ import { requestSignal } from '../inject/signal.js';
 import type { RoutingTable } from '../routing/routing-table.js';
 import { EventStream } from '../sse.js';
 import { isPending } from '../thenable.js';
-import { guardStream, withDeadline, withStreamDeadline } from './deadline.js';
+import { guardStream, isClientGone, withDeadline, withStreamDeadline } from './deadline.js';
 import { answerError, builtinAnswer } from './error-response.js';
 import type { Exchange, PipelineHost } from './exchange.js';
 import { finalizeResponse } from './finalize.js';
@@ -77,10 +77,10 @@ function answer(exchange: Exchange): Response | Promise<Response> {
 
 /**
  * A failure once the request's signal fired (its timeout answered 503, or the client went away)
- * is what stopping it caused: a handler's aborted `fetch`, a step the pipeline did not start. No
- * client reads this answer, so it is the built-in 503 with the signal's reason, without an error
- * line or the error handlers, which are for failures someone is told about. An HttpError is
- * still the answer it names (a body cut short by the client leaving is its 400).
+ * is mostly what stopping it caused: a handler's aborted `fetch`, a step the pipeline did not
+ * start. No client reads this answer, so it is the built-in 503 with the signal's reason, without
+ * the error handlers, which are for failures someone is told about. An HttpError is still the
+ * answer it names (a body cut short by the client leaving is its 400).
  */
 function answerFailure(exchange: Exchange, error: unknown): Response | Promise<Response> {
   // Made now if nothing asked for it: the adapter says at once whether the client left (a body
@@ -90,6 +90,18 @@ function answerFailure(exchange: Exchange, error: unknown): Response | Promise<R
     return answerError(exchange, error);
   }
   const reason: unknown = signal.reason;
+  // Only the signal's own reason, or anything once the client is gone, is what stopping caused
+  // (docs/streams.md); a failure of its own after the timeout's 503 (a database write that broke)
+  // is still one the operator must see, as the error line of any unhandled error.
+  if (error !== reason && !isClientGone(reason)) {
+    const { host, request } = exchange;
+    host.logger.error('Unhandled error in request, after its timeout was answered 503', {
+      requestId: request.requestId,
+      method: request.method,
+      path: request.path,
+      error,
+    });
+  }
   const message = reason instanceof Error ? reason.message : 'The request was stopped';
   return builtinAnswer(exchange, libraryAnswer(new HttpError(503, message)));
 }

@@ -281,6 +281,33 @@ describe('the request signal over HTTP', () => {
     ]);
   });
 
+  it('logs a handler that fails on its own after the timeout answered, with the request id', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger, requestTimeout: 50 });
+    let failed = false;
+    app.post('/orders', async () => {
+      await sleep(150);
+      failed = true;
+      // A real failure, not the signal's reason: the operator must see it.
+      throw new Error('INSERT failed: connection reset');
+    });
+    handle = await start(app);
+    const response = await send(handle.port, { method: 'POST', path: '/orders' });
+    expect(response.status).toBe(503);
+    await until(() => failed);
+    await until(() => lines.some((line) => line.level === 'error'));
+    expect(lines.map((line) => [line.level, line.message])).toEqual([
+      ['warn', 'Request timed out: no response within 50 ms; answering 503'],
+      ['error', 'Unhandled error in request, after its timeout was answered 503'],
+    ]);
+    expect(lines[1]?.fields).toMatchObject({
+      requestId: response.headers['x-request-id'],
+      method: 'POST',
+      path: '/orders',
+      error: new Error('INSERT failed: connection reset'),
+    });
+  });
+
   it('starts no handler for a client gone while its inputs were read, and logs no error', async () => {
     const { lines, logger } = memoryLogger();
     let checking: (() => void) | undefined;
