@@ -21,7 +21,10 @@ export interface FetchClientOptions {
   baseUrl: string | URL;
   /** The `fetch` to use (default: the global one). */
   fetch?: ((request: Request) => Promise<globalThis.Response>) | undefined;
-  /** Headers sent with every request (an `Authorization`, for example). */
+  /**
+   * Headers sent with every request (an `Authorization`, for example), unless a call sets one
+   * to `undefined`.
+   */
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
@@ -31,7 +34,7 @@ export interface FetchClientOptions {
  */
 export interface InProcessClientOptions<App extends FetchApplication = FetchApplication> {
   app: App;
-  /** Headers sent with every request. */
+  /** Headers sent with every request, unless a call sets one to `undefined`. */
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
@@ -193,10 +196,12 @@ async function sendCall(
     throw new TypeError(`${method} ${template}: json and form cannot both be sent; give one`);
   }
   const headers = new Headers(defaults);
-  // A header set to `undefined` (an optional one a headers validator types) is not sent, as
-  // Headers would send the text "undefined".
+  // A header the call sets to `undefined` (an optional one a headers validator types) is not
+  // sent, the client's default of that name included: an anonymous call from a client made with
+  // an `authorization` (docs/openapi.md). Headers would send the text "undefined".
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (value !== undefined) headers.set(name, value);
+    if (value === undefined) headers.delete(name);
+    else headers.set(name, value);
   }
   let body: string | undefined;
   if (options.json !== undefined) {

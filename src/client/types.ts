@@ -155,7 +155,8 @@ export type BodiesPart<Method extends string, Shape extends RouteShape> = [Metho
 /**
  * `headers`: a validator names the headers it checks, but a request carries others its route
  * needs too (`Authorization`, `Accept`, `If-None-Match`), so any other name may be added. A
- * header set to `undefined` is not sent, so an optional one may be.
+ * header set to `undefined` is not sent, so an optional one may be; nor is the client's default
+ * of that name, so a call may go without the client's `Authorization`.
  */
 export type HeadersPart<Shape extends RouteShape> =
   ShapeInputs<Shape> extends { headers: infer Validated }

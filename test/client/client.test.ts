@@ -223,6 +223,21 @@ describe.each(ways)('createClient %s', (_way, make) => {
     expect(traced.data).toEqual({});
   });
 
+  it('removes a default header the call sets to undefined: an anonymous call from a configured client', async () => {
+    const client = make();
+    for (const name of ['authorization', 'Authorization']) {
+      const anonymous = await client.put('/echo/{name}', {
+        params: { name: 'anon' },
+        headers: { [name]: undefined },
+        json: [],
+      });
+      expect(anonymous.data).toEqual({ name: 'anon', jsonBody: [] });
+    }
+    // The default stays for the calls that do not remove it.
+    const signed = await client.put('/echo/{name}', { params: { name: 'me' }, json: [] });
+    expect(signed.data).toMatchObject({ auth: 'Bearer t' });
+  });
+
   it('an empty text is "", zero bytes are bytes, and an answer without content is undefined', async () => {
     const client = make();
     const text = await client.get('/empty-text');
