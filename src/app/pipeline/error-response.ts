@@ -30,43 +30,33 @@ interface ErrorInfo {
   /** How many issues a 422's `details` leaves out (ISSUES_LISTED). */
   detailsOmitted: number;
   headers: Readonly<Record<string, string>> | undefined;
+  /** The `error` line of a failure the operator must see, written once its answer is known. */
+  failure?: string;
 }
 
 /**
  * An HttpError says what to answer; anything else is a 500 whose message and stack go to the
  * log, and into the body only in debug mode. A 5xx HttpError the application threw is logged
  * too: it reports a failure on the server's side (RFC 9110 §15.6), which the operator needs to
- * see as much as a crash.
+ * see as much as a crash. Both lines wait for the answer (reportFailure).
  */
 function describeError(exchange: Exchange, error: unknown): ErrorInfo {
   if (error instanceof HttpError) {
-    if (isReportedFailure(error)) {
-      const { host, request } = exchange;
-      host.logger.error(`Request answered ${error.statusCode}: ${error.message}`, {
-        requestId: request.requestId,
-        method: request.method,
-        path: request.path,
-        error,
-      });
-    }
     return {
       status: error.statusCode,
       message: error.message,
       details: error instanceof ValidationError ? error.issues : error.details,
       detailsOmitted: error instanceof ValidationError ? error.issuesOmitted : 0,
       headers: error.headers,
+      ...(isReportedFailure(error)
+        ? { failure: `Request answered ${error.statusCode}: ${error.message}` }
+        : {}),
     };
   }
   const { host, request } = exchange;
+  // An application that cannot run says why at once, whatever its error handlers answer.
   if (error instanceof SetupError) {
     host.logger.error(error.message, { requestId: request.requestId, code: error.code, error });
-  } else {
-    host.logger.error('Unhandled error in request', {
-      requestId: request.requestId,
-      method: request.method,
-      path: request.path,
-      error,
-    });
   }
   const details = host.debug ? debugDetails(error) : undefined;
   return {
@@ -75,7 +65,27 @@ function describeError(exchange: Exchange, error: unknown): ErrorInfo {
     details,
     detailsOmitted: 0,
     headers: undefined,
+    ...(error instanceof SetupError ? {} : { failure: 'Unhandled error in request' }),
   };
+}
+
+/**
+ * Writes a failure's line once its answer's `status` is known. An error handler that turned it
+ * into an answer below 500 (a domain error mapped to its 409, as Fastify's setErrorHandler is
+ * used) handled it: the client was told a client error, so it is no server failure to alert on
+ * (RFC 9110 §15.5, §15.6), but an `info` line keeps it traceable (docs/logging.md).
+ */
+function reportFailure(exchange: Exchange, info: ErrorInfo, error: unknown, status: number): void {
+  if (info.failure === undefined) return;
+  const { host, request } = exchange;
+  const fields = {
+    requestId: request.requestId,
+    method: request.method,
+    path: request.path,
+    error,
+  };
+  if (status < 500) host.logger.info(`Error answered ${status} by an error handler`, fields);
+  else host.logger.error(info.failure, fields);
 }
 
 /** What debug mode shows of a thrown value: an Error's name, message and stack, else its text. */
@@ -150,10 +160,14 @@ export function failedApplicationResponse(request: Request, jsonOnly: boolean): 
 export async function answerError(exchange: Exchange, error: unknown): Promise<Response> {
   const { request, host } = exchange;
   const info = describeError(exchange, error);
+  let reported = false;
   try {
+    const response = await errorResponse(exchange, info, error);
+    reportFailure(exchange, info, error, response.statusCode);
+    reported = true;
     // Error responses carry the route's CORS headers too, so a browser script can read them.
     return await finalizeResponse(
-      await errorResponse(exchange, info, error),
+      response,
       request,
       exchange.head,
       exchange.features,
@@ -161,6 +175,8 @@ export async function answerError(exchange: Exchange, error: unknown): Promise<R
       true,
     );
   } catch (failure) {
+    // Answered by the built-in 500 below: the failure it answers is a server failure too.
+    if (!reported) reportFailure(exchange, info, error, 500);
     logFailure(host.logger, request, 'Could not complete an error response', failure);
     const fallback = builtinErrorResponse(
       request,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { serve } from '../../../src/adapters/node/index.js';
 import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
 
 describe('error handlers', () => {
@@ -386,6 +387,61 @@ describe('an error handler that answers with a success status', () => {
     failing = false;
     const recovered = await app.request('/doc');
     expect([recovered.statusCode, recovered.headers.get('etag')]).toEqual([200, '"v1"']);
+  });
+});
+
+describe('the line of a failure an error handler answered', () => {
+  it('is info naming the status below 500 the handler answered; an error line for a 5xx', async () => {
+    const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+    const record = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      lines.push({ level, message, fields });
+    const logger = { debug: record('debug'), info: record('info'), warn: record('warn') };
+    const app = new RestApplication({ logger: { ...logger, error: record('error') } });
+    // Fastify's setErrorHandler pattern: domain errors mapped to their statuses in one place.
+    class Conflict extends Error {}
+    const conflict = new Conflict('project key TRK taken');
+    const crash = new Error('disk full');
+    const unreachable = new HttpError(503, 'Store unreachable');
+    app.errorHandler(({ error }) => {
+      if (error.cause instanceof Conflict) return [{ error: 'Conflict' }, 409];
+      if (error.cause === unreachable) return [{ error: 'Try later' }, 429];
+      return undefined;
+    });
+    app.post('/projects', () => {
+      throw conflict;
+    });
+    app.post('/crash', () => {
+      throw crash;
+    });
+    app.post('/store', () => {
+      throw unreachable;
+    });
+    const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const sent: Array<[number, string | null]> = [];
+      for (const path of ['/projects', '/crash', '/store']) {
+        const response = await fetch(`${server.url}${path}`, { method: 'POST' });
+        await response.arrayBuffer();
+        sent.push([response.status, response.headers.get('x-request-id')]);
+      }
+      expect(sent.map(([status]) => status)).toEqual([409, 500, 429]);
+      expect(lines.map((line) => [line.level, line.message])).toEqual([
+        ['info', 'Error answered 409 by an error handler'],
+        ['error', 'Unhandled error in request'],
+        ['info', 'Error answered 429 by an error handler'],
+      ]);
+      const thrown = [conflict, crash, unreachable];
+      lines.forEach((line, index) => {
+        expect(line.fields).toEqual({
+          requestId: sent[index]?.[1],
+          method: 'POST',
+          path: ['/projects', '/crash', '/store'][index],
+          error: thrown[index],
+        });
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 
