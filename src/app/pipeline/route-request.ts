@@ -133,7 +133,7 @@ function dispatchRoute(
     exchange.features = pathFeatures(byMethod, exchange.features);
     const allow = allowForPath(byMethod.keys());
     if (method === HTTPMethod.OPTIONS) {
-      return new Response(204, undefined, { headers: { Allow: allow } });
+      return withAllow(new Response(204), allow, acceptPatch(byMethod));
     }
     throw new HttpError(405, undefined, undefined, { Allow: allow });
   }
@@ -178,21 +178,33 @@ function dispatchRoute(
   // An upload is dropped (temporary files removed) once the route answered, whichever way.
   const released = uploads === undefined ? answer : releaseUploadsAfter(state, answer);
   return method === HTTPMethod.OPTIONS
-    ? withAllow(released, allowForPath(byMethod.keys()))
+    ? withAllow(released, allowForPath(byMethod.keys()), acceptPatch(byMethod))
     : released;
 }
 
 /**
- * A route's own successful answer to OPTIONS says which methods the path takes, as the
- * built-in one does (RFC 9110 §9.3.7), unless the handler wrote its own `Allow`.
+ * What a path's PATCH route takes, for the `Accept-Patch` an OPTIONS answer SHOULD carry when
+ * the resource supports PATCH (RFC 5789 §3.1): the list its 415 gives (error-response.ts).
+ */
+function acceptPatch(byMethod: ReadonlyMap<string, { value: CompiledRoute }>): string | undefined {
+  return byMethod.get(HTTPMethod.PATCH)?.value.accept;
+}
+
+/**
+ * A successful answer to OPTIONS, built-in or a route's own, says which methods the path takes
+ * (RFC 9110 §9.3.7) and, when one is PATCH, which patch documents it takes (RFC 5789 §3.1),
+ * unless the handler wrote its own `Allow` or `Accept-Patch`.
  */
 function withAllow(
   answer: Response | Promise<Response>,
   allow: string,
+  accept: string | undefined,
 ): Response | Promise<Response> {
   const add = (response: Response): Response => {
-    if (response.statusCode < 300 && !response.headers.has('allow')) {
-      response.headers.set('Allow', allow);
+    if (response.statusCode >= 300) return response;
+    if (!response.headers.has('allow')) response.headers.set('Allow', allow);
+    if (accept !== undefined && !response.headers.has('accept-patch')) {
+      response.headers.set('Accept-Patch', accept);
     }
     return response;
   };

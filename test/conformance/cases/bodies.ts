@@ -17,6 +17,8 @@ function buildApp() {
   app.post('/text', ({ body }) => ({ text: body }));
   app.post('/json', ({ jsonBody }) => jsonBody);
   app.post('/form', ({ formBody }) => formBody);
+  app.patch('/sheets', ({ parsedBody }) => ({ parsed: parsedBody }));
+  app.options('/sheets', () => undefined);
   const api = new Router().accepts('text/csv', ({ body }) => ({ router: body }));
   api.post('/rows', ({ parsedBody }) => ({ parsed: parsedBody }));
   api
@@ -65,6 +67,22 @@ export const bodiesCases: CasesModule = {
       expect(response.status).toBe(415);
       expect(response.headers.get('accept')).toBe('application/json');
       expect(response.headers.get('accept-patch')).toBe('application/json');
+    });
+
+    test('OPTIONS on a path with a PATCH route says Accept-Patch (RFC 5789 §3.1)', async (send) => {
+      const builtin = await send({ method: 'OPTIONS', path: '/notes' });
+      expect(builtin.status).toBe(204);
+      expect(builtin.headers.get('allow')).toBe('PATCH, OPTIONS');
+      expect(builtin.headers.get('accept-patch')).toBe('application/json');
+      // A route's own OPTIONS answer gets it too, as it gets Allow.
+      const own = await send({ method: 'OPTIONS', path: '/sheets' });
+      expect(own.status).toBe(204);
+      expect(own.headers.get('allow')).toBe('PATCH, OPTIONS');
+      expect(own.headers.get('accept-patch')).toBe('text/csv');
+      // No PATCH route, no Accept-Patch.
+      const rows = await send({ method: 'OPTIONS', path: '/rows' });
+      expect(rows.headers.get('allow')).toBe('POST, OPTIONS');
+      expect(rows.headers.has('accept-patch')).toBe(false);
     });
 
     test('an iso-8859-1 text body is decoded as declared', async (send) => {
