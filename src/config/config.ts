@@ -317,13 +317,14 @@ export class Config {
       }
       if (!converted) {
         const { secrets } = resolved;
-        if (secrets.length === 0) throw this.validationError(violationsFrom(errors, value));
+        if (secrets.length === 0) {
+          throw this.validationError(violationsFrom(errors, value, { validate }));
+        }
         const display = redact(value, secrets);
-        const violations = violationsFrom(errors, value, { display }).map((violation) => ({
-          ...violation,
-          value: redactedText(violation.value),
-        }));
-        throw this.validationError(violations);
+        const found = violationsFrom(errors, value, { display, validate });
+        throw this.validationError(
+          found.map((violation) => ({ ...violation, value: redactedText(violation.value) })),
+        );
       }
     }
   }
@@ -360,7 +361,7 @@ export class Config {
     if (runValidator(validate, data, { file: this.#file })) return;
     const errors: ErrorObject[] = [...(validate.errors ?? [])];
     const display = plainValue(this.#root, shown);
-    throw this.validationError(violationsFrom(errors, data, { display, original }));
+    throw this.validationError(violationsFrom(errors, data, { display, original, validate }));
   }
 
   private validationError(violations: readonly LocatedViolation[]): ConfigValidationError {

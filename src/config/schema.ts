@@ -275,7 +275,7 @@ export class Schema {
   validate(value: unknown): SchemaViolation[] {
     const validate = this.#validate;
     if (runValidator(validate, value)) return [];
-    return violationsFrom(validate.errors ?? [], value).map(toSchemaViolation);
+    return violationsFrom(validate.errors ?? [], value, { validate }).map(toSchemaViolation);
   }
 }
 

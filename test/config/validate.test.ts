@@ -848,3 +848,109 @@ describe('validateRaw with const and enum on objects', () => {
     ]);
   });
 });
+
+describe('errors of anyOf, oneOf and contains branches', () => {
+  const lines = (schema: object, yaml: string) =>
+    messageLines(() =>
+      Config.fromYaml(yaml, { filename: 'c.yaml' }).validate(Schema.fromObject(schema)),
+    );
+  const either = { anyOf: [{ required: ['a'] }, { required: ['b'] }] };
+
+  it('keeps a violation of a sibling allOf branch at the same place as a failing anyOf', () => {
+    const schema = {
+      properties: { p: { allOf: [{ properties: { q: { type: 'integer' } } }, either] } },
+    };
+    expect(lines(schema, 'p:\n  q: notanumber\n')).toEqual([
+      'c.yaml:2:6: p.q: "notanumber" is not of type "integer"',
+      'c.yaml:1:1: p: {"q": "notanumber"} is not valid under any of the given schemas',
+    ]);
+    expect(Schema.fromObject(schema).validate({ p: { q: 'x' } })).toHaveLength(2);
+  });
+
+  it('keeps a violation found through a $ref beside a failing oneOf (draft-07 and 2020-12)', () => {
+    const draft07 = {
+      definitions: { q: { properties: { q: { type: 'integer' } } } },
+      properties: {
+        p: { allOf: [{ $ref: '#/definitions/q' }, { oneOf: either.anyOf }] },
+      },
+    };
+    expect(lines(draft07, 'p:\n  q: notanumber\n')).toEqual([
+      'c.yaml:2:6: p.q: "notanumber" is not of type "integer"',
+      'c.yaml:1:1: p: {"q": "notanumber"} is not valid under any of the given schemas',
+    ]);
+    const modern = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $defs: {
+        connection: { properties: { host: { type: 'string' }, port: { type: 'integer' } } },
+      },
+      properties: {
+        database: {
+          $ref: '#/$defs/connection',
+          oneOf: [{ required: ['password'] }, { required: ['iamAuth'] }],
+        },
+      },
+    };
+    expect(lines(modern, 'database:\n  host: db\n  port: abc\n')).toEqual([
+      'c.yaml:3:9: database.port: "abc" is not of type "integer"',
+      'c.yaml:1:1: database: {"host": "db", "port": "abc"} is not valid under any of the given schemas',
+    ]);
+  });
+
+  it('keeps an items violation beside a failing contains, in validate and validateRaw', () => {
+    const schema = Schema.fromObject({
+      properties: { l: { allOf: [{ items: { type: 'integer' } }, { contains: { const: 5 } }] } },
+    });
+    const expected = [
+      'c.yaml:2:5: l[0]: "x" is not of type "integer"',
+      'c.yaml:1:1: l: ["x", 1] does not contain items matching the given schema',
+    ];
+    const config = Config.fromYaml('l:\n  - x\n  - 1\n', { filename: 'c.yaml' });
+    expect(messageLines(() => config.validate(schema))).toEqual(expected);
+    expect(messageLines(() => config.validateRaw(schema))).toEqual(expected);
+  });
+
+  it('reports a recursive anyOf as the same one violation as the anyOf written inline', () => {
+    const leaf = { anyOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' } }] };
+    const inline = {
+      properties: {
+        p: {
+          anyOf: [
+            { type: 'integer' },
+            {
+              type: 'array',
+              items: { anyOf: [{ type: 'integer' }, { type: 'array', items: leaf }] },
+            },
+          ],
+        },
+      },
+    };
+    const recursive = {
+      definitions: {
+        l: { anyOf: [{ type: 'integer' }, { type: 'array', items: { $ref: '#/definitions/l' } }] },
+      },
+      properties: { p: { $ref: '#/definitions/l' } },
+    };
+    const expected = ['c.yaml:1:1: p: [["x"]] is not valid under any of the given schemas'];
+    expect(lines(inline, 'p:\n  - - x\n')).toEqual(expected);
+    expect(lines(recursive, 'p:\n  - - x\n')).toEqual(expected);
+    expect(Schema.fromObject(recursive).validate({ p: [['x']] })).toEqual([
+      expect.objectContaining({ path: 'p', keyword: 'anyOf' }),
+    ]);
+  });
+
+  it('keeps a violation of the recursive schema object itself beside its failing anyOf', () => {
+    const schema = {
+      definitions: {
+        l: {
+          maxItems: 1,
+          anyOf: [{ type: 'integer' }, { type: 'array', items: { $ref: '#/definitions/l' } }],
+        },
+      },
+      properties: { p: { $ref: '#/definitions/l' } },
+    };
+    expect(lines(schema, 'p: [x, 1]\n')).toEqual([
+      'c.yaml:1:1: p: ["x", 1] is not valid under any of the given schemas',
+      'c.yaml:1:1: p: ["x", 1] has more than 1 item',
+    ]);
+  });
+});

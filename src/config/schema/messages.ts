@@ -5,9 +5,10 @@
  * validation has failed.
  */
 
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatPath, type PathSegment, pointerToSegments, valueAt } from '../path.js';
 import { Redacted } from '../redaction.js';
+import { branchReach, branchRunStart } from './branches.js';
 
 /**
  * Prints a value for a message: JSON, with a space after commas and colons so that lists read
@@ -56,6 +57,8 @@ export interface MessageOptions {
   readonly display?: unknown;
   /** Maps a schema object Ajv reports back to the schema as the user wrote it. */
   readonly original?: (schema: unknown) => unknown;
+  /** The validator that reported the errors: its resolved `$ref`s say what a branch reaches. */
+  readonly validate?: ValidateFunction;
 }
 
 /** Keywords whose failure is explained by errors Ajv reports for the subschemas they apply. */
@@ -67,29 +70,28 @@ const EXPLAINED_ELSEWHERE = new Set(['if', 'propertyNames']);
  */
 const SUMMARISING = new Set(['anyOf', 'oneOf', 'contains']);
 
-function isUnder(path: string, parent: string): boolean {
-  return path === parent || path.startsWith(`${parent}/`);
-}
-
 /** Every violation, in Ajv's order, without duplicates. */
 export function violationsFrom(
   errors: readonly ErrorObject[],
   data: unknown,
   options: MessageOptions = {},
 ): LocatedViolation[] {
-  const dropped = new Set<number>();
+  // Where each summarising keyword's branch errors begin; those errors are not violations.
+  const runStarts = new Map<number, number>();
+  const reachOf = branchReach(options.validate);
   errors.forEach((error, index) => {
-    if (EXPLAINED_ELSEWHERE.has(error.keyword)) dropped.add(index);
-    if (!SUMMARISING.has(error.keyword)) return;
-    // The subschemas' errors come right before, under the same instance and from other schema
-    // objects; a sibling keyword of the same schema object ends the run.
-    for (let before = index - 1; before >= 0; before--) {
-      const earlier = errors[before]!;
-      if (!isUnder(earlier.instancePath, error.instancePath)) break;
-      if (earlier.parentSchema === error.parentSchema) break;
-      dropped.add(before);
+    if (SUMMARISING.has(error.keyword)) {
+      runStarts.set(index, branchRunStart(errors, index, runStarts, reachOf));
     }
   });
+  const dropped = new Set<number>();
+  for (let index = errors.length - 1; index >= 0; index--) {
+    if (EXPLAINED_ELSEWHERE.has(errors[index]!.keyword)) dropped.add(index);
+    const start = runStarts.get(index);
+    if (start === undefined) continue;
+    for (let branch = start; branch < index; branch++) dropped.add(branch);
+    index = start;
+  }
 
   const display = 'display' in options ? options.display : data;
   const seen = new Set<string>();
