@@ -15,7 +15,9 @@ import {
   ConfigError,
   ConfigMalformedError,
   ConfigTooLargeError,
+  ConfigValidationError,
   DEFAULT_MAX_VALUE_BYTES,
+  Schema,
 } from '../../src/config/index.js';
 import { thrown } from './helpers.js';
 
@@ -367,5 +369,60 @@ describe('the size limit of a resolved value', () => {
         ConfigError,
       );
     }
+  });
+});
+
+describe('the size of a validation report', () => {
+  const nested = Schema.fromObject({
+    definitions: {
+      l: { anyOf: [{ type: 'integer' }, { type: 'array', items: { $ref: '#/definitions/l' } }] },
+    },
+    properties: {
+      base: { $ref: '#/definitions/l' },
+      copies: { items: { $ref: '#/definitions/l' } },
+    },
+  });
+
+  it('lists the first 100 violations of aliased nested lists and says how many it left out', () => {
+    // 8 KB of YAML: one nested list and 1,200 aliases of it, each a violation.
+    const text = `base: &b ${'['.repeat(40)}x${']'.repeat(40)}\ncopies:\n${'  - *b\n'.repeat(1200)}`;
+    const error = thrown(() => Config.fromYaml(text, { filename: 'c.yaml' }).validate(nested));
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const { errors, errorsOmitted, message } = error as ConfigValidationError;
+    expect(errors).toHaveLength(100);
+    expect(errors[99]).toMatchObject({ path: 'copies[98]', keyword: 'anyOf', line: 101 });
+    // Counting stops at 1,000 violations: the configuration is invalid either way.
+    expect(errorsOmitted).toBe(900);
+    const lines = message.split('\n');
+    expect(lines).toHaveLength(101);
+    expect(lines[100]).toBe('... and at least 900 more');
+    expect(lines[0]).toBe(
+      `c.yaml:1:1: base: ${'['.repeat(17)}...${']'.repeat(17)} is not valid under any of the given schemas`,
+    );
+    expect(message.length).toBeLessThan(20_000);
+  });
+
+  it('counts every violation when there are fewer than it collects', () => {
+    const text = `copies:\n${'  - x\n'.repeat(150)}`;
+    const error = thrown(() => Config.fromYaml(text).validate(nested)) as ConfigValidationError;
+    expect(error.errors).toHaveLength(100);
+    expect(error.errorsOmitted).toBe(50);
+    expect(error.message.split('\n').at(-1)).toBe('... and 50 more');
+    const few = thrown(() => Config.fromYaml('copies: [x]').validate(nested));
+    expect((few as ConfigValidationError).errorsOmitted).toBe(0);
+    expect(few.message).toBe('1:10: copies[0]: "x" is not valid under any of the given schemas');
+  });
+
+  it('prints a long value shortened in each line', () => {
+    const schema = Schema.fromObject({ additionalProperties: { type: 'object' } });
+    const list = Array.from({ length: 5000 }, (_, index) => `item-${index}`);
+    const long = 'y'.repeat(100_000);
+    const error = thrown(() => Config.fromObject({ l: list, s: long }).validate(schema));
+    const [listed, text] = error.message.split('\n');
+    expect(listed).toMatch(/^l: \["item-0", "item-1", .*, \.\.\.\] is not of type "object"$/);
+    expect(listed!.length).toBeLessThan(300);
+    expect(text).toMatch(/^s: "y+"\.\.\. is not of type "object"$/);
+    expect(text!.length).toBeLessThan(300);
+    expect((error as ConfigValidationError).errors[0]!.value).toEqual(list);
   });
 });

@@ -6,6 +6,7 @@
  */
 
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { VIOLATIONS_COUNTED } from '../errors.js';
 import { formatPath, type PathSegment, pointerToSegments, valueAt } from '../path.js';
 import { Redacted } from '../redaction.js';
 import { branchReach, branchRunStart } from './branches.js';
@@ -14,32 +15,67 @@ import { branchReach, branchRunStart } from './branches.js';
  * Prints a value for a message: JSON, with a space after commas and colons so that lists read
  * like the reference wording (`["a", "b"]`). Non-JSON numbers print as JavaScript does; a
  * {@link Redacted} secret prints as `<from env:NAME>`, unquoted, so it cannot pass for text.
+ * A message is read by a person: a long value is cut short with `...`, and containers nested
+ * deeper than {@link MAX_SHOWN_DEPTH} print as `[...]` (printed whole, a value nested thousands
+ * deep would overflow the stack, and a long list repeated in every line made messages megabytes).
  */
-export function formatValue(value: unknown, depth = 0): string {
-  if (value === undefined) return 'undefined';
-  if (value instanceof Redacted) return value.toString();
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? JSON.stringify(value) : String(value);
-  if (typeof value === 'bigint') return value.toString();
-  // Deeper containers are elided: a message is read by a person, and a value nested thousands
-  // deep would overflow the stack printed whole.
-  if (Array.isArray(value)) {
-    if (depth >= MAX_SHOWN_DEPTH) return '[...]';
-    return `[${value.map((item) => formatValue(item, depth + 1)).join(', ')}]`;
-  }
-  if (typeof value === 'object' && value !== null) {
-    if (depth >= MAX_SHOWN_DEPTH) return '{...}';
-    const entries = Object.keys(value).map(
-      (key) =>
-        `${JSON.stringify(key)}: ${formatValue((value as Record<string, unknown>)[key], depth + 1)}`,
-    );
-    return `{${entries.join(', ')}}`;
-  }
-  return JSON.stringify(value) ?? String(value);
+export function formatValue(value: unknown): string {
+  return printValue(value, 0, { left: MAX_SHOWN_LENGTH });
 }
 
 /** How many levels of a value a message prints. */
 const MAX_SHOWN_DEPTH = 16;
+
+/** About how many characters of a value a message prints. */
+const MAX_SHOWN_LENGTH = 200;
+
+function printValue(value: unknown, depth: number, budget: { left: number }): string {
+  if (Array.isArray(value)) {
+    if (depth >= MAX_SHOWN_DEPTH) return '[...]';
+    return `[${printMembers(value, (item) => printValue(item, depth + 1, budget), budget)}]`;
+  }
+  if (typeof value === 'object' && value !== null && !(value instanceof Redacted)) {
+    if (depth >= MAX_SHOWN_DEPTH) return '{...}';
+    const record = value as Record<string, unknown>;
+    const entry = (key: string) =>
+      `${printScalar(key, budget)}: ${printValue(record[key], depth + 1, budget)}`;
+    return `{${printMembers(Object.keys(record), entry, budget)}}`;
+  }
+  return printScalar(value, budget);
+}
+
+/** The members printed until the budget runs out, then `...` for the rest. */
+function printMembers<T>(
+  members: readonly T[],
+  print: (member: T) => string,
+  budget: { left: number },
+): string {
+  const printed: string[] = [];
+  for (const member of members) {
+    if (budget.left <= 0) {
+      printed.push('...');
+      break;
+    }
+    printed.push(print(member));
+    budget.left -= 2;
+  }
+  return printed.join(', ');
+}
+
+function printScalar(value: unknown, budget: { left: number }): string {
+  let printed: string;
+  if (value === undefined) printed = 'undefined';
+  else if (value instanceof Redacted) printed = value.toString();
+  else if (typeof value === 'number')
+    printed = Number.isFinite(value) ? JSON.stringify(value) : String(value);
+  else if (typeof value === 'bigint') printed = value.toString();
+  else if (typeof value === 'string' && value.length > Math.max(budget.left, 0) + 16) {
+    // Cut before quoting: a megabyte of text is not copied to print its start.
+    printed = `${JSON.stringify(value.slice(0, Math.max(budget.left, 16)))}...`;
+  } else printed = JSON.stringify(value) ?? String(value);
+  budget.left -= printed.length;
+  return printed;
+}
 
 /** A violation before it is given a source position. */
 export interface LocatedViolation {
@@ -70,7 +106,7 @@ const EXPLAINED_ELSEWHERE = new Set(['if', 'propertyNames']);
  */
 const SUMMARISING = new Set(['anyOf', 'oneOf', 'contains']);
 
-/** Every violation, in Ajv's order, without duplicates. */
+/** The violations, in Ajv's order, without duplicates: at most {@link VIOLATIONS_COUNTED}. */
 export function violationsFrom(
   errors: readonly ErrorObject[],
   data: unknown,
@@ -96,8 +132,9 @@ export function violationsFrom(
   const display = 'display' in options ? options.display : data;
   const seen = new Set<string>();
   const violations: LocatedViolation[] = [];
-  errors.forEach((error, index) => {
-    if (dropped.has(index)) return;
+  for (const [index, error] of errors.entries()) {
+    if (violations.length >= VIOLATIONS_COUNTED) break;
+    if (dropped.has(index)) continue;
     const segments = pointerToSegments(error.instancePath, data);
     const value = valueAt(display, segments);
     const subject = error.propertyName === undefined ? value : error.propertyName;
@@ -105,10 +142,10 @@ export function violationsFrom(
     const property = extraProperty(error);
     const path = formatPath(segments);
     const identity = `${path}\u0000${error.keyword}\u0000${message}`;
-    if (seen.has(identity)) return;
+    if (seen.has(identity)) continue;
     seen.add(identity);
     violations.push({ segments, path, message, keyword: error.keyword, value, property });
-  });
+  }
   return violations;
 }
 
