@@ -938,6 +938,45 @@ describe('errors of anyOf, oneOf and contains branches', () => {
     ]);
   });
 
+  it('leaves out the errors of a propertyNames inside a branch', () => {
+    const schema = Schema.fromObject({
+      properties: { p: { anyOf: [{ propertyNames: { maxLength: 2 } }, { required: ['z'] }] } },
+    });
+    expect(schema.validate({ p: { abc: 1 } })).toEqual([
+      expect.objectContaining({ path: 'p', keyword: 'anyOf' }),
+    ]);
+  });
+
+  it('tells a false subschema of a sibling from one in a branch, directly or through a $ref', () => {
+    const messages = (schema: object, value: unknown) =>
+      Schema.fromObject(schema)
+        .validate(value)
+        .map((violation) => `${violation.path}: ${violation.message}`);
+    const either = { anyOf: [{ properties: { a: false } }, false, { required: ['z'] }] };
+    expect(
+      messages(
+        { properties: { p: { allOf: [{ properties: { b: false } }, either] } } },
+        { p: { a: 1, b: 2 } },
+      ),
+    ).toEqual([
+      'p.b: False schema does not allow 2',
+      'p: {"a": 1, "b": 2} is not valid under any of the given schemas',
+    ]);
+    // q refers to itself, so Ajv calls it rather than copying it in: its places start at q.
+    const q = { properties: { a: false, n: { $ref: '#/definitions/q' } } };
+    const inBranch = { anyOf: [{ $ref: '#/definitions/q' }, { required: ['z'] }] };
+    expect(messages({ definitions: { q }, properties: { p: inBranch } }, { p: { a: 1 } })).toEqual([
+      'p: {"a": 1} is not valid under any of the given schemas',
+    ]);
+    const beside = {
+      allOf: [{ $ref: '#/definitions/q' }, { anyOf: [{ required: ['y'] }, { required: ['z'] }] }],
+    };
+    expect(messages({ definitions: { q }, properties: { p: beside } }, { p: { a: 1 } })).toEqual([
+      'p.a: False schema does not allow 1',
+      'p: {"a": 1} is not valid under any of the given schemas',
+    ]);
+  });
+
   it('keeps a violation of the recursive schema object itself beside its failing anyOf', () => {
     const schema = {
       definitions: {

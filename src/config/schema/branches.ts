@@ -13,8 +13,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isSchemaObject, mapSubschemas } from './walk.js';
 
-/** Keywords whose subschemas apply to the same value as the schema holding them. */
+/**
+ * Keywords whose subschemas report errors at the place of the schema holding them: those that
+ * apply to the same value, and `propertyNames`, whose errors about a name are placed at the object.
+ */
 const IN_PLACE = new Set([
+  'propertyNames',
   'allOf',
   'anyOf',
   'oneOf',
@@ -35,6 +39,8 @@ interface Reach {
   readonly below: ReadonlySet<object>;
   /** A reference this module cannot follow (`$dynamicRef`, an unknown URI): anything may be reached. */
   readonly unbounded: boolean;
+  /** The `$ref`s followed, as written, with their targets: for errors of `false` subschemas. */
+  readonly references: ReadonlyArray<readonly [string, unknown]>;
 }
 
 type Env = ValidateFunction['schemaEnv'];
@@ -68,8 +74,39 @@ function producedByBranches(earlier: ErrorObject, keyword: ErrorObject, reach: R
   const schema = earlier.parentSchema;
   // The keyword's own schema object, at the keyword's own value, is where the branches start.
   if (inPlace && schema === keyword.parentSchema) return false;
-  if (reach.unbounded || typeof schema !== 'object' || schema === null) return true;
+  if (reach.unbounded) return true;
+  if (typeof schema !== 'object' || schema === null)
+    return falseSchemaInBranches(earlier, keyword, reach);
   return (inPlace ? reach.inPlace : reach.below).has(schema);
+}
+
+/**
+ * An error of a `false` subschema names no schema object, only its place: under the keyword's
+ * own, or inside a `$ref`'s target, where Ajv places it after the `$ref` as written when it
+ * copied the target in, and from the target's root (`#/...`) when it called it.
+ */
+function falseSchemaInBranches(earlier: ErrorObject, keyword: ErrorObject, reach: Reach): boolean {
+  const place = earlier.schemaPath.replace(/\/false schema$/, '');
+  if (place.startsWith(`${keyword.schemaPath}/`)) return true;
+  return reach.references.some(([written, target]) => {
+    const inside = place.startsWith(`${written}/`) ? place.slice(written.length) : undefined;
+    return (
+      (inside !== undefined && pointAt(target, inside) === false) ||
+      (place.startsWith('#/') && pointAt(target, place.slice(1)) === false)
+    );
+  });
+}
+
+/** The value a JSON pointer (`/properties/a`) names inside a schema. */
+function pointAt(schema: unknown, pointer: string): unknown {
+  let value = schema;
+  for (const token of pointer.split('/').slice(1)) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 /**
@@ -81,7 +118,7 @@ export function branchReach(validate: ValidateFunction | undefined): (error: Err
   return (error) => {
     const branches = error.schema as unknown;
     if (validate === undefined || typeof branches !== 'object' || branches === null) {
-      return { inPlace: new Set(), below: new Set(), unbounded: true };
+      return { inPlace: new Set(), below: new Set(), unbounded: true, references: [] };
     }
     let reach = cache.get(branches);
     if (!reach) {
@@ -99,6 +136,7 @@ function walk(starts: readonly unknown[], inPlace: boolean, root: Env, base: str
   const inPlaceSet = new Set<object>();
   const below = new Set<object>();
   let unbounded = false;
+  const references: Array<[string, unknown]> = [];
   const pending: Array<[unknown, boolean, Env, string]> = starts.map((start) => [
     start,
     inPlace,
@@ -117,7 +155,10 @@ function walk(starts: readonly unknown[], inPlace: boolean, root: Env, base: str
       if (keyword === '$ref' && typeof value === 'string') {
         const target = lookUp(env, resolve(value, scope));
         if (target === undefined) unbounded = true;
-        else pending.push([target.schema, here, target.env, target.env.baseId]);
+        else {
+          references.push([value, target.schema]);
+          pending.push([target.schema, here, target.env, target.env.baseId]);
+        }
       } else if (keyword === '$dynamicRef' || keyword === '$recursiveRef') {
         unbounded = true;
       } else if (!NOT_APPLIED.has(keyword)) {
@@ -129,7 +170,7 @@ function walk(starts: readonly unknown[], inPlace: boolean, root: Env, base: str
       }
     }
   }
-  return { inPlace: inPlaceSet, below, unbounded };
+  return { inPlace: inPlaceSet, below, unbounded, references };
 }
 
 /** A URI resolved as Ajv keys its references: without an empty fragment. */
