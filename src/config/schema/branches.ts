@@ -46,8 +46,9 @@ interface Reach {
 type Env = ValidateFunction['schemaEnv'];
 
 /**
- * For each error a summarising keyword reports, the index of the first error of its branches
- * (its own index when there are none).
+ * The index of the first error produced by the branches of the summarising keyword whose error is
+ * at `index` (`index` itself when they produced none). `runStarts` holds those of the keywords
+ * before it.
  */
 export function branchRunStart(
   errors: readonly ErrorObject[],
