@@ -187,45 +187,14 @@ export function formatViolation(violation: ConfigViolation): string {
   return `${positionPrefix(violation)}${printableKey(violation.path)}: ${violation.message}`;
 }
 
-/**
- * The most violations a {@link ConfigValidationError} lists, as a 422 lists the first issues
- * (`detailsOmitted` counts the rest): one bad value repeated through YAML aliases gave thousands
- * of lines, a message of tens of megabytes, where a person fixing the file reads the first ones.
- */
-export const VIOLATIONS_LISTED = 100;
-
-/**
- * Validation stops collecting violations at this many, well past those listed: the configuration
- * is invalid either way, and the work stays bounded however many violations the document holds.
- */
-export const VIOLATIONS_COUNTED = 1000;
-
-/**
- * A configuration that does not satisfy its schema (`VALIDATION`): the first
- * {@link VIOLATIONS_LISTED} violations, with `errorsOmitted` counting the rest.
- */
+/** A configuration that does not satisfy its schema (`VALIDATION`), with every violation. */
 export class ConfigValidationError extends ConfigError {
   override name = 'ConfigValidationError';
-  /** The violations, the first {@link VIOLATIONS_LISTED} of those found. */
   readonly errors: readonly ConfigViolation[];
-  /**
-   * How many violations were found beyond those `errors` lists (0 when it lists them all). Counting
-   * stops at {@link VIOLATIONS_COUNTED} violations, so there may be more.
-   */
-  readonly errorsOmitted: number;
 
   constructor(errors: readonly ConfigViolation[], file?: string) {
-    const listed = errors.length > VIOLATIONS_LISTED ? errors.slice(0, VIOLATIONS_LISTED) : errors;
-    const omitted = errors.length - listed.length;
-    const lines = listed.map(formatViolation);
-    if (omitted > 0) {
-      lines.push(
-        `... and ${errors.length >= VIOLATIONS_COUNTED ? 'at least ' : ''}${omitted} more`,
-      );
-    }
-    super('VALIDATION', lines.join('\n'), { file });
-    this.errors = listed;
-    this.errorsOmitted = omitted;
+    super('VALIDATION', errors.map(formatViolation).join('\n'), { file });
+    this.errors = errors;
   }
 }
 

@@ -32,8 +32,6 @@ export {
   type SchemaViolation,
   type SourcePosition,
   type ValueContext,
-  VIOLATIONS_COUNTED,
-  VIOLATIONS_LISTED,
 } from './errors.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { DEFAULT_MAX_VALUE_BYTES, MAX_FILE_BYTES } from './limits.js';

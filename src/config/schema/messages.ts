@@ -6,7 +6,6 @@
  */
 
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { VIOLATIONS_COUNTED } from '../errors.js';
 import { formatPath, type PathSegment, pointerToSegments, valueAt } from '../path.js';
 import { Redacted } from '../redaction.js';
 import { branchReach, branchRunStart } from './branches.js';
@@ -106,7 +105,7 @@ const EXPLAINED_ELSEWHERE = new Set(['if', 'propertyNames']);
  */
 const SUMMARISING = new Set(['anyOf', 'oneOf', 'contains']);
 
-/** The violations, in Ajv's order, without duplicates: at most {@link VIOLATIONS_COUNTED}. */
+/** Every violation, in Ajv's order, without duplicates. */
 export function violationsFrom(
   errors: readonly ErrorObject[],
   data: unknown,
@@ -133,7 +132,6 @@ export function violationsFrom(
   const seen = new Set<string>();
   const violations: LocatedViolation[] = [];
   for (const [index, error] of errors.entries()) {
-    if (violations.length >= VIOLATIONS_COUNTED) break;
     if (dropped.has(index)) continue;
     const segments = pointerToSegments(error.instancePath, data);
     const value = valueAt(display, segments);
