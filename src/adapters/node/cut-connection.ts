@@ -4,10 +4,11 @@
  * whole chunk it was sent.
  */
 import type { ServerResponse } from 'node:http';
+import type { ServerHttp2Stream } from 'node:http2';
 import { EMPTY } from './write-chunks.js';
 
 /**
- * How long the connection of a failed body may take to pass on what was written before the
+ * How long the connection (on HTTP/2, the stream) of a failed body may take to pass on what was written before the
  * failure, in milliseconds, before it is destroyed anyway.
  */
 const FLUSH_GRACE = 1_000;
@@ -54,4 +55,28 @@ export function cutAfterFlush(res: ServerResponse, hasLength: boolean): void {
   if (res.chunkedEncoding || hasLength) socket.end();
   // An empty write's callback runs once everything written before it has left.
   else socket.write(EMPTY, () => setTimeout(() => socket.resetAndDestroy(), RESET_DELAY));
+}
+
+/**
+ * RST_STREAM's INTERNAL_ERROR (RFC 9113 §7): the server failed, so the client must not take what
+ * it received as the whole response. Node's own constant lives in `node:http2`, which the adapter
+ * does not load for HTTP/1.
+ */
+const NGHTTP2_INTERNAL_ERROR = 2;
+
+/**
+ * Ends the HTTP/2 stream of a response whose body failed. A stream is ended by END_STREAM, which
+ * would pass the body for whole, so it is reset instead (RFC 9113 §8.1: a response is complete
+ * only with END_STREAM), and only it: the connection carries other requests' streams. Not at once:
+ * a reset drops the DATA still queued, and the chunks written before the failure belong to the
+ * client (docs/streams.md), so it follows an empty write, whose callback runs once those have been
+ * handed on. A client that stops reading holds that write back; after `FLUSH_GRACE` the stream
+ * is reset whatever is left.
+ */
+export function resetAfterFlush(stream: ServerHttp2Stream): void {
+  if (stream.destroyed) return;
+  const reset = (): void => stream.close(NGHTTP2_INTERNAL_ERROR);
+  const timer = setTimeout(reset, FLUSH_GRACE);
+  stream.once('close', () => clearTimeout(timer));
+  stream.write(EMPTY, reset);
 }

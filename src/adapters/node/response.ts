@@ -2,8 +2,9 @@
  * restmachine `Response` → Node `ServerResponse`: the status and every header in one
  * `writeHead` call, then the body. Text and bytes go out with `end()`; streams and files are
  * written with backpressure and torn down when the client goes away, and a body that fails
- * midway cuts the connection once what was written before the failure has been flushed. A file
- * is opened before its head is written and sends exactly the length the head declared.
+ * midway cuts the connection (on HTTP/2, its stream) once what was written before the failure
+ * has been flushed. A file is opened before its head is written and sends exactly the length the
+ * head declared.
  */
 import type { ReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import { markClosing, unreadBodyCloses } from './connection.js';
-import { cutAfterFlush } from './cut-connection.js';
+import { cutResponse, isGone } from './transport.js';
 import { EMPTY, writeChunks } from './write-chunks.js';
 
 /**
@@ -186,7 +187,7 @@ function sendStream(
  * the body counts in `inFlight` until then. A client that goes away has the source released at
  * once by `release` (a stream cancelled or destroyed even while a read waits; a generator's
  * `finally` runs at its next step). A failure of the
- * source is logged and ends the connection, not the response (see {@link cutAfterFlush}).
+ * source is logged and cuts the response instead of ending it (see {@link cutResponse}).
  *
  * Not `stream.pipeline`: on a failure it destroys the response, and with it the chunks written
  * just before, which are still queued (docs/streams.md: what was produced reaches the client).
@@ -223,7 +224,7 @@ function sendChunks(
       settle();
       // A source released because the client went away ends with an error of its own
       // (a premature close): nothing failed that anyone is waiting on.
-      if (!res.destroyed) failBody(res, response, error, context);
+      if (!isGone(res)) failBody(res, response, error, context);
     },
   );
 }
@@ -260,7 +261,7 @@ export function closeWithConnection(req: IncomingMessage, res: ServerResponse): 
 /** The responses queued on each connection, waiting for those before them to be sent. */
 const QUEUED = new WeakMap<IncomingMessage['socket'], Set<ServerResponse>>();
 
-/** Logs a body that failed after its head was written, and cuts its connection. */
+/** Logs a body that failed after its head was written, and cuts it (see {@link cutResponse}). */
 function failBody(
   res: ServerResponse,
   response: Response,
@@ -272,7 +273,7 @@ function failBody(
     error,
   });
   // The head went out as a flat list, which Node does not keep: `hasHeader` cannot tell.
-  cutAfterFlush(res, response.headers.has('content-length'));
+  cutResponse(res, response.headers.has('content-length'));
 }
 
 /**
