@@ -17,6 +17,7 @@ import {
   writeFallback,
   writeResponse,
 } from './response.js';
+import { isGone } from './transport.js';
 import type { NodeAdapterOptions, ServedApplication, TrustProxy } from './types.js';
 
 /** The names of {@link NodeAdapterOptions} (./types.ts), which `serve()` also takes. */
@@ -202,6 +203,6 @@ export class NodeAdapter {
   #fail(res: ServerResponse, error: unknown, request?: Request): void {
     const requestId = request?.requestId;
     this.app.logger.error('Request could not be handled', { requestId, error });
-    if (!res.destroyed) writeFallback(res, 500, requestId);
+    if (!isGone(res)) writeFallback(res, 500, requestId);
   }
 }

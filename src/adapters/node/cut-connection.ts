@@ -1,10 +1,11 @@
 /**
- * The connection of a body that failed after its head was written: cut once what was written
- * before the failure has been flushed, so the client sees the body incomplete but keeps every
- * whole chunk it was sent.
+ * The connection of a body that failed after its head was written (on HTTP/2, its stream): cut
+ * once what was written before the failure has been flushed, so the client sees the body
+ * incomplete but keeps every whole chunk it was sent.
  */
 import type { ServerResponse } from 'node:http';
 import type { ServerHttp2Stream } from 'node:http2';
+import { http2Stream } from './transport.js';
 import { EMPTY } from './write-chunks.js';
 
 /**
@@ -17,7 +18,19 @@ const FLUSH_GRACE = 1_000;
 const RESET_DELAY = 50;
 
 /**
- * Ends the connection of a response whose body failed. The head is out, so the status cannot
+ * Cuts a response whose body failed after its head was written, once what was written before
+ * the failure has left: on HTTP/1 its connection closes (see {@link cutAfterFlush}), on HTTP/2
+ * only its stream is reset (see {@link resetAfterFlush}), and the connection serves its other
+ * streams on.
+ */
+export function cutResponse(res: ServerResponse, hasLength: boolean): void {
+  const stream = http2Stream(res);
+  if (stream === undefined) cutAfterFlush(res, hasLength);
+  else resetAfterFlush(stream);
+}
+
+/**
+ * Ends the HTTP/1 connection of a response whose body failed. The head is out, so the status cannot
  * change; what tells the client the body is incomplete is the connection closing before the
  * body's end: a chunked body without its last chunk (RFC 9112 §7.1), a body shorter than its
  * Content-Length (RFC 9112 §6.3). So the response itself is never ended.

@@ -18,7 +18,8 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import { markClosing, unreadBodyCloses } from './connection.js';
-import { cutResponse, isGone } from './transport.js';
+import { cutResponse } from './cut-connection.js';
+import { isGone } from './transport.js';
 import { EMPTY, writeChunks } from './write-chunks.js';
 
 /**
@@ -43,7 +44,7 @@ export function writeResponse(
   context: WriteContext,
 ): void {
   const body = response.body;
-  if (res.destroyed || res.writableEnded) {
+  if (isGone(res) || res.writableEnded) {
     discardBody(body);
     return;
   }
@@ -310,7 +311,7 @@ function answerUnopenedFile(
   close: boolean,
   context: WriteContext,
 ): void {
-  if (res.destroyed) return;
+  if (isGone(res)) return;
   const requestId = response.request?.requestId;
   if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
     writeFallback(res, 404, requestId, close);
@@ -329,7 +330,7 @@ function streamFile(
   context: WriteContext,
 ): void {
   // The client may have left while the file was opened.
-  if (res.destroyed || !writeHead(res, response, close, context)) {
+  if (isGone(res) || !writeHead(res, response, close, context)) {
     closeQuietly(handle);
     return;
   }

@@ -1,5 +1,5 @@
 /**
- * What carries a response, asked about and cut in one place. On HTTP/1 a response has its
+ * What carries a response, asked about in one place (and cut in one place: cut-connection.ts). On HTTP/1 a response has its
  * connection to itself. On HTTP/2 (a `node:http2` server given the adapter's listener,
  * docs/node.md) it is one stream of a connection that other requests share, and Node's
  * compatibility objects do not tell that the way HTTP/1's do: an Http2ServerResponse has no
@@ -8,7 +8,6 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse, ServerHttp2Stream } from 'node:http2';
-import { cutAfterFlush, resetAfterFlush } from './cut-connection.js';
 
 /** The HTTP/2 stream `res` goes out on; undefined for an HTTP/1 response. */
 export function http2Stream(res: ServerResponse): ServerHttp2Stream | undefined {
@@ -20,15 +19,4 @@ export function isGone(res: ServerResponse): boolean {
   // Only an Http2ServerResponse lacks `destroyed`: an HTTP/1 response pays one read.
   const destroyed: boolean | undefined = res.destroyed;
   return destroyed ?? (http2Stream(res) as ServerHttp2Stream).destroyed;
-}
-
-/**
- * Cuts a response whose body failed after its head was written, once what was written before
- * the failure has left: on HTTP/1 its connection closes (see {@link cutAfterFlush}), on HTTP/2
- * only its stream is reset, and the connection serves its other streams on.
- */
-export function cutResponse(res: ServerResponse, hasLength: boolean): void {
-  const stream = http2Stream(res);
-  if (stream === undefined) cutAfterFlush(res, hasLength);
-  else resetAfterFlush(stream);
 }

@@ -3,6 +3,7 @@
  * for `drain` when the response's buffer is full, and stopping when the client goes away.
  */
 import type { ServerResponse } from 'node:http';
+import { isGone } from './transport.js';
 
 /**
  * Zero bytes, for an empty write: it sends what is queued before it, and its callback runs once
@@ -17,16 +18,17 @@ export async function writeChunks(
 ): Promise<boolean> {
   // Leaving the loop early calls the source's `return()`.
   for await (const chunk of source) {
-    if (res.destroyed) return false;
+    if (isGone(res)) return false;
     if (!res.write(chunk) && !(await drained(res))) return false;
   }
-  return !res.destroyed;
+  return !isGone(res);
 }
 
 /** Resolves true when `res` takes more again, false when its connection closed first. */
 function drained(res: ServerResponse): Promise<boolean> {
   return new Promise((resolve) => {
-    if (res.destroyed) {
+    // A response whose stream or connection is gone emits no `close` again.
+    if (isGone(res)) {
       resolve(false);
       return;
     }

@@ -4,6 +4,8 @@
  * objects (Http2ServerRequest, Http2ServerResponse), shaped as HTTP/1's but not alike: one
  * response is one stream of a shared connection, which has no socket of its own to cut.
  */
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
   type ClientHttp2Session,
   connect,
@@ -14,6 +16,8 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeAdapter } from '../../../src/adapters/node/index.js';
 import { Response, RestApplication } from '../../../src/index.js';
@@ -118,5 +122,96 @@ describe('a response body that fails midway on HTTP/2', () => {
     const after = await exchange(client, { ':path': '/ok' });
     expect(after.headers?.[':status']).toBe(200);
     expect(lines.filter((line) => line.message === 'Response body stream failed')).toHaveLength(2);
+  });
+});
+
+/** Resolves once `adapter.inFlight` is 0, or after `ms` with whatever it is then. */
+async function settled(adapter: NodeAdapter, ms = 2_000): Promise<number> {
+  for (const deadline = Date.now() + ms; adapter.inFlight > 0 && Date.now() < deadline; ) {
+    await sleep(10);
+  }
+  return adapter.inFlight;
+}
+
+describe('a client that resets its stream on HTTP/2', () => {
+  it('while an async handler runs: the stream it returns is released, and inFlight goes back to 0', async () => {
+    const state = { started: false, produced: 0, finished: false };
+    const app = new RestApplication();
+    app.get('/feed', async () => {
+      await sleep(150);
+      return (async function* () {
+        state.started = true;
+        try {
+          for (;;) {
+            state.produced++;
+            yield `data: ${'x'.repeat(100)}\n\n`;
+            await sleep(5);
+          }
+        } finally {
+          state.finished = true;
+        }
+      })();
+    });
+    const { adapter, client } = await serveH2(app);
+    const stream = client.request({ ':path': '/feed' }, { endStream: true });
+    stream.on('error', () => undefined);
+    await sleep(50);
+    stream.close(constants.NGHTTP2_CANCEL);
+
+    expect(await settled(adapter)).toBe(0);
+    const produced = state.produced;
+    await sleep(100);
+    expect(state.produced).toBe(produced);
+    // Never started, or stopped with its `finally` run.
+    expect(state.started === false || state.finished).toBe(true);
+  });
+
+  it('while an async handler runs: the file it returns is never left open, and inFlight goes back to 0', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'restmachine-h2-'));
+    const path = join(directory, 'big.bin');
+    writeFileSync(path, Buffer.alloc(1 << 20, 97));
+    try {
+      const app = new RestApplication();
+      app.get('/file', async () => {
+        await sleep(100);
+        return Response.file(path);
+      });
+      const { adapter, client } = await serveH2(app);
+      for (let i = 0; i < 5; i++) {
+        const stream = client.request({ ':path': '/file' }, { endStream: true });
+        stream.on('error', () => undefined);
+        setTimeout(() => stream.close(constants.NGHTTP2_CANCEL), 30);
+      }
+      await sleep(50);
+      expect(await settled(adapter)).toBe(0);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('mid-stream: the stream is released, and inFlight goes back to 0', async () => {
+    const state = { produced: 0, finished: false };
+    const app = new RestApplication();
+    app.get('/feed', () =>
+      (async function* () {
+        try {
+          for (;;) {
+            state.produced++;
+            yield `data: ${'x'.repeat(100)}\n\n`;
+            await sleep(5);
+          }
+        } finally {
+          state.finished = true;
+        }
+      })(),
+    );
+    const { adapter, client } = await serveH2(app);
+    const stream = client.request({ ':path': '/feed' }, { endStream: true });
+    stream.on('error', () => undefined);
+    stream.on('data', () => undefined);
+    await sleep(50);
+    stream.close(constants.NGHTTP2_CANCEL);
+    expect(await settled(adapter)).toBe(0);
+    expect(state.finished).toBe(true);
   });
 });
