@@ -9,6 +9,7 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { type FramedBody, type PlatformContext, Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';
 import { forwardedAddress, forwardedProtocol } from './forwarded.js';
+import { http2BodyCutShort } from './http2-request.js';
 import type { TrustProxy } from './types.js';
 
 /**
@@ -115,6 +116,10 @@ export class NodeRequestBody implements AsyncIterable<Uint8Array>, FramedBody {
         chunks.push(chunk);
       };
       const onEnd = () => {
+        if (message.httpVersionMajor >= 2 && http2BodyCutShort(message, total)) {
+          onBroken();
+          return;
+        }
         cleanup();
         resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
       };

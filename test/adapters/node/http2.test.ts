@@ -215,3 +215,59 @@ describe('a client that resets its stream on HTTP/2', () => {
     expect(state.finished).toBe(true);
   });
 });
+
+describe('a request body cut short on HTTP/2', () => {
+  /** An app whose handlers record how reading the body ended, as text or by iterating it. */
+  function recordingApp(outcomes: string[]): RestApplication {
+    const app = new RestApplication();
+    const record = async (read: () => Promise<number>) => {
+      try {
+        outcomes.push(`read ${await read()}`);
+      } catch (error) {
+        outcomes.push(`rejected ${(error as { statusCode?: number }).statusCode}`);
+        throw error;
+      }
+      return null;
+    };
+    app.post('/text', ({ request }) => record(async () => (await request.text()).length));
+    app.post('/iterate', ({ request }) =>
+      record(async () => {
+        // The Node adapter's body: a NodeRequestBody, iterated chunk by chunk.
+        let length = 0;
+        for await (const chunk of request.body as AsyncIterable<Uint8Array>) length += chunk.length;
+        return length;
+      }),
+    );
+    return app;
+  }
+
+  async function untilRecorded(outcomes: string[], count: number): Promise<void> {
+    for (const deadline = Date.now() + 2_000; outcomes.length < count && Date.now() < deadline; ) {
+      await sleep(10);
+    }
+  }
+
+  it('by the client resetting its stream mid-upload is rejected as incomplete, never read as whole', async () => {
+    const outcomes: string[] = [];
+    const { client } = await serveH2(recordingApp(outcomes));
+    for (const path of ['/text', '/iterate']) {
+      const stream = client.request({ ':method': 'POST', ':path': path, 'content-length': '5000' });
+      stream.on('error', () => undefined);
+      stream.write(Buffer.alloc(1000, 97));
+      await sleep(50);
+      stream.close(constants.NGHTTP2_CANCEL);
+    }
+    await untilRecorded(outcomes, 2);
+    expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
+  });
+
+  it('shorter than its Content-Length is rejected as incomplete (RFC 9113 §8.1.1)', async () => {
+    const outcomes: string[] = [];
+    const { client } = await serveH2(recordingApp(outcomes));
+    for (const path of ['/text', '/iterate']) {
+      await exchange(client, { ':method': 'POST', ':path': path, 'content-length': '10' }, 'hello');
+    }
+    await untilRecorded(outcomes, 2);
+    expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
+  });
+});
