@@ -10,6 +10,7 @@ import { type FramedBody, type PlatformContext, Request } from '../../request.js
 import { clientCertificate } from './certificate.js';
 import { forwardedAddress, forwardedProtocol } from './forwarded.js';
 import { http2BodyCutShort } from './http2-request.js';
+import { closedEarly, isGone } from './transport.js';
 import type { TrustProxy } from './types.js';
 
 /**
@@ -200,7 +201,8 @@ function withHost(raw: readonly string[], authority: string): string[] {
 
 /**
  * Tells the `signal` injectable that the client went away: the response closed before it
- * finished (Node emits `close` on it when the connection drops). One small object per request,
+ * finished (Node emits `close` on it when the connection drops, or on HTTP/2 when its stream is
+ * reset; see transport.ts). One small object per request,
  * holding its response; a listener is added only for a request whose handler asked for the signal.
  */
 class NodeContext implements PlatformContext {
@@ -216,10 +218,11 @@ class NodeContext implements PlatformContext {
     const context = request.context;
     const response = #response in context ? context.#response : undefined;
     if (response === undefined) return;
-    if (response.destroyed && !response.writableFinished) listener();
-    else {
+    if (isGone(response)) {
+      if (closedEarly(response)) listener();
+    } else {
       response.once('close', () => {
-        if (!response.writableFinished) listener();
+        if (closedEarly(response)) listener();
       });
     }
   }

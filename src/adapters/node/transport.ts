@@ -20,3 +20,13 @@ export function isGone(res: ServerResponse): boolean {
   const destroyed: boolean | undefined = res.destroyed;
   return destroyed ?? (http2Stream(res) as ServerHttp2Stream).destroyed;
 }
+
+/**
+ * Whether `res`, once closed, closed before it was complete: its client went away, or it was
+ * cut. On HTTP/2 its stream says: one closed while its writable side was still open is marked
+ * `aborted`, whoever reset it; an Http2ServerResponse reports `writableFinished` either way.
+ */
+export function closedEarly(res: ServerResponse): boolean {
+  const stream = http2Stream(res);
+  return stream === undefined ? !res.writableFinished : stream.aborted;
+}

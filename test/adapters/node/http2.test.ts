@@ -271,3 +271,41 @@ describe('a request body cut short on HTTP/2', () => {
     expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
   });
 });
+
+describe("the request's signal on HTTP/2", () => {
+  function signalApp(aborted: string[]): RestApplication {
+    const app = new RestApplication();
+    app.get('/wait/{name}', async ({ name, signal }) => {
+      signal.addEventListener('abort', () => aborted.push(name));
+      await sleep(300);
+      return { done: true };
+    });
+    return app;
+  }
+
+  it('fires when the client resets the stream, and not for a response that completed', async () => {
+    const aborted: string[] = [];
+    const { client } = await serveH2(signalApp(aborted));
+    const stream = client.request({ ':path': '/wait/reset' }, { endStream: true });
+    stream.on('error', () => undefined);
+    const completed = exchange(client, { ':path': '/wait/completed' });
+    await sleep(50);
+    stream.close(constants.NGHTTP2_CANCEL);
+    await sleep(50);
+    expect(aborted).toEqual(['reset']);
+    expect(JSON.parse((await completed).body)).toEqual({ done: true });
+    await sleep(50);
+    expect(aborted).toEqual(['reset']);
+  });
+
+  it('fires when the connection drops', async () => {
+    const aborted: string[] = [];
+    const { client } = await serveH2(signalApp(aborted));
+    const stream = client.request({ ':path': '/wait/dropped' }, { endStream: true });
+    stream.on('error', () => undefined);
+    await sleep(50);
+    client.destroy();
+    await sleep(100);
+    expect(aborted).toEqual(['dropped']);
+  });
+});
