@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { http2Stream } from './transport.js';
 
 interface Connection {
   /** How many requests were handed to the application on this connection. */
@@ -94,4 +95,35 @@ export function unreadBodyCloses(message: IncomingMessage, res: ServerResponse):
     if (!message.complete) message.resume();
   });
   return false;
+}
+
+/** RST_STREAM's NO_ERROR (RFC 9113 §7), without loading `node:http2` for HTTP/1. */
+const NGHTTP2_NO_ERROR = 0;
+
+/**
+ * What closing after a response is on HTTP/2, where the connection carries other requests'
+ * streams and has no Connection field (RFC 9113 §8.2.2; Node drops one with a warning).
+ * A request body still coming once the response is complete is refused by resetting the stream
+ * with NO_ERROR (RFC 9113 §8.1): the client stops sending, and the rest costs nothing. Node does
+ * so itself only for a body nobody began reading, not for one left half-way (a 413 for crossing
+ * the limit), whose client would otherwise wait on flow control for ever. While the server
+ * drains (`drain`), the connection closes gracefully (GOAWAY, RFC 9113 §6.8): the streams it has
+ * begun are answered, and the client opens new ones elsewhere.
+ */
+export function closeHttp2AfterResponse(
+  message: IncomingMessage,
+  res: ServerResponse,
+  drain: boolean,
+): void {
+  const stream = http2Stream(res);
+  if (stream === undefined) return;
+  if (drain) stream.session?.close();
+  if (stream.endAfterHeaders) return;
+  // `finish`: the response went out whole, END_STREAM included.
+  stream.once('finish', () => {
+    if (!stream.closed && stream.state.remoteClose !== 1) stream.close(NGHTTP2_NO_ERROR);
+    // A stream is released only once its request body was read to its end: what arrived and a
+    // reader left unread (paused at the limit) is thrown away, as on HTTP/1.
+    message.resume();
+  });
 }

@@ -17,7 +17,7 @@ import { obsTextAccepted } from '../../http/header-fields.js';
 import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
-import { markClosing, unreadBodyCloses } from './connection.js';
+import { closeHttp2AfterResponse, markClosing, unreadBodyCloses } from './connection.js';
 import { cutResponse } from './cut-connection.js';
 import { isGone } from './transport.js';
 import { EMPTY, writeChunks } from './write-chunks.js';
@@ -48,7 +48,10 @@ export function writeResponse(
     discardBody(body);
     return;
   }
-  const close = closeConnection || unreadBodyCloses(message, res);
+  let close = false;
+  // On HTTP/2 a response has no connection of its own to close: its stream ends instead.
+  if (message.httpVersionMajor >= 2) closeHttp2AfterResponse(message, res, closeConnection);
+  else close = closeConnection || unreadBodyCloses(message, res);
   if (close) markClosing(message.socket);
   if (body instanceof FileBody) {
     sendFile(res, response, body, close, context);
@@ -102,7 +105,9 @@ function writeHead(
   // (keep-alive would invite a request into a closing connection): the field says so.
   // Node closes too after a request that asked it to (`Connection: close`, an HTTP/1.0 client
   // without keep-alive): a handler's `keep-alive` would then say what does not happen, and Node
-  // writes its own `close` where no Connection field is given (RFC 9112 §9.6).
+  // writes its own `close` where no Connection field is given (RFC 9112 §9.6). An
+  // Http2ServerResponse has no `shouldKeepAlive`: HTTP/2 has no connection-specific fields at all
+  // (RFC 9113 §8.2.2), and Node drops them with a warning.
   if (close || !res.shouldKeepAlive) {
     response.headers.delete('connection');
     response.headers.delete('keep-alive');

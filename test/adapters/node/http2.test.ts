@@ -14,6 +14,7 @@ import {
   type Http2Server,
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
+  type ServerHttp2Stream,
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -307,5 +308,78 @@ describe("the request's signal on HTTP/2", () => {
     client.destroy();
     await sleep(100);
     expect(aborted).toEqual(['dropped']);
+  });
+});
+
+/** `promise`'s value, or 'still open' when it takes longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still open'> {
+  return Promise.race([promise, sleep(ms).then(() => 'still open' as const)]);
+}
+
+describe('closing after a response on HTTP/2', () => {
+  it('resets the stream with NO_ERROR once a 413 is complete, so the unread rest of the body costs nothing (RFC 9113 §8.1)', async () => {
+    const app = new RestApplication({ bodyLimit: 1000 });
+    app.post('/json', ({ jsonBody }) => ({ received: jsonBody !== undefined }));
+    const { client, server } = await serveH2(app);
+    let open = 0;
+    server.on('stream', (stream: ServerHttp2Stream) => {
+      open++;
+      stream.on('close', () => open--);
+    });
+    // Far more than the stream's flow-control window (64 KiB): unread, it stalls the client.
+    const large = Buffer.alloc(1 << 20, 32);
+    const json = { ':method': 'POST', ':path': '/json', 'content-type': 'application/json' };
+    // Crossing the limit while being read: no Content-Length, as is usual on HTTP/2; and refused
+    // on its declared length, before a byte is read.
+    for (const headers of [json, { ...json, 'content-length': String(large.length) }]) {
+      const stream = client.request(headers);
+      stream.on('error', () => undefined);
+      const status = new Promise<unknown>((resolve) =>
+        stream.on('response', (head) => resolve(head[':status'])),
+      );
+      let body = '';
+      stream.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      const ended = new Promise((resolve) => stream.on('end', resolve));
+      stream.end(large);
+      expect(await status).toBe(413);
+      await within(ended, 2_000);
+      expect(JSON.parse(body)).toMatchObject({ statusCode: 413 });
+      // Node's client emits no `close` for a stream reset while it still had bytes to send.
+      for (const deadline = Date.now() + 2_000; !stream.closed && Date.now() < deadline; )
+        await sleep(10);
+      expect(stream.closed).toBe(true);
+      expect(stream.rstCode).toBe(constants.NGHTTP2_NO_ERROR);
+    }
+    // The server released both streams, and the connection serves on.
+    for (const deadline = Date.now() + 2_000; open > 0 && Date.now() < deadline; ) await sleep(10);
+    expect(open).toBe(0);
+    const after = await exchange(client, json, '{}');
+    expect(JSON.parse(after.body)).toEqual({ received: true });
+  });
+
+  it('while draining closes the connection gracefully (GOAWAY), with no Connection field (RFC 9113 §8.2.2)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const app = new RestApplication();
+      app.get('/', () => ({ ok: true }));
+      const { adapter, client } = await serveH2(app);
+      const goaway = new Promise<boolean>((resolve) => client.once('goaway', () => resolve(true)));
+      adapter.drain();
+      const answer = await exchange(client, { ':path': '/' });
+      expect(answer.headers?.[':status']).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ ok: true });
+      expect(answer.headers?.connection).toBeUndefined();
+      expect(await within(goaway, 1_000)).toBe(true);
+      await sleep(20);
+      expect(warnings).not.toContain('UnsupportedWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
