@@ -10,7 +10,7 @@ import { SetupError } from '../../errors.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { admitRequest, isLastRequest } from './connection.js';
-import { requestRefusal, targetAuthority, toRequest } from './request.js';
+import { http2Refusal, requestRefusal, targetAuthority, toRequest } from './request.js';
 import {
   closeWithConnection,
   type WriteContext,
@@ -160,7 +160,10 @@ export class NodeAdapter {
     if (res.socket === null) closeWithConnection(req, res);
     try {
       const request = toRequest(req, this.trustProxy, expectsContinue ? res : undefined, res);
-      const refusal = requestRefusal(req.rawHeaders, http10, targetAuthority(req.url));
+      const refusal =
+        req.httpVersionMajor >= 2
+          ? http2Refusal(req)
+          : requestRefusal(req.rawHeaders, http10, targetAuthority(req.url));
       response = dispatch(this.app, request, refusal);
     } catch (error) {
       this.#fail(res, error);

@@ -18,3 +18,49 @@ export function http2BodyCutShort(message: IncomingMessage, received: number): b
   const length = message.headers['content-length'];
   return length !== undefined && Number(length) !== received;
 }
+
+/** An HTTP/2 request's `:authority`: what Host is in HTTP/1.1 (RFC 9113 §8.3.1). */
+export function http2Authority(message: IncomingMessage): string | undefined {
+  const authority = message.headers[':authority'];
+  return typeof authority === 'string' ? authority : undefined;
+}
+
+/**
+ * The header fields of an HTTP/2 request as raw pairs, as the application reads them: without
+ * its pseudo-header fields, which are not header fields (RFC 9113 §8.3) and which the Fetch
+ * adapter never shows either, and with its `:authority` as its one Host (RFC 9113 §8.3.1: a
+ * request that has both carries the same authority twice; see {@link authorityConflict}).
+ */
+export function http2Fields(message: IncomingMessage): string[] {
+  const raw = message.rawHeaders;
+  const authority = http2Authority(message);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.charCodeAt(0) === 58 /* : */) continue;
+    if (authority !== undefined && name.length === 4 && name.toLowerCase() === 'host') continue;
+    pairs.push(name, raw[i + 1] as string);
+  }
+  if (authority !== undefined) pairs.push('host', authority);
+  return pairs;
+}
+
+/**
+ * Whether an HTTP/2 request names two authorities: a Host other than its `:authority`. RFC 9113
+ * §8.3.1 makes it malformed (a proxy and the application could each act for another host), once
+ * the two are normalized (RFC 3986 §6.2): the host in any case, a scheme's default port or none.
+ */
+export function authorityConflict(message: IncomingMessage): boolean {
+  const authority = http2Authority(message);
+  const host = message.headers.host;
+  if (authority === undefined || host === undefined) return false;
+  const defaultPort = message.headers[':scheme'] === 'https' ? ':443' : ':80';
+  return (
+    withoutPort(host.toLowerCase(), defaultPort) !==
+    withoutPort(authority.toLowerCase(), defaultPort)
+  );
+}
+
+function withoutPort(authority: string, port: string): string {
+  return authority.endsWith(port) ? authority.slice(0, -port.length) : authority;
+}

@@ -9,7 +9,12 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { type FramedBody, type PlatformContext, Request } from '../../request.js';
 import { clientCertificate } from './certificate.js';
 import { forwardedAddress, forwardedProtocol } from './forwarded.js';
-import { http2BodyCutShort } from './http2-request.js';
+import {
+  authorityConflict,
+  http2Authority,
+  http2BodyCutShort,
+  http2Fields,
+} from './http2-request.js';
 import { closedEarly, isGone } from './transport.js';
 import type { TrustProxy } from './types.js';
 
@@ -252,9 +257,10 @@ export function toRequest(
   const target = message.url ?? '/';
   const path = originForm(target);
   const authority = targetAuthority(target);
-  const headers = MultiValueHeaders.fromRawPairs(
-    authority === undefined ? message.rawHeaders : withHost(message.rawHeaders, authority),
-  );
+  let fields = message.rawHeaders;
+  if (message.httpVersionMajor >= 2) fields = http2Fields(message);
+  else if (authority !== undefined) fields = withHost(fields, authority);
+  const headers = MultiValueHeaders.fromRawPairs(fields);
   const socket = message.socket as TLSSocket;
   const encrypted = socket.encrypted === true;
   let protocol: 'http' | 'https' = encrypted ? 'https' : 'http';
@@ -334,4 +340,16 @@ export function requestRefusal(
   if (!HOST.test(host)) return new HttpError(400, 'Invalid Host header (RFC 9112 §3.2)');
   lastValidHost = host;
   return undefined;
+}
+
+/**
+ * {@link requestRefusal} for an HTTP/2 request, whose `:authority` is the host the application
+ * sees (RFC 9113 §8.3.1; see http2-request.ts): a Host that names another one makes the request
+ * malformed, and the authority must be a valid host as an absolute-form target's must.
+ */
+export function http2Refusal(message: IncomingMessage): HttpError | undefined {
+  if (authorityConflict(message)) {
+    return new HttpError(400, 'Host differs from :authority (RFC 9113 §8.3.1)');
+  }
+  return requestRefusal(message.rawHeaders, false, http2Authority(message));
 }

@@ -383,3 +383,52 @@ describe('closing after a response on HTTP/2', () => {
     }
   });
 });
+
+describe('the header fields of an HTTP/2 request', () => {
+  function echoApp(): RestApplication {
+    const app = new RestApplication();
+    app.get('/echo', ({ request }) => ({
+      host: request.headers.get('host') ?? null,
+      names: [...request.headers].map(([name]) => name),
+    }));
+    return app;
+  }
+
+  it('give its :authority as Host (RFC 9113 §8.3.1) and list no pseudo-header field (§8.3)', async () => {
+    const { client } = await serveH2(echoApp());
+    const answer = await exchange(client, {
+      ':path': '/echo',
+      ':authority': 'api.example.com:8443',
+      cookie: 'a=1',
+    });
+    expect(answer.headers?.[':status']).toBe(200);
+    const { host, names } = JSON.parse(answer.body) as { host: string; names: string[] };
+    expect(host).toBe('api.example.com:8443');
+    expect(names.filter((name) => name.startsWith(':'))).toEqual([]);
+    expect(names.filter((name) => name === 'host')).toHaveLength(1);
+    expect(names).toContain('cookie');
+  });
+
+  it('keep a Host sent without :authority, and one that names the same authority', async () => {
+    const { client } = await serveH2(echoApp());
+    const hostOnly = await exchange(client, { ':path': '/echo', host: 'h.example' });
+    expect(JSON.parse(hostOnly.body)).toMatchObject({ host: 'h.example' });
+    const same = await exchange(client, {
+      ':path': '/echo',
+      ':authority': 'API.example.com',
+      host: 'api.example.com',
+    });
+    expect(same.headers?.[':status']).toBe(200);
+    expect(JSON.parse(same.body)).toMatchObject({ host: 'API.example.com' });
+  });
+
+  it('make a request whose Host differs from its :authority a 400 (RFC 9113 §8.3.1)', async () => {
+    const { client } = await serveH2(echoApp());
+    const answer = await exchange(client, {
+      ':path': '/echo',
+      ':authority': 'api.example.com',
+      host: 'evil.example',
+    });
+    expect(answer.headers?.[':status']).toBe(400);
+  });
+});
