@@ -5,17 +5,20 @@
  * response is one stream of a shared connection, which has no socket of its own to cut.
  */
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import {
   type ClientHttp2Session,
   connect,
   constants,
+  createSecureServer,
   createServer,
   type Http2Server,
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
   type ServerHttp2Stream,
 } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -430,5 +433,83 @@ describe('the header fields of an HTTP/2 request', () => {
       host: 'evil.example',
     });
     expect(answer.headers?.[':status']).toBe(400);
+  });
+});
+
+describe('a secure HTTP/2 server that allows HTTP/1.1 (allowHTTP1)', () => {
+  it('cuts a failing body by its stream on HTTP/2 and by its connection on HTTP/1.1, on one port', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'restmachine-h2-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          'key.pem',
+          '-out',
+          'cert.pem',
+          '-days',
+          '2',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { cwd: directory, stdio: 'pipe' },
+      );
+      const key = readFileSync(join(directory, 'key.pem'));
+      const cert = readFileSync(join(directory, 'cert.pem'));
+      const { lines, logger } = memoryLogger();
+      const app = new RestApplication({ logger });
+      app.get('/fail', () => failingAfterOneChunk());
+      app.get('/host', ({ request }) => ({ host: request.headers.get('host') ?? null }));
+      const adapter = new NodeAdapter(app);
+      const server = createSecureServer(
+        { key, cert, allowHTTP1: true },
+        adapter.listener as unknown as Parameters<typeof createSecureServer>[1],
+      );
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      const port = (server.address() as AddressInfo).port;
+      const client = connect(`https://127.0.0.1:${port}`, { ca: cert });
+      client.on('error', () => undefined);
+      try {
+        const failed = await exchange(client, { ':path': '/fail' });
+        expect(failed.body).toBe('first chunk\n');
+        expect(failed.rstCode).toBe(constants.NGHTTP2_INTERNAL_ERROR);
+        const host = await exchange(client, { ':path': '/host' });
+        expect(JSON.parse(host.body)).toEqual({ host: `127.0.0.1:${port}` });
+
+        const http1 = await new Promise<{ body: string; complete: boolean }>((resolve, reject) => {
+          const outgoing = httpsRequest(
+            { host: '127.0.0.1', port, path: '/fail', ca: cert, agent: false },
+            (incoming) => {
+              let body = '';
+              incoming.on('data', (chunk: Buffer) => {
+                body += chunk.toString();
+              });
+              incoming.on('error', () => undefined);
+              incoming.on('close', () => resolve({ body, complete: incoming.complete }));
+            },
+          );
+          outgoing.on('error', reject);
+          outgoing.end();
+        });
+        expect(http1).toEqual({ body: 'first chunk\n', complete: false });
+        expect(lines.filter((line) => line.message === 'Response body stream failed')).toHaveLength(
+          2,
+        );
+      } finally {
+        client.destroy();
+        await new Promise((done) => server.close(done));
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
