@@ -9,8 +9,8 @@ import { http2Stream } from './transport.js';
 import { EMPTY } from './write-chunks.js';
 
 /**
- * How long the connection (on HTTP/2, the stream) of a failed body may take to pass on what was written before the
- * failure, in milliseconds, before it is destroyed anyway.
+ * How long the connection (on HTTP/2, the stream) of a failed body may take to pass on what was
+ * written before the failure, in milliseconds, before it is destroyed (reset) anyway.
  */
 const FLUSH_GRACE = 1_000;
 
@@ -30,8 +30,8 @@ export function cutResponse(res: ServerResponse, hasLength: boolean): void {
 }
 
 /**
- * Ends the HTTP/1 connection of a response whose body failed. The head is out, so the status cannot
- * change; what tells the client the body is incomplete is the connection closing before the
+ * Ends the HTTP/1 connection of a response whose body failed. The head is out, so the status
+ * cannot change; what tells the client the body is incomplete is the connection closing before the
  * body's end: a chunked body without its last chunk (RFC 9112 §7.1), a body shorter than its
  * Content-Length (RFC 9112 §6.3). So the response itself is never ended.
  *

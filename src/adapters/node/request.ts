@@ -207,8 +207,8 @@ function withHost(raw: readonly string[], authority: string): string[] {
 /**
  * Tells the `signal` injectable that the client went away: the response closed before it
  * finished (Node emits `close` on it when the connection drops, or on HTTP/2 when its stream is
- * reset; see transport.ts). One small object per request,
- * holding its response; a listener is added only for a request whose handler asked for the signal.
+ * reset; see transport.ts). One small object per request, holding its response; a listener is
+ * added only for a request whose handler asked for the signal.
  */
 class NodeContext implements PlatformContext {
   [key: string]: unknown;

@@ -1,10 +1,10 @@
 /**
- * What carries a response, asked about in one place (and cut in one place: cut-connection.ts). On HTTP/1 a response has its
- * connection to itself. On HTTP/2 (a `node:http2` server given the adapter's listener,
- * docs/node.md) it is one stream of a connection that other requests share, and Node's
- * compatibility objects do not tell that the way HTTP/1's do: an Http2ServerResponse has no
- * `destroyed`, reports `writableFinished` once its stream closed, reset or not, and its `socket`
- * is a stand-in that refuses to be written or ended. So the adapter asks its stream instead.
+ * What carries a response, asked about in one place (and cut in one: cut-connection.ts). On
+ * HTTP/1 a response has its connection to itself. On HTTP/2 (a `node:http2` server given the
+ * adapter's listener, docs/node.md) it is one stream of a connection that other requests share,
+ * and Node's compatibility objects do not tell that the way HTTP/1's do: an Http2ServerResponse
+ * has no `destroyed`, reports `writableFinished` once its stream closed, reset or not, and its
+ * `socket` is a stand-in that refuses to be written or ended. So the adapter asks its stream.
  */
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse, ServerHttp2Stream } from 'node:http2';
