@@ -129,11 +129,14 @@ describe('a response body that fails midway on HTTP/2', () => {
   });
 });
 
+/** Resolves once `condition()` holds, or after `ms` whether it holds or not. */
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  for (const deadline = Date.now() + ms; !condition() && Date.now() < deadline; ) await sleep(10);
+}
+
 /** Resolves once `adapter.inFlight` is 0, or after `ms` with whatever it is then. */
 async function settled(adapter: NodeAdapter, ms = 2_000): Promise<number> {
-  for (const deadline = Date.now() + ms; adapter.inFlight > 0 && Date.now() < deadline; ) {
-    await sleep(10);
-  }
+  await until(() => adapter.inFlight === 0, ms);
   return adapter.inFlight;
 }
 
@@ -245,12 +248,6 @@ describe('a request body cut short on HTTP/2', () => {
     return app;
   }
 
-  async function untilRecorded(outcomes: string[], count: number): Promise<void> {
-    for (const deadline = Date.now() + 2_000; outcomes.length < count && Date.now() < deadline; ) {
-      await sleep(10);
-    }
-  }
-
   it('by the client resetting its stream mid-upload is rejected as incomplete, never read as whole', async () => {
     const outcomes: string[] = [];
     const { client } = await serveH2(recordingApp(outcomes));
@@ -261,7 +258,7 @@ describe('a request body cut short on HTTP/2', () => {
       await sleep(50);
       stream.close(constants.NGHTTP2_CANCEL);
     }
-    await untilRecorded(outcomes, 2);
+    await until(() => outcomes.length >= 2, 2_000);
     expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
   });
 
@@ -271,7 +268,7 @@ describe('a request body cut short on HTTP/2', () => {
     for (const path of ['/text', '/iterate']) {
       await exchange(client, { ':method': 'POST', ':path': path, 'content-length': '10' }, 'hello');
     }
-    await untilRecorded(outcomes, 2);
+    await until(() => outcomes.length >= 2, 2_000);
     expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
   });
 });
@@ -281,7 +278,7 @@ describe("the request's signal on HTTP/2", () => {
     const app = new RestApplication();
     app.get('/wait/{name}', async ({ name, signal }) => {
       signal.addEventListener('abort', () => aborted.push(name));
-      await sleep(300);
+      await sleep(600);
       return { done: true };
     });
     return app;
@@ -295,7 +292,8 @@ describe("the request's signal on HTTP/2", () => {
     const completed = exchange(client, { ':path': '/wait/completed' });
     await sleep(50);
     stream.close(constants.NGHTTP2_CANCEL);
-    await sleep(50);
+    // While the handlers still wait.
+    await until(() => aborted.length > 0, 400);
     expect(aborted).toEqual(['reset']);
     expect(JSON.parse((await completed).body)).toEqual({ done: true });
     await sleep(50);
@@ -309,7 +307,7 @@ describe("the request's signal on HTTP/2", () => {
     stream.on('error', () => undefined);
     await sleep(50);
     client.destroy();
-    await sleep(100);
+    await until(() => aborted.length > 0, 400);
     expect(aborted).toEqual(['dropped']);
   });
 });
@@ -350,13 +348,12 @@ describe('closing after a response on HTTP/2', () => {
       await within(ended, 2_000);
       expect(JSON.parse(body)).toMatchObject({ statusCode: 413 });
       // Node's client emits no `close` for a stream reset while it still had bytes to send.
-      for (const deadline = Date.now() + 2_000; !stream.closed && Date.now() < deadline; )
-        await sleep(10);
+      await until(() => stream.closed, 2_000);
       expect(stream.closed).toBe(true);
       expect(stream.rstCode).toBe(constants.NGHTTP2_NO_ERROR);
     }
     // The server released both streams, and the connection serves on.
-    for (const deadline = Date.now() + 2_000; open > 0 && Date.now() < deadline; ) await sleep(10);
+    await until(() => open === 0, 2_000);
     expect(open).toBe(0);
     const after = await exchange(client, json, '{}');
     expect(JSON.parse(after.body)).toEqual({ received: true });
