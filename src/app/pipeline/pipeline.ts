@@ -90,10 +90,12 @@ function answerFailure(exchange: Exchange, error: unknown): Response | Promise<R
     return answerError(exchange, error);
   }
   const reason: unknown = signal.reason;
-  // Only the signal's own reason, or anything once the client is gone, is what stopping caused
-  // (docs/streams.md); a failure of its own after the timeout's 503 (a database write that broke)
-  // is still one the operator must see, as the error line of any unhandled error.
-  if (error !== reason && !isClientGone(reason)) {
+  // Only the signal's own reason (or an error caused by it: Node's signal-taking APIs, such as
+  // `timers/promises`, reject with an AbortError whose cause is the reason), or anything once the
+  // client is gone, is what stopping caused (docs/streams.md); a failure of its own after the
+  // timeout's 503 (a database write that broke) is still one the operator must see, as the error
+  // line of any unhandled error.
+  if (!stoppedBy(error, reason) && !isClientGone(reason)) {
     const { host, request } = exchange;
     host.logger.error('Unhandled error in request, after its timeout was answered 503', {
       requestId: request.requestId,
@@ -104,6 +106,11 @@ function answerFailure(exchange: Exchange, error: unknown): Response | Promise<R
   }
   const message = reason instanceof Error ? reason.message : 'The request was stopped';
   return builtinAnswer(exchange, libraryAnswer(new HttpError(503, message)));
+}
+
+/** Whether `error` is the signal's `reason`, or an error that names it as its cause. */
+function stoppedBy(error: unknown, reason: unknown): boolean {
+  return error === reason || (error instanceof Error && error.cause === reason);
 }
 
 /**

@@ -2,7 +2,9 @@
  * Over real HTTP on 127.0.0.1: server-sent events arrive as they are produced, a client that
  * goes away stops the producer and fires the request's signal, and `requestTimeout` answers 503.
  */
+
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { setTimeout as wait } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServeHandle } from '../../../src/adapters/node/index.js';
 import { RestApplication, sse } from '../../../src/index.js';
@@ -278,6 +280,32 @@ describe('the request signal over HTTP', () => {
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
     expect(lines.map((line) => line.message)).toEqual([
       'Request timed out: no response within 50 ms; answering 503',
+    ]);
+  });
+
+  it("logs no error for Node's AbortError of a call given the signal, whose cause is its reason", async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger, requestTimeout: 50 });
+    let stopped: unknown;
+    // timers/promises, events.once and the like reject with their own AbortError, the signal's
+    // reason as its cause: what the signal stopped, no failure of the handler's own.
+    app.get('/wait', async ({ signal }) => {
+      try {
+        await wait(5_000, undefined, { signal });
+      } catch (error) {
+        stopped = error;
+        throw error;
+      }
+      return 'late';
+    });
+    handle = await start(app);
+    const response = await send(handle.port, { path: '/wait' });
+    expect(response.status).toBe(503);
+    await until(() => stopped !== undefined);
+    await sleep(50);
+    expect((stopped as Error).name).toBe('AbortError');
+    expect(lines.map((line) => [line.level, line.message])).toEqual([
+      ['warn', 'Request timed out: no response within 50 ms; answering 503'],
     ]);
   });
 
