@@ -52,6 +52,11 @@ export const NO_PATH_PARAMS: PathParamPositions = new Map();
 export interface Available {
   params: PathParamPositions;
   extras: ReadonlySet<string>;
+  /**
+   * Path parameters of only some of the routes where the function runs (a router's error
+   * handler), which it cannot be given: named as such when it asks for one.
+   */
+  someRoutesParams?: ReadonlySet<string>;
   /** The route's `accepts()` parsers, for `parsedBody` (none: every body is 415). */
   parsers?: readonly CompiledParser[] | undefined;
   /** The route's own `multipart()` limits, over the application's. */
@@ -223,7 +228,7 @@ export class GetterCompiler {
   #verify(
     name: string,
     label: string,
-    available: { params: PathParamPositions; extras: ReadonlySet<string> },
+    available: Available,
     chain: string[],
     session: string | undefined,
   ): void {
@@ -246,6 +251,12 @@ export class GetterCompiler {
     if (binding === undefined) {
       if (isRouteBuiltin(name)) return;
       const via = chain.length > 0 ? ` (needed by ${chain.join(' -> ')})` : '';
+      if (available.someRoutesParams?.has(name)) {
+        throw new SetupError(
+          'UNKNOWN_DEPENDENCY',
+          `${label}: "${name}"${via} is a path parameter of some routes only, not of the path they are all mounted at; an error handler may inject the parameters of its router's mount path, which every route under it has, or read pathParams.${name} (docs/hooks-and-scope.md)`,
+        );
+      }
       throw new SetupError(
         'UNKNOWN_DEPENDENCY',
         `${label}: unknown dependency "${name}"${via}; register it with app.dependency("${name}", ...), or on a router holding this route (a router's dependencies are seen by its own routes only, docs/hooks-and-scope.md)`,

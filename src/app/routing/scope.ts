@@ -54,22 +54,53 @@ export interface CompiledScope {
 
 const ERROR: ReadonlySet<string> = new Set(['error']);
 
+/** The parameter names of a template (or mount prefix), in order. */
+function templateParams(template: string): string[] {
+  return template
+    .split('/')
+    .filter((segment) => segment.startsWith('{'))
+    .map((segment) => segment.slice(1, segment.endsWith('*}') ? -2 : -1));
+}
+
+/** The path parameter names of the routes under `router`, at any depth. */
+function paramsBeneath(router: Router<Registry>, names = new Set<string>()): Set<string> {
+  for (const route of router.routes) for (const name of templateParams(route.path)) names.add(name);
+  for (const mount of router.mounts) {
+    for (const name of templateParams(mount.prefix)) names.add(name);
+    paramsBeneath(mount.router, names);
+  }
+  return names;
+}
+
+/**
+ * Error handlers answer errors of every route under their router, so they may inject the
+ * parameters of the path it is mounted at (`prefix`, outer mounts included), which every one
+ * of those routes has; they come first in each route's template, so at the same positions
+ * (docs/hooks-and-scope.md). A parameter of some routes only is refused, saying so.
+ */
 function compileErrorHandlers(
   compiler: GetterCompiler,
-  sources: ReadonlyMap<number | 'default', Injectable>,
+  router: Router<Registry>,
+  prefix: string,
   where: string,
   problems: SetupError[],
 ): Map<number | 'default', CompiledErrorHandler> {
   const handlers = new Map<number | 'default', CompiledErrorHandler>();
-  for (const [status, injectable] of sources) {
+  if (router.errorHandlerSources.size === 0) return handlers;
+  const names = templateParams(prefix);
+  const params: PathParamPositions =
+    names.length === 0 ? NO_PATH_PARAMS : new Map(names.map((name, at) => [name, at]));
+  const someRoutesParams = paramsBeneath(router);
+  for (const [status, injectable] of router.errorHandlerSources) {
     const label = `Error handler ${status === 'default' ? '(default)' : status} of ${where}`;
     try {
       handlers.set(status, {
         fn: injectable.fn,
         names: injectable.names,
         getters: compiler.compile(injectable.names, label, {
-          params: NO_PATH_PARAMS,
+          params,
           extras: ERROR,
+          someRoutesParams,
         }),
       });
     } catch (error) {
@@ -94,12 +125,7 @@ export function applicationScope(
     compiler,
     owners,
     authorizationHooks: app.authorizationHooks,
-    errorHandlers: compileErrorHandlers(
-      compiler,
-      app.errorHandlerSources,
-      'the application',
-      problems,
-    ),
+    errorHandlers: compileErrorHandlers(compiler, app, '', 'the application', problems),
     onRequest: [],
     onResponse: [],
     isPublic: app.settings.public === true,
@@ -142,7 +168,7 @@ export function routerScope(
   }
   let errorHandlers = outer.errorHandlers;
   if (router.errorHandlerSources.size > 0) {
-    const own = compileErrorHandlers(compiler, router.errorHandlerSources, where, problems);
+    const own = compileErrorHandlers(compiler, router, prefix, where, problems);
     errorHandlers = own.has('default') ? own : new Map([...outer.errorHandlers, ...own]);
   }
   const hooks = router.authorizationHooks;

@@ -3,6 +3,7 @@
  * is visible there only; deny by default; the access log.
  */
 import { describe, expect, it } from 'vitest';
+import { serve } from '../../../src/adapters/node/index.js';
 import {
   HttpError,
   type LogFields,
@@ -117,6 +118,41 @@ describe('router scope', () => {
     expect((await app.request('/outer/nothing-here', text)).body).toBe('app 404');
     expect((await app.request('/outer/inner/gone', text)).body).toBe('outer default');
     expect((await app.request('/outer/teapot', text)).body).toBe('outer default');
+  });
+
+  it("a router's error handler injects its mount path's parameters, itself or through a dependency; a parameter of some routes only is refused, saying so", async () => {
+    const items = new Router<{ org: string }>()
+      .dependency('tenant', ({ org }) => `tenant-${org}`)
+      .errorHandler(({ error, org, tenant }) => [{ org, tenant, message: error.message }, 409]);
+    items.get('/items/{id}', () => {
+      throw new HttpError(409, 'conflict');
+    });
+    const outer = new Router().mount('/teams/{team}', items);
+    const app = new RestApplication({ logger: silentLogger }).mount('/orgs/{org}', outer);
+    await app.startup();
+    const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    try {
+      const response = await fetch(`${server.url}/orgs/acme/teams/red/items/1`);
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({
+        org: 'acme',
+        tenant: 'tenant-acme',
+        message: 'conflict',
+      });
+    } finally {
+      await server.close();
+    }
+
+    const some = new Router<{ id: string }>().errorHandler(409, ({ id }) => [{ id }, 409]);
+    some.get('/items/{id}', () => 'item');
+    const refused = new RestApplication({ logger: silentLogger }).mount('/orgs/{org}', some);
+    const error = await refused.startup().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(SetupError);
+    expect((error as SetupError).message).toContain('"id" is a path parameter of some routes only');
+    expect((error as SetupError).message).not.toContain('app.dependency');
   });
 
   it('router CORS and CSP apply to every route under it', async () => {
