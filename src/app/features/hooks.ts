@@ -21,6 +21,7 @@ import {
 } from '../inject/getters.js';
 import { describeInjectable, type Injectable } from '../inject/handler-parameters.js';
 import type { RequestState } from '../inject/request-state.js';
+import { stopIfAborted } from '../inject/signal.js';
 import type { Logger } from '../logger.js';
 import { isTuple } from '../representable.js';
 import { isPending, isThenable } from '../thenable.js';
@@ -148,9 +149,14 @@ export function runOnRequest(
   for (let i = from; i < hooks.length; i++) {
     const result = call(hooks[i] as CompiledHook, state);
     if (isThenable(result)) {
-      return Promise.resolve(result).then(
-        (resolved) => answerOf(resolved) ?? runOnRequest(hooks, state, i + 1),
-      );
+      return Promise.resolve(result).then((resolved) => {
+        const answer = answerOf(resolved);
+        if (answer !== undefined) return answer;
+        // The wait may have outlasted requestTimeout, whose 503 has gone out: once the signal
+        // fired, no later hook starts (docs/streams.md).
+        stopIfAborted(state);
+        return runOnRequest(hooks, state, i + 1);
+      });
     }
     const answer = answerOf(result);
     if (answer !== undefined) return answer;

@@ -2,6 +2,7 @@
  * onRequest / onResponse hooks (docs/hooks-and-scope.md): one test per rule.
  */
 import { describe, expect, it } from 'vitest';
+import { serve } from '../../../src/adapters/node/index.js';
 import {
   HttpError,
   type LogFields,
@@ -13,6 +14,8 @@ import {
   SetupError,
   silentLogger,
 } from '../../../src/index.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function recordingLogger(): Logger & { lines: Array<[string, string, LogFields | undefined]> } {
   const lines: Array<[string, string, LogFields | undefined]> = [];
@@ -67,6 +70,57 @@ describe('onRequest', () => {
     expect((await app.request('/x', { headers: { 'X-Stop': '1' } })).statusCode).toBe(403);
     expect((await app.request('/x')).statusCode).toBe(200);
     expect((await app.request('/odd')).statusCode).toBe(500);
+  });
+
+  it('once requestTimeout has answered 503, no later hook of the application, a router or the route starts', async () => {
+    const started: string[] = [];
+    const app = new RestApplication({ logger: silentLogger, requestTimeout: 50 });
+    const handler = () => {
+      started.push('handler');
+      return 'charged';
+    };
+    app
+      .onRequest(async ({ request }) => {
+        if (request.path === '/app') await sleep(150);
+      })
+      .onRequest(({ request }) => {
+        if (request.path === '/app') started.push('application hook 2');
+      });
+    app.post('/app', handler);
+    app
+      .post('/route', handler)
+      .onRequest(async () => {
+        await sleep(150);
+      })
+      .onRequest(() => {
+        started.push('route hook 2');
+      });
+    const router = new Router()
+      .onRequest(async () => {
+        await sleep(150);
+      })
+      .onRequest(() => {
+        started.push('router hook 2');
+      });
+    router.post('/x', handler).onRequest(() => {
+      started.push('route hook under the router');
+    });
+    app.mount('/router', router);
+    const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    const statuses: number[] = [];
+    try {
+      for (const path of ['/app', '/route', '/router/x']) {
+        const response = await fetch(`${server.url}${path}`, { method: 'POST' });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+      // The slow hooks finish while the server still runs.
+      await sleep(200);
+    } finally {
+      await server.close();
+    }
+    expect(statuses).toEqual([503, 503, 503]);
+    expect(started).toEqual([]);
   });
 
   it('app-level hooks run before 404, 405, 413 and 501, with pathParams when a route matched', async () => {
