@@ -65,6 +65,32 @@ export function isTuple(value: unknown): value is [unknown, number, unknown?] {
 }
 
 /**
+ * What makes an array no tuple (`isTuple`), for code that needs one (an `onRequest` hook's
+ * answer); the status range is the one a final answer may have (finalize.ts).
+ */
+export function tupleFault(value: readonly unknown[]): string {
+  if (value.length !== 2 && value.length !== 3) {
+    return `it has ${value.length} members, where a tuple has 2 or 3`;
+  }
+  const status = value[1];
+  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) {
+    return `its status must be an integer from 200 to 599, got ${shown(status)}`;
+  }
+  return `its headers must be an object (plain, MultiValueHeaders or Headers), got ${shown(value[2])}`;
+}
+
+/** A value for a message, without calling its own conversion (which may throw). */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `"${value}" (a string)`;
+  if (typeof value === 'object' && value !== null) {
+    const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';
+  }
+  if (typeof value === 'symbol' || typeof value === 'function') return `a ${typeof value}`;
+  return String(value);
+}
+
+/**
  * Headers a tuple may carry, as `HeadersInit` types them: a plain object (or a record without a
  * prototype chain, such as `toDict()` gives), `MultiValueHeaders`, or a WHATWG `Headers`. Any
  * other object (a Date, a class instance) makes the array data, whose fields must never become

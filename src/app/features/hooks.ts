@@ -23,7 +23,7 @@ import { describeInjectable, type Injectable } from '../inject/handler-parameter
 import type { RequestState } from '../inject/request-state.js';
 import { stopIfAborted } from '../inject/signal.js';
 import type { Logger } from '../logger.js';
-import { isTuple } from '../representable.js';
+import { isTuple, tupleFault } from '../representable.js';
 import { isPending, isThenable } from '../thenable.js';
 
 /** A hook ready to run. */
@@ -131,6 +131,11 @@ function call(hook: CompiledHook, state: RequestState): unknown {
 function answerOf(result: unknown): unknown {
   if (result === undefined || result === null) return undefined;
   if (result instanceof Response || isTuple(result)) return result;
+  if (Array.isArray(result)) {
+    throw new Error(
+      `An onRequest hook returned an array that is no [body, status, headers?] tuple: ${tupleFault(result)}`,
+    );
+  }
   throw new Error(
     `An onRequest hook returned ${typeof result}; return nothing to go on, or a Response or a ` +
       '[body, status] tuple to answer the request',

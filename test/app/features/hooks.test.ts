@@ -72,6 +72,42 @@ describe('onRequest', () => {
     expect((await app.request('/odd')).statusCode).toBe(500);
   });
 
+  it('an array returned that is no tuple is a 500, logged with what makes it none', async () => {
+    const logger = recordingLogger();
+    const app = new RestApplication({ logger });
+    // @ts-expect-error: the status of a tuple is a number.
+    app.get('/string-status', () => 'x').onRequest(() => ['Back soon', '503']);
+    // @ts-expect-error: a tuple's headers are an object.
+    app.get('/string-headers', () => 'x').onRequest(() => ['Back soon', 503, 'Retry-After: 5']);
+    app.get('/status-600', () => 'x').onRequest(() => ['Back soon', 600]);
+    const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    const statuses: number[] = [];
+    try {
+      for (const path of ['/string-status', '/string-headers', '/status-600']) {
+        const response = await fetch(`${server.url}${path}`);
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+    } finally {
+      await server.close();
+    }
+    expect(statuses).toEqual([500, 500, 500]);
+    const reasons = logger.lines
+      .filter(([level]) => level === 'error')
+      .map(([, , fields]) => (fields?.error as Error | undefined)?.message);
+    expect(reasons).toEqual([
+      expect.stringContaining(
+        'returned an array that is no [body, status, headers?] tuple: its status must be an integer from 200 to 599, got "503" (a string)',
+      ),
+      expect.stringContaining(
+        'returned an array that is no [body, status, headers?] tuple: its headers must be an object (plain, MultiValueHeaders or Headers), got "Retry-After: 5" (a string)',
+      ),
+      expect.stringContaining(
+        'returned an array that is no [body, status, headers?] tuple: its status must be an integer from 200 to 599, got 600',
+      ),
+    ]);
+  });
+
   it('once requestTimeout has answered 503, no later hook of the application, a router or the route starts', async () => {
     const started: string[] = [];
     const app = new RestApplication({ logger: silentLogger, requestTimeout: 50 });
