@@ -19,7 +19,7 @@ import type { Logger } from '../logger.js';
 import type { CompiledErrorHandler } from '../routing/routing-table.js';
 import { isThenable } from '../thenable.js';
 import type { Exchange } from './exchange.js';
-import { finalizeResponse } from './finalize.js';
+import { checkFinalStatus, finalizeResponse } from './finalize.js';
 import { respond } from './respond.js';
 
 /** What an error stands for, as the client will see it. */
@@ -219,8 +219,12 @@ async function errorResponse(
   if (handler !== undefined) {
     try {
       response = await runErrorHandler(exchange, handler, info, error);
+      // An answer with a status no request can have fails here, as a handler that throws
+      // does, not later when the response is completed, where it would turn into a 500.
+      checkFinalStatus(response.statusCode);
     } catch (handlerError) {
-      // An error handler that fails falls back to the built-in response.
+      // An error handler that fails falls back to the built-in response (docs/application.md).
+      response = undefined;
       logFailure(host.logger, request, 'Error handler failed', handlerError);
     }
   }

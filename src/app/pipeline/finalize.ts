@@ -119,6 +119,19 @@ function completeBody(
   return completeHeaders(response, request, head, undefined, asError);
 }
 
+/**
+ * Throws unless `status` can answer a request. RFC 9110 §15.2: a 1xx is interim and a final
+ * response must follow; sent as the answer, the client would wait for one that never comes. Any
+ * other status outside 200-599, or a fraction, assigned to `statusCode` after the constructor
+ * checked it, no runtime can send (§15: three digits, 1xx to 5xx).
+ */
+export function checkFinalStatus(status: number): void {
+  if (status >= 200 && status <= 599 && Number.isInteger(status)) return;
+  throw new Error(
+    `A ${status} cannot answer a request: return an integer from 200 to 599 (1xx statuses are interim, RFC 9110 §15.2)`,
+  );
+}
+
 // Content-Type values already found valid by `headers.set`.
 const CHECKED_TYPES = new Set<string>();
 
@@ -129,16 +142,7 @@ function completeHeaders(
   fileSize: number | undefined,
   asError: boolean,
 ): Response {
-  const status = response.statusCode;
-  if (!(status >= 200 && status <= 599 && Number.isInteger(status))) {
-    // RFC 9110 §15.2: a 1xx is interim and a final response must follow; sent as the answer,
-    // the client would wait for one that never comes. Any other status outside 200-599, or a
-    // fraction, assigned to `statusCode` after the constructor checked it, no runtime can send
-    // (§15: three digits, 1xx to 5xx).
-    throw new Error(
-      `A ${status} cannot answer a request: return an integer from 200 to 599 (1xx statuses are interim, RFC 9110 §15.2)`,
-    );
-  }
+  checkFinalStatus(response.statusCode);
   const headers = response.headers;
   if (response.preCalculatedHeaders !== undefined) {
     for (const name of response.preCalculatedHeaders.names()) {

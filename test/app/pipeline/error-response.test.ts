@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { serve } from '../../../src/adapters/node/index.js';
-import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
+import { HttpError, Response, RestApplication, Router, silentLogger } from '../../../src/index.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 
 describe('error handlers', () => {
   it('replace the built-in response per status and keep the status for plain results', async () => {
@@ -76,6 +77,51 @@ describe('error handlers', () => {
       statusCode: 404,
       path: '/x',
     });
+  });
+
+  it('one whose answer has a status no request can have fails like any other: the built-in 409, logged', async () => {
+    const { lines, logger } = recordingLogger();
+    const app = new RestApplication({ logger });
+    const mount = (prefix: string, handler: () => unknown) => {
+      const router = new Router().errorHandler(handler as () => [string, number]);
+      router.get('/x', () => {
+        throw new HttpError(409, 'conflict');
+      });
+      app.mount(prefix, router);
+    };
+    mount('/throws', () => {
+      throw new Error('handler bug');
+    });
+    mount('/tuple-103', () => ['x', 103]);
+    mount('/response-status-1', () => {
+      const response = new Response(409, 'x');
+      response.statusCode = 1;
+      return response;
+    });
+    const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+    const answers: Array<[number, unknown]> = [];
+    try {
+      for (const prefix of ['/throws', '/tuple-103', '/response-status-1']) {
+        const response = await fetch(`${server.url}${prefix}/x`);
+        answers.push([response.status, await response.json()]);
+      }
+    } finally {
+      await server.close();
+    }
+    for (const [prefix, answer] of [
+      ['/throws', answers[0]],
+      ['/tuple-103', answers[1]],
+      ['/response-status-1', answers[2]],
+    ] as const) {
+      expect(answer).toEqual([409, { error: 'conflict', statusCode: 409, path: `${prefix}/x` }]);
+    }
+    expect(lines.map((line) => line.message)).toEqual([
+      'Error handler failed',
+      'Error handler failed',
+      'Error handler failed',
+    ]);
+    expect(String(lines[1]?.fields?.error)).toContain('A 103 cannot answer a request');
+    expect(String(lines[2]?.fields?.error)).toContain('A 1 cannot answer a request');
   });
 
   it('answers 500, never rejects, when an HttpError cannot be sent as it is', async () => {
