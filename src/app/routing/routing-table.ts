@@ -42,7 +42,7 @@ import {
   flatten,
   isPublic,
 } from './scope.js';
-import { validateTemplate } from './template.js';
+import { templateParams, validateTemplate } from './template.js';
 import { checkUses } from './uses.js';
 
 export type { CompiledErrorHandler } from './scope.js';
@@ -166,10 +166,7 @@ export function compileTable(source: TableSource, generation: number): RoutingTa
   for (const { template, route, routers, scope } of flat) {
     const compiler = scope.compiler;
     const label = `Route ${route.method} ${template}`;
-    const paramNames = template
-      .split('/')
-      .filter((segment) => segment.startsWith('{'))
-      .map((segment) => segment.slice(1, segment.endsWith('*}') ? -2 : -1));
+    const paramNames = templateParams(template);
     const params: PathParamPositions = new Map(paramNames.map((name, at) => [name, at]));
     // A mount prefix and the route were each checked alone; joined, a parameter may appear
     // twice, or a prefix's catch-all stand before the route's segments. Such a route is left

@@ -19,6 +19,7 @@ import type { Injectable } from '../inject/handler-parameters.js';
 import type { Registry } from '../types.js';
 import type { Route } from './route.js';
 import type { Router } from './router.js';
+import { templateParams } from './template.js';
 
 /** A compiled error handler. */
 export interface CompiledErrorHandler {
@@ -53,14 +54,6 @@ export interface CompiledScope {
 }
 
 const ERROR: ReadonlySet<string> = new Set(['error']);
-
-/** The parameter names of a template (or mount prefix), in order. */
-function templateParams(template: string): string[] {
-  return template
-    .split('/')
-    .filter((segment) => segment.startsWith('{'))
-    .map((segment) => segment.slice(1, segment.endsWith('*}') ? -2 : -1));
-}
 
 /** The path parameter names of the routes under `router`, at any depth. */
 function paramsBeneath(router: Router<Registry>, names = new Set<string>()): Set<string> {

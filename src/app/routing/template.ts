@@ -113,3 +113,11 @@ export function normalizePrefix(prefix: string): string {
   if (trimmed !== '') validateTemplate(`/${trimmed}`);
   return trimmed === '' ? '' : `/${trimmed}`;
 }
+
+/** The parameter names of a template or mount prefix, in order (`/a/{b}/{rest*}`: b, rest). */
+export function templateParams(template: string): string[] {
+  return template
+    .split('/')
+    .filter((segment) => segment.startsWith('{'))
+    .map((segment) => segment.slice(1, segment.endsWith('*}') ? -2 : -1));
+}
