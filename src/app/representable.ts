@@ -83,11 +83,10 @@ export function tupleFault(value: readonly unknown[]): string {
 function shown(value: unknown): string {
   if (typeof value === 'string') return `"${value}" (a string)`;
   if (typeof value === 'object' && value !== null) {
-    const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';
+    return `a ${Object.prototype.toString.call(value).slice(8, -1)} object`;
   }
-  if (typeof value === 'symbol' || typeof value === 'function') return `a ${typeof value}`;
-  return String(value);
+  const kind = typeof value;
+  return kind === 'symbol' || kind === 'function' ? `a ${kind}` : String(value);
 }
 
 /**

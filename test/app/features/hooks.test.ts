@@ -80,10 +80,12 @@ describe('onRequest', () => {
     // @ts-expect-error: a tuple's headers are an object.
     app.get('/string-headers', () => 'x').onRequest(() => ['Back soon', 503, 'Retry-After: 5']);
     app.get('/status-600', () => 'x').onRequest(() => ['Back soon', 600]);
+    // @ts-expect-error: a Date is no headers object.
+    app.get('/date-headers', () => 'x').onRequest(() => ['Back soon', 503, new Date(0)]);
     const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
     const statuses: number[] = [];
     try {
-      for (const path of ['/string-status', '/string-headers', '/status-600']) {
+      for (const path of ['/string-status', '/string-headers', '/status-600', '/date-headers']) {
         const response = await fetch(`${server.url}${path}`);
         await response.arrayBuffer();
         statuses.push(response.status);
@@ -91,7 +93,7 @@ describe('onRequest', () => {
     } finally {
       await server.close();
     }
-    expect(statuses).toEqual([500, 500, 500]);
+    expect(statuses).toEqual([500, 500, 500, 500]);
     const reasons = logger.lines
       .filter(([level]) => level === 'error')
       .map(([, , fields]) => (fields?.error as Error | undefined)?.message);
@@ -104,6 +106,9 @@ describe('onRequest', () => {
       ),
       expect.stringContaining(
         'returned an array that is no [body, status, headers?] tuple: its status must be an integer from 200 to 599, got 600',
+      ),
+      expect.stringContaining(
+        'tuple: its headers must be an object (plain, MultiValueHeaders or Headers), got a Date object',
       ),
     ]);
   });
