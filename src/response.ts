@@ -301,7 +301,7 @@ export function isStream(
 }
 
 type Chunk = Uint8Array | string;
-const DONE: IteratorResult<Chunk> = Object.freeze({ done: true, value: undefined });
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 /**
  * Iterates the chunks of a stream body of either kind. Ending the iteration early (`return()`)
@@ -309,17 +309,25 @@ const DONE: IteratorResult<Chunk> = Object.freeze({ done: true, value: undefined
  * (an idle upstream, an event stream between events): a WHATWG stream is cancelled through the
  * reader that holds it, and a Node stream destroyed, where their own iterators would wait for
  * the pending read first. An async generator finishes the step it is in (its `finally` runs at
- * its next `yield`), as JavaScript has it.
+ * its next `yield`), as JavaScript has it. `sse()` reads its event feed through it too, whose
+ * chunks are events.
  */
+export function streamChunks<T>(
+  body: AsyncIterable<T> | ReadableStreamLike,
+): AsyncIterableIterator<T>;
+// Last, so `Parameters<typeof streamChunks>` names a response body's stream, as the adapters use it.
 export function streamChunks(
   body: AsyncIterable<Chunk> | ReadableStreamLike,
-): AsyncIterableIterator<Chunk> {
+): AsyncIterableIterator<Chunk>;
+export function streamChunks<T>(
+  body: AsyncIterable<T> | ReadableStreamLike,
+): AsyncIterableIterator<T> {
   // A WHATWG stream is read through a reader even where it is async-iterable (Node's are): the
   // reader is what can cancel it while a read waits.
   if (typeof (body as ReadableStreamLike).getReader === 'function') {
-    return readerChunks(body as ReadableStreamLike);
+    return readerChunks<T>(body as ReadableStreamLike);
   }
-  const source = body as AsyncIterable<Chunk> & { destroy?: () => void };
+  const source = body as AsyncIterable<T> & { destroy?: () => void };
   const iterator = source[Symbol.asyncIterator]();
   return {
     next: () => iterator.next(),
@@ -336,7 +344,7 @@ export function streamChunks(
   };
 }
 
-function readerChunks(stream: ReadableStreamLike): AsyncIterableIterator<Chunk> {
+function readerChunks<T>(stream: ReadableStreamLike): AsyncIterableIterator<T> {
   const reader = stream.getReader();
   let open = true;
   const close = () => {
@@ -357,7 +365,7 @@ function readerChunks(stream: ReadableStreamLike): AsyncIterableIterator<Chunk> 
           if (open) close();
           break;
         }
-        if (chunk.value !== undefined) return { done: false, value: chunk.value as Chunk };
+        if (chunk.value !== undefined) return { done: false, value: chunk.value as T };
       }
       return DONE;
     },

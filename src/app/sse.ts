@@ -3,7 +3,7 @@
  * HTML standard's event-stream format (html.spec.whatwg.org, "Server-sent events", §9.2.5-6).
  * See docs/streams.md.
  */
-import { Response } from '../response.js';
+import { Response, streamChunks } from '../response.js';
 import { knownOptions } from './options.js';
 
 /** One event; `data` that is not a string is sent as JSON. */
@@ -74,7 +74,10 @@ export class EventStream implements AsyncIterable<string> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<string> {
-    const events = this.#source[Symbol.asyncIterator]();
+    // Through streamChunks, as a plain stream body: a feed that is a WHATWG or Node stream is let
+    // go at once when the client leaves, even while it waits for an event that may never come
+    // (docs/streams.md, "The request's signal"); its own iterator would wait for that event.
+    const events = streamChunks(this.#source);
     const keepAlive = this.#keepAlive;
     // A read that a keep-alive comment overtook is still the next event.
     let pending: Promise<IteratorResult<ServerSentEvent | string>> | undefined;

@@ -267,6 +267,38 @@ describe('streamHandler', () => {
     },
   );
 
+  it.each(['ReadableStream', 'Readable'] as const)(
+    'a client that goes away while an sse() feed that is a %s waits for its next event lets go of it',
+    async (kind) => {
+      const { Readable } = await import('node:stream');
+      const released: string[] = [];
+      const first = { data: 'first' };
+      const feed = () => {
+        if (kind === 'Readable') {
+          const stream = new Readable({ objectMode: true, read() {} });
+          stream.push(first);
+          stream.on('close', () => released.push('released'));
+          return stream;
+        }
+        return new ReadableStream({
+          start(controller) {
+            controller.enqueue(first);
+          },
+          cancel() {
+            released.push('released');
+          },
+        });
+      };
+      const app = new RestApplication({ logger: silentLogger });
+      app.get('/events', () => sse(feed()));
+      const { stream, done } = invoke(adapterFor(app).streamHandler, urlEvent('/events'));
+      while (stream.writes < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+      stream.destroy();
+      expect(await done).toEqual({ error: undefined });
+      expect(released).toEqual(['released']);
+    },
+  );
+
   it('ends the invocation after the producer cleaned up, also when the signal stopped it', async () => {
     // The runtime may freeze the environment once the invocation ends: a `finally` that runs
     // later (releasing a database connection) might never run.

@@ -3,6 +3,7 @@
  * WHATWG request's own signal, and a cancelled event stream stops its producer.
  */
 import { EventEmitter, on } from 'node:events';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import { RestApplication, silentLogger, sse } from '../../../src/index.js';
@@ -119,4 +120,39 @@ describe('FetchAdapter signal', () => {
     expect(events).toEqual(['released']);
     expect(bus.listenerCount('message')).toBe(0);
   });
+
+  it.each(['ReadableStream', 'Readable'] as const)(
+    'lets go at once of an sse() feed that is a %s waiting for its next event when the body is cancelled',
+    async (kind) => {
+      const released: string[] = [];
+      const first = { data: 'first' };
+      const feed = () => {
+        if (kind === 'Readable') {
+          const stream = new Readable({ objectMode: true, read() {} });
+          stream.push(first);
+          stream.on('close', () => released.push('released'));
+          return stream;
+        }
+        return new ReadableStream({
+          start(controller) {
+            controller.enqueue(first);
+          },
+          cancel() {
+            released.push('released');
+          },
+        });
+      };
+      const app = new RestApplication({ logger: silentLogger });
+      app.get('/events', () => sse(feed()));
+      const response = await new FetchAdapter(app).fetch(new Request('http://localhost/events'));
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
+      const waiting = reader.read();
+      await sleep(10);
+      await reader.cancel();
+      expect(await waiting).toEqual({ done: true, value: undefined });
+      await sleep(20);
+      expect(released).toEqual(['released']);
+    },
+  );
 });

@@ -9,11 +9,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeAdapter, NodeRequestBody } from '../../../src/adapters/node/index.js';
-import { HttpError, Response, RestApplication, silentLogger } from '../../../src/index.js';
+import { HttpError, Response, RestApplication, silentLogger, sse } from '../../../src/index.js';
 import { sleep } from './helpers.js';
 
 const servers: Server[] = [];
@@ -201,6 +201,59 @@ describe('a client that goes away while the stream body waits for its next chunk
       const firstBytes = new Promise((resolve) => socket.once('data', resolve));
       socket.write('GET /feed HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n');
       await firstBytes;
+      await sleep(50);
+      socket.destroy();
+      // The request stops counting, so a shutdown does not wait for its timeout.
+      expect(await eventually(() => adapter.inFlight === 0)).toBe(true);
+      expect(events).toEqual(['released']);
+    },
+  );
+});
+
+/**
+ * An event feed that sent one event and then waits for the next (a message bus between
+ * messages), as `sse()` takes it: a stream of event objects, recording when it is let go.
+ */
+function idleFeed(kind: 'ReadableStream' | 'Readable', events: string[]) {
+  const first = { event: 'hello', data: 'first' };
+  if (kind === 'Readable') {
+    const stream = new Readable({ objectMode: true, read() {} });
+    stream.push(first);
+    stream.on('close', () => events.push('released'));
+    return stream;
+  }
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(first);
+    },
+    cancel() {
+      events.push('released');
+    },
+  });
+}
+
+describe('a client that goes away while an event stream waits for its next event', () => {
+  const cases = (['ReadableStream', 'Readable'] as const).flatMap((kind) =>
+    [false, true].map((compressed) => ({ kind, compressed })),
+  );
+  it.each(cases)(
+    'lets go of an sse() feed that is a $kind at once (compressed: $compressed)',
+    async ({ kind, compressed }) => {
+      const events: string[] = [];
+      const app = new RestApplication({ logger: silentLogger });
+      const route = app.get('/events', () => sse(idleFeed(kind, events), { keepAlive: 60_000 }));
+      if (compressed) route.compress();
+      const { adapter, port } = await listen(app);
+      const socket = rawSocket(port);
+      let received = '';
+      const firstEvent = new Promise<void>((resolve) => {
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('latin1');
+          if (compressed || received.includes('data: first')) resolve();
+        });
+      });
+      socket.write('GET /events HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n');
+      await firstEvent;
       await sleep(50);
       socket.destroy();
       // The request stops counting, so a shutdown does not wait for its timeout.
