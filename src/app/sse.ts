@@ -79,43 +79,49 @@ export class EventStream implements AsyncIterable<string> {
     // (docs/streams.md, "The request's signal"); its own iterator would wait for that event.
     const events = streamChunks(this.#source);
     const keepAlive = this.#keepAlive;
-    // A read that a keep-alive comment overtook is still the next event.
-    let pending: Promise<IteratorResult<ServerSentEvent | string>> | undefined;
     const toChunk = (result: IteratorResult<ServerSentEvent | string>): IteratorResult<string> =>
       result.done
         ? { done: true, value: undefined }
         : { done: false, value: formatEvent(result.value) };
+    // One read of the source at a time. A keep-alive comment that overtakes a read leaves it
+    // pending, and the next call waits for that same read: the read's one handler hands its
+    // outcome to whichever call waits now, or keeps it for the next call. A handler per call
+    // would keep every call's closures (and timer) alive on an idle feed until its next event.
+    let reading = false;
+    let arrived: Promise<IteratorResult<string>> | undefined;
+    let waiting: ((step: Promise<IteratorResult<string>>) => void) | undefined;
+    const read = () => {
+      const step = events.next().then(toChunk);
+      reading = true;
+      const settled = () => {
+        reading = false;
+        const waiter = waiting;
+        waiting = undefined;
+        if (waiter === undefined) arrived = step;
+        else waiter(step);
+      };
+      step.then(settled, settled);
+    };
     return {
       next: () => {
-        const current = pending ?? events.next();
-        pending = current;
-        return new Promise<IteratorResult<string>>((resolve, reject) => {
-          let ticked = false;
+        const step = arrived;
+        if (step !== undefined) {
+          arrived = undefined;
+          return step;
+        }
+        if (!reading) read();
+        return new Promise<IteratorResult<string>>((resolve) => {
           const timer =
             keepAlive === undefined
               ? undefined
               : setTimeout(() => {
-                  ticked = true;
+                  waiting = undefined;
                   resolve({ done: false, value: KEEP_ALIVE });
                 }, keepAlive);
-          current.then(
-            (result) => {
-              if (ticked) return;
-              clearTimeout(timer);
-              pending = undefined;
-              try {
-                resolve(toChunk(result));
-              } catch (error) {
-                reject(error);
-              }
-            },
-            (error: unknown) => {
-              if (ticked) return;
-              clearTimeout(timer);
-              pending = undefined;
-              reject(error);
-            },
-          );
+          waiting = (outcome) => {
+            clearTimeout(timer);
+            resolve(outcome);
+          };
         });
       },
       // Settles once the source's own return() has, so what waits for the body to be let go

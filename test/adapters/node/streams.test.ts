@@ -154,6 +154,55 @@ describe('server-sent events over HTTP', () => {
   });
 });
 
+/**
+ * A read that counts the handlers attached to it: what keeps the callers waiting on it (and
+ * their closures) alive until it settles.
+ */
+class WatchedRead<T> extends Promise<T> {
+  static handlers = 0;
+  // Promises derived from this one (`then`'s result) are plain ones, and count nothing.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+  // biome-ignore lint/suspicious/noThenProperty: counting the handlers is the point of it.
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    WatchedRead.handlers += 1;
+    return super.then(onFulfilled, onRejected);
+  }
+}
+
+describe('keep-alive comments of an idle event stream', () => {
+  it('wait on the pending read with one handler, however many comments go out', async () => {
+    // The first event, then a read that never settles: the feed is idle from then on.
+    const idle = new WatchedRead<IteratorResult<string>>(() => undefined);
+    let reads = 0;
+    const feed: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => (reads++ === 0 ? Promise.resolve({ done: false, value: 'first' }) : idle),
+        return: () => Promise.resolve({ done: true, value: undefined }),
+      }),
+    };
+    const app = new RestApplication({ logger: memoryLogger().logger });
+    app.get('/events', () => sse(feed, { keepAlive: 1 }));
+    handle = await start(app);
+    const { client, incoming } = await open(handle.port, '/events');
+    let text = '';
+    incoming.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    const comments = () => text.split(': keep-alive\n\n').length - 1;
+    await until(() => comments() >= 100, 10_000);
+    client.destroy();
+    expect(text.startsWith('data: first\n\n')).toBe(true);
+    expect(reads).toBe(2);
+    // One handler for the idle read, not one more per comment sent while it waited.
+    expect(WatchedRead.handlers).toBe(1);
+  });
+});
+
 describe('the request signal over HTTP', () => {
   it('fires when the client goes away before the answer', async () => {
     const app = new RestApplication({ logger: memoryLogger().logger });
