@@ -53,14 +53,22 @@ export function autoEtagOption(value: unknown): boolean {
   return choice('etag', value, ['auto', false]) === 'auto';
 }
 
+/**
+ * Whether `value` is a delay a timer can hold: given more than 2^31 - 1 ms, or no number,
+ * `setTimeout` fires after 1 ms instead (with a warning on Node). `TIMER_DELAY` says so in an
+ * error message.
+ */
+export function isTimerDelay(value: unknown): value is number {
+  return typeof value === 'number' && value > 0 && value < 2 ** 31;
+}
+export const TIMER_DELAY = 'a number of milliseconds > 0 and below 2^31 (about 24.8 days)';
+
 /** `requestTimeout`: a number of milliseconds > 0, or none. */
 export function requestTimeoutOption(value: unknown): number | undefined {
-  if (value === undefined || (typeof value === 'number' && value > 0 && value < 2 ** 31)) {
-    return value;
-  }
+  if (value === undefined || isTimerDelay(value)) return value;
   throw new SetupError(
     'INVALID_OPTION',
-    `requestTimeout must be a number of milliseconds > 0 and below 2^31 (about 24.8 days), got ${String(value)}`,
+    `requestTimeout must be ${TIMER_DELAY}, got ${String(value)}`,
   );
 }
 

@@ -4,7 +4,7 @@
  * See docs/streams.md.
  */
 import { Response, streamChunks } from '../response.js';
-import { knownOptions } from './options.js';
+import { isTimerDelay, knownOptions, TIMER_DELAY } from './options.js';
 
 /** One event; `data` that is not a string is sent as JSON. */
 export interface ServerSentEvent {
@@ -19,7 +19,10 @@ export interface ServerSentEvent {
 
 /** Options of `sse()`. */
 export interface SseOptions {
-  /** Sends a comment line every `keepAlive` ms while no event comes, so proxies keep the connection. */
+  /**
+   * Sends a comment line every `keepAlive` ms while no event comes, so proxies keep the
+   * connection; above 0 and below 2^31 (about 24.8 days), what a timer holds.
+   */
   keepAlive?: number;
 }
 const SSE_OPTIONS = Object.keys({ keepAlive: true } satisfies Record<keyof SseOptions, true>);
@@ -168,8 +171,8 @@ export function sse(
   }
   knownOptions('sse()', options, SSE_OPTIONS, TypeError);
   const { keepAlive } = options;
-  if (keepAlive !== undefined && !(keepAlive > 0)) {
-    throw new TypeError(`sse() keepAlive must be a number of milliseconds > 0, got ${keepAlive}`);
+  if (keepAlive !== undefined && !isTimerDelay(keepAlive)) {
+    throw new TypeError(`sse() keepAlive must be ${TIMER_DELAY}, got ${String(keepAlive)}`);
   }
   return new Response(200, new EventStream(source, keepAlive), {
     contentType: 'text/event-stream',

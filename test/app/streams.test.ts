@@ -212,6 +212,23 @@ describe('sse()', () => {
     expect(parseEventStream(text).events.map((event) => event.data)).toEqual(['late']);
   });
 
+  it('refuses a keepAlive no timer can hold, with the bound requestTimeout names', () => {
+    const events = () =>
+      (async function* () {
+        yield 'tick';
+      })();
+    for (const keepAlive of [0, -1, 2 ** 31, 3e9, Number.POSITIVE_INFINITY, Number.NaN, true]) {
+      const call = () => sse(events(), { keepAlive: keepAlive as number });
+      expect(call, String(keepAlive)).toThrow(TypeError);
+      expect(call, String(keepAlive)).toThrow(
+        new TypeError(
+          `sse() keepAlive must be a number of milliseconds > 0 and below 2^31 (about 24.8 days), got ${String(keepAlive)}`,
+        ),
+      );
+    }
+    expect(sse(events(), { keepAlive: 2 ** 31 - 1 }).statusCode).toBe(200);
+  });
+
   it('stops the producer (its finally runs) when the consumer stops reading', async () => {
     const app = new RestApplication({ logger: silentLogger });
     let finished = false;
