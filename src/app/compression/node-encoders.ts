@@ -8,6 +8,7 @@ import type { ReadStream } from 'node:fs';
 import type * as Zlib from 'node:zlib';
 import { HttpError } from '../../errors.js';
 import { exactly, fileSpan } from '../../file-span.js';
+import { streamChunk } from '../../http/bytes.js';
 import type { FileBody } from '../../response.js';
 import type { Chunks, CompressionLevels, ContentCoding, Encoders } from './encoder-types.js';
 
@@ -175,7 +176,9 @@ function flushedChunks(
             const rest = take();
             return rest === undefined ? DONE : { done: false, value: rest };
           }
-          const chunk = step.value;
+          // Checked as the adapters check an uncompressed chunk (docs/streams.md): zlib would
+          // take any typed array or DataView as bytes, and refuse others with its own message.
+          const chunk = streamChunk(step.value);
           if (chunk.length === 0) continue;
           compressor.write(chunk);
           await new Promise<void>((resolve) => compressor.flush(flushKind, () => resolve()));

@@ -5,7 +5,7 @@
  * `CompressionStream` cannot be flushed: a stream's compressed bytes leave as the encoder's
  * buffer fills, not after each chunk.
  */
-import { collectBytes } from '../../http/bytes.js';
+import { collectBytes, streamChunk } from '../../http/bytes.js';
 import type { Chunks, ContentCoding, Encoders } from './encoder-types.js';
 
 type Format = ConstructorParameters<typeof CompressionStream>[0];
@@ -33,8 +33,21 @@ function readable(source: Chunks): ReadableStream<Uint8Array> {
       async pull(controller) {
         iterator ??= source[Symbol.asyncIterator]();
         const { done, value } = await iterator.next();
-        if (done) controller.close();
-        else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+        if (done) {
+          controller.close();
+          return;
+        }
+        // Checked as the adapters check an uncompressed chunk (docs/streams.md): throwing here
+        // errors the stream, and with it the compressed one, as a failing source does. The
+        // source, which did not fail itself, is let go first (an errored stream is not cancelled).
+        let chunk: Uint8Array | string;
+        try {
+          chunk = streamChunk(value);
+        } catch (error) {
+          await Promise.resolve(iterator.return?.(error)).catch(() => undefined);
+          throw error;
+        }
+        controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
       },
       async cancel(reason) {
         await iterator?.return?.(reason);

@@ -93,4 +93,28 @@ describe('CompressionStream encoders (runtimes without node:zlib)', () => {
     const streamed = await collect(encoders.stream('gzip', textChunks('one ', 'two'), {}));
     expect(gunzipSync(streamed).toString()).toBe('one two');
   });
+
+  it('fail a stream at a chunk that is neither text nor a Uint8Array, as uncompressed', async () => {
+    for (const [kind, chunk] of [
+      ['Int16Array', new Int16Array([1])],
+      ['DataView', new DataView(new ArrayBuffer(2))],
+      ['ArrayBuffer', new ArrayBuffer(2)],
+      ['Number', 42],
+    ] as const) {
+      let released = false;
+      const source = (async function* () {
+        try {
+          yield 'one ';
+          yield chunk as unknown as string;
+        } finally {
+          released = true;
+        }
+      })();
+      await expect(collect(webEncoders().stream('gzip', source, {})), kind).rejects.toThrow(
+        `A response stream chunk must be a string or a Uint8Array, got ${kind}`,
+      );
+      // The source is let go, as the adapters let go of one sent uncompressed.
+      expect(released, kind).toBe(true);
+    }
+  });
 });

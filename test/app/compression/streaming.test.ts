@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchAdapter } from '../../../src/adapters/fetch/index.js';
 import { type ServeHandle, serve } from '../../../src/adapters/node/index.js';
 import { Response, RestApplication, silentLogger, sse } from '../../../src/index.js';
+import { memoryLogger } from '../../adapters/node/helpers.js';
 
 /** A producer that yields `first`, then waits for the test's go-ahead before the last chunk. */
 function gatedProducer() {
@@ -173,6 +174,73 @@ describe('compressed streams over real HTTP (Node adapter)', () => {
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     expect(gunzipSync(Buffer.concat(chunks)).toString()).toBe('data: one\n\ndata: two\n\n');
   });
+});
+
+/** Chunks that are neither text nor a `Uint8Array`, by the name the failure gives them. */
+const wrongChunks: Record<string, () => unknown> = {
+  Int16Array: () => new Int16Array([0x4241, 0x4443]),
+  DataView: () => new DataView(new Uint8Array([65, 66, 67]).buffer),
+  ArrayBuffer: () => new Uint8Array([65, 66, 67]).buffer,
+  Number: () => 42,
+};
+
+describe('a compressed stream with a chunk that is neither text nor a Uint8Array', () => {
+  it.each(Object.keys(wrongChunks))(
+    'fails there over real HTTP, as uncompressed, naming the %s',
+    async (kind) => {
+      const { lines, logger } = memoryLogger();
+      const app = new RestApplication({ logger }).compress();
+      app.get(
+        '/typed',
+        () =>
+          new Response(
+            200,
+            (async function* () {
+              yield 'ok:';
+              yield wrongChunks[kind]?.() as string;
+            })(),
+            { contentType: 'text/plain' },
+          ),
+      );
+      const server = await serve(app, { port: 0, host: '127.0.0.1', handleSignals: false });
+      try {
+        const outcome = await new Promise<{ body: Buffer; complete: boolean }>(
+          (resolve, reject) => {
+            const outgoing = httpRequest(
+              {
+                host: '127.0.0.1',
+                port: server.port,
+                path: '/typed',
+                headers: { 'Accept-Encoding': 'gzip' },
+              },
+              (incoming) => {
+                expect(incoming.headers['content-encoding']).toBe('gzip');
+                const parts: Buffer[] = [];
+                incoming.on('data', (chunk: Buffer) => parts.push(chunk));
+                incoming.on('error', () => undefined);
+                incoming.on('close', () =>
+                  resolve({ body: Buffer.concat(parts), complete: incoming.complete }),
+                );
+              },
+            );
+            outgoing.on('error', reject);
+            outgoing.end();
+          },
+        );
+        // What came before it arrives; the cut shows, so the client takes no part for the whole.
+        expect(outcome.complete).toBe(false);
+        expect(gunzipSync(outcome.body, { finishFlush: constants.Z_SYNC_FLUSH }).toString()).toBe(
+          'ok:',
+        );
+        const failure = lines.find((line) => line.message === 'Response body stream failed');
+        expect((failure?.fields?.error as Error | undefined)?.message).toBe(
+          `A response stream chunk must be a string or a Uint8Array, got ${kind}`,
+        );
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
 
 describe('compressed streams through the Fetch adapter', () => {
