@@ -3,6 +3,7 @@
  * for `drain` when the response's buffer is full, and stopping when the client goes away.
  */
 import type { ServerResponse } from 'node:http';
+import { streamChunk } from '../../http/bytes.js';
 import { isGone } from './transport.js';
 
 /**
@@ -19,7 +20,9 @@ export async function writeChunks(
   // Leaving the loop early calls the source's `return()`.
   for await (const chunk of source) {
     if (isGone(res)) return false;
-    if (!res.write(chunk) && !(await drained(res))) return false;
+    // A handler's chunk of another kind (an Int16Array) fails the stream with the message it
+    // gets on every adapter (docs/streams.md), not with Node's own.
+    if (!res.write(streamChunk(chunk)) && !(await drained(res))) return false;
   }
   return !isGone(res);
 }
