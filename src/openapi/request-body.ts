@@ -91,7 +91,7 @@ export function requestBody(
     // A route that receives the whole form takes an urlencoded one too, its `files` empty; one
     // reading `parts` takes multipart only (docs/uploads.md).
     if (!reached.has('parts')) content[FORM_MEDIA_TYPE] ??= { schema: {} };
-    content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(fields, reached) };
+    content[MULTIPART_MEDIA_TYPE] = { schema: uploadSchema(fields, reached, context) };
   }
   if (reached.has('parsedBody')) {
     for (const mediaType of scoped.compiled.accept.split(', ')) {
@@ -102,6 +102,8 @@ export function requestBody(
   return Object.keys(content).length === 0 ? undefined : content;
 }
 
+const FILE: JsonSchema = { type: 'string', contentMediaType: 'application/octet-stream' };
+
 /**
  * A `multipart/form-data` body (docs/uploads.md): the text fields `formBody`'s validator names,
  * and for a route that reads `files` or `parts`, any other field may be a file (OpenAPI 3.1
@@ -110,12 +112,45 @@ export function requestBody(
 function uploadSchema(
   fields: { schema: JsonSchema } | undefined,
   reached: ReadonlySet<string>,
+  context: OperationContext,
 ): JsonSchema {
   const text = fields?.schema ?? { type: 'object' };
   if (!reached.has('files') && !reached.has('parts')) return text;
-  const files: JsonSchema = {
+  const files: JsonSchema = { type: 'object', additionalProperties: FILE };
+  if (fields === undefined) return files;
+  // A validator sees the text fields only, files never: one that forbids other fields still
+  // lets files through. As its component forbids every field it does not name, files
+  // included, its fields are written out here, with files as the other properties.
+  const members = (text.allOf as JsonSchema[] | undefined) ?? [text];
+  const resolved = members.map((member) => context.schemas.resolve(member));
+  const closed = resolved.filter((member) => member.additionalProperties === false);
+  if (closed.length === 0) return { allOf: [text, files] };
+  const open = members.filter((_, i) => resolved[i]?.additionalProperties !== false);
+  return open.length === 0 ? closedFields(closed) : { allOf: [...open, closedFields(closed)] };
+}
+
+/**
+ * The text fields validators that forbid any other field allow together (the fields each of them
+ * names, checked by each), beside which any other field is a file.
+ */
+function closedFields(closed: JsonSchema[]): JsonSchema {
+  const propertiesOf = (member: JsonSchema) =>
+    (member.properties ?? {}) as Record<string, JsonSchema>;
+  const keys = Object.keys(propertiesOf(closed[0] as JsonSchema)).filter((key) =>
+    closed.every((member) => Object.hasOwn(propertiesOf(member), key)),
+  );
+  // fromEntries: a field named `__proto__` is a property like any other.
+  const properties = Object.fromEntries(
+    keys.map((key) => {
+      const each = closed.map((member) => propertiesOf(member)[key]);
+      return [key, each.length === 1 ? each[0] : { allOf: each }];
+    }),
+  );
+  const required = [...new Set(closed.flatMap((member) => (member.required ?? []) as string[]))];
+  return {
     type: 'object',
-    additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: FILE,
   };
-  return fields === undefined ? files : { allOf: [text, files] };
 }

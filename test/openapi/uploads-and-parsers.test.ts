@@ -3,6 +3,7 @@
  * the document of such an application against the official OpenAPI 3.1 schema.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { RestApplication, silentLogger } from '../../src/index.js';
@@ -31,6 +32,50 @@ describe('request bodies', () => {
       type: 'string',
       contentMediaType: 'application/octet-stream',
     });
+  });
+
+  it('lets files sit beside the text fields of a strict validator, as the server does', async () => {
+    const app = new RestApplication({ logger: silentLogger })
+      .validates('album', z.strictObject({ title: z.string().min(1) }), { source: 'formBody' })
+      .validates('loose', z.object({ title: z.string() }), { source: 'formBody' });
+    app.post('/albums', ({ album, files }) => ({ title: album.title, count: files.length }));
+    app.post('/notes', ({ loose, files }) => ({ title: loose.title, count: files.length }));
+    const document = openapi(app, { info });
+    // Every schema of the document, its components under one id, as a JSON Schema 2020-12 tool
+    // reads an OpenAPI 3.1 document.
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ $id: 'doc', components: document.components }, 'doc');
+    const multipart = (path: string) => {
+      const schema = document.paths[path]?.post?.requestBody?.content['multipart/form-data'];
+      return ajv.compile(
+        JSON.parse(JSON.stringify(schema?.schema).replaceAll('#/components', 'doc#/components')),
+      );
+    };
+    // One object: the validator's fields, and any other field a file.
+    expect(document.paths['/albums']?.post?.requestBody?.content['multipart/form-data']).toEqual({
+      schema: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 1 } },
+        required: ['title'],
+        additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+      },
+    });
+    const albums = multipart('/albums');
+    expect(albums({ title: 'Trip', photo: 'PNG' }), JSON.stringify(albums.errors)).toBe(true);
+    expect(albums({ photo: 'PNG' })).toBe(false);
+    expect(albums({ title: '' })).toBe(false);
+    // A validator that lets other fields through keeps its component by reference.
+    const notes = multipart('/notes');
+    expect(notes({ title: 'Trip', photo: 'PNG' })).toBe(true);
+    expect(JSON.stringify(document.paths['/notes']?.post?.requestBody)).toContain(
+      '#/components/schemas/loose',
+    );
+    // What the server does with the same request.
+    const form = new FormData();
+    form.append('title', 'Trip');
+    form.append('photo', new Blob(['PNG']), 'photo.png');
+    const response = await app.request('/albums', { method: 'POST', body: form });
+    expect(String(response.body)).toBe('{"title":"Trip","count":1}');
   });
 
   it('describes a route reading files alone as an urlencoded form too, which has no files', async () => {
