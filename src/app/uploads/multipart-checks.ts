@@ -1,6 +1,6 @@
 /**
  * What a multipart body's client chose and the parser cannot be trusted to read one way only:
- * the Content-Type's boundary, and the bytes of a part's name and filename.
+ * the Content-Type's boundary (a part's name and filename are read in ./disposition.ts).
  */
 
 import { HttpError } from '../../errors.js';
@@ -15,35 +15,6 @@ export function nameNotUtf8(): HttpError {
     400,
     'A multipart part has a field name or filename that is not valid UTF-8',
   );
-}
-
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-const REPLACEMENT = /\uFFFD/g;
-
-/**
- * Whether the parser put U+FFFD in a part's name or filename for bytes that are not UTF-8. It
- * decodes them leniently, so `name="a\xe9"` and `name="a\xea"` (latin1) would both arrive as
- * "a\uFFFD", the second value lost. A U+FFFD the client sent (EF BF BD, or `%EF%BF%BD` in a
- * `name*` or `filename*` value) is its own: the disposition as sent must be UTF-8 and hold as
- * many of them as the name and filename do (one sent in another parameter may stand for one in
- * the name: harmless, the client could have sent it there).
- */
-export function replacedBytes(
-  disposition: string | undefined,
-  field: string,
-  filename: string | undefined,
-): boolean {
-  const replaced =
-    (field.match(REPLACEMENT)?.length ?? 0) + (filename?.match(REPLACEMENT)?.length ?? 0);
-  if (replaced === 0) return false;
-  let sent: string;
-  try {
-    sent = STRICT_UTF8.decode(Buffer.from(disposition ?? '', 'latin1'));
-  } catch {
-    return true;
-  }
-  const genuine = (sent.match(REPLACEMENT)?.length ?? 0) + (sent.match(/%EF%BF%BD/gi)?.length ?? 0);
-  return replaced > genuine;
 }
 
 /** A body the parser could not read, or a Content-Type it could not frame one with. */

@@ -17,6 +17,7 @@ import type { BusboyConstructor, BusboyFileStream, BusboyInstance } from '@fasti
 import { HttpError } from '../../errors.js';
 import type { Request, RequestBody } from '../../request.js';
 import { bodyChunks } from './body-chunks.js';
+import { readDisposition } from './disposition.js';
 import { FieldsSizeCount } from './fields-size.js';
 import { PartHeaderWatch } from './header-blocks.js';
 import {
@@ -26,7 +27,7 @@ import {
   PART_HEADER_LINES,
   PART_OVERHEAD,
 } from './limits.js';
-import { checkedBoundary, malformed, nameNotUtf8, replacedBytes } from './multipart-checks.js';
+import { checkedBoundary, malformed } from './multipart-checks.js';
 import { limitCrossed, notFormData, partHeadersOver, textAfterBoundary } from './parse-errors.js';
 import type { RawPart } from './raw-part.js';
 
@@ -55,8 +56,8 @@ export class PartSource {
   #files = 0;
   #fields = 0;
   readonly #fieldsSize: FieldsSizeCount;
-  // The Content-Disposition of the part the parser is announcing, as its bytes (latin1).
-  #disposition: string | undefined;
+  // The header block of the part the parser is announcing, each value as its bytes (latin1).
+  #header: Record<string, string[] | undefined> = {};
 
   /** `parser`: `@fastify/busboy`, as `loadBusboy()` (./busboy.ts) gives it. */
   constructor(
@@ -90,8 +91,9 @@ export class PartSource {
       throw malformed(error);
     }
     this.#watch = new PartHeaderWatch(boundary, PART_HEADER_BYTES, PART_HEADER_LINES);
-    this.#parser.on('file', (field, stream, filename, _encoding, contentType) =>
-      this.#announce(field, stream, filename, contentType),
+    // The parser's reading of the name and filename is not used (./disposition.ts says why).
+    this.#parser.on('file', (_field, stream, _filename, _encoding, contentType) =>
+      this.#announce(stream, contentType),
     );
     this.#parser.on('partsLimit', () =>
       this.#refuseFrom(limitCrossed('parts', limits.parts, undefined)),
@@ -105,10 +107,10 @@ export class PartSource {
       ?.parser;
     let headerBlocks = 0;
     blocks?.on('part', (part: EventEmitter) => {
-      // Before the parser's own listener, which announces the part: its Content-Disposition as
-      // sent, for the UTF-8 check of its name and filename (#refusal).
+      // Before the parser's own listener, which announces the part: its headers as sent, where
+      // the name and filename are read (./disposition.ts).
       part.prependListener('header', (header: Record<string, string[] | undefined>) => {
-        this.#disposition = header['content-disposition']?.[0];
+        this.#header = header;
       });
       part.once('header', () => {
         if (++headerBlocks > this.#parts && !this.#closed) this.#refuseFrom(notFormData());
@@ -122,13 +124,7 @@ export class PartSource {
     void this.#pump(request.body);
   }
 
-  #announce(
-    field: string | undefined,
-    stream: BusboyFileStream,
-    filename: string | undefined,
-    contentType: string,
-  ): void {
-    const limits = this.#limits;
+  #announce(stream: BusboyFileStream, contentType: string): void {
     // The stream must flow for the parser to go on, even when the part is refused.
     stream.on('error', () => undefined);
     if (this.#closed) {
@@ -136,21 +132,15 @@ export class PartSource {
       return;
     }
     this.#parts++;
-    const refusal = this.#dropped() ? notFormData() : this.#refusal(field, filename);
-    if (refusal !== undefined) {
+    let part: RawPart;
+    try {
+      part = this.#admitted(stream, contentType);
+    } catch (refusal) {
       stream.resume();
       this.#refuseFrom(refusal);
       return;
     }
-    const limit = filename === undefined ? limits.fieldSize : limits.fileSize;
-    this.#queue.push({
-      field: field as string,
-      filename,
-      contentType,
-      limit,
-      stream,
-      taken: false,
-    });
+    this.#queue.push(part);
     this.#settle();
   }
 
@@ -164,19 +154,24 @@ export class PartSource {
     return typeof counted === 'number' && counted > this.#parts;
   }
 
-  /** Why a new part is refused (a count over its limit, no field name), if it is. */
-  #refusal(field: string | undefined, filename: string | undefined): HttpError | undefined {
+  /**
+   * The part the parser announced, or the refusal it throws: no form-data part, a disposition
+   * that cannot be read one way only (./disposition.ts), a count over its limit.
+   */
+  #admitted(stream: BusboyFileStream, contentType: string): RawPart {
+    if (this.#dropped()) throw notFormData();
+    const header = this.#header;
+    const { field, filename } = readDisposition(header['content-disposition']);
     const limits = this.#limits;
-    if (this.#parts > limits.parts) return limitCrossed('parts', limits.parts, field, filename);
-    if (field === undefined) return notFormData();
-    if (replacedBytes(this.#disposition, field, filename)) return nameNotUtf8();
+    if (this.#parts > limits.parts) throw limitCrossed('parts', limits.parts, field, filename);
     if (filename !== undefined && ++this.#files > limits.files) {
-      return limitCrossed('files', limits.files, field, filename);
+      throw limitCrossed('files', limits.files, field, filename);
     }
     if (filename === undefined && ++this.#fields > limits.fields) {
-      return limitCrossed('fields', limits.fields, field);
+      throw limitCrossed('fields', limits.fields, field);
     }
-    return undefined;
+    const limit = filename === undefined ? limits.fieldSize : limits.fileSize;
+    return { field, filename, contentType, limit, stream, taken: false };
   }
 
   async #pump(body: RequestBody | undefined): Promise<void> {

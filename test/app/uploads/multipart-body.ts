@@ -13,8 +13,9 @@ export interface FormPart {
 
 const encoder = new TextEncoder();
 
+/** A quoted value as the HTML standard's form encoder writes it (docs/uploads.md). */
 function quoted(value: string): string {
-  return `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
+  return `"${value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
 }
 
 /** The body and its Content-Type for `parts`, delimited by `boundary`. */

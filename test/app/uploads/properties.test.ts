@@ -346,14 +346,15 @@ describe('multipart parsing (properties)', () => {
       fields: formBody,
       files: files.map((file) => [file.field, file.filename]),
     }));
-    // Bytes a quoted parameter can hold as they are: no quote, backslash, CR, LF or slash.
+    // Bytes a quoted parameter can hold as they are: no quote, backslash, CR, LF or slash, and
+    // no percent sign, which could make one of the escapes the form encoder writes (`%22`).
     const nameBytes = fc
       .array(
         fc.oneof(
           fc.constantFrom([0x61], [0xe9], [0xea], [0xef, 0xbf, 0xbd], [0xc3, 0xa9], [0xc3]),
           fc
             .integer({ min: 0x20, max: 0xff })
-            .filter((byte) => byte !== 0x22 && byte !== 0x5c && byte !== 0x2f)
+            .filter((byte) => byte !== 0x22 && byte !== 0x5c && byte !== 0x2f && byte !== 0x25)
             .map((byte) => [byte]),
         ),
         { minLength: 1, maxLength: 5 },
