@@ -9,8 +9,12 @@
  * the Fetch standard's own parser, `Request.formData()`, does). A `name*` or `filename*`
  * ext-value (RFC 8187 §3.2) wins over `name` or `filename`. The bytes of a name are UTF-8
  * (RFC 7578 §5.1): others are refused, never read as U+FFFD, where two names could become one.
+ *
+ * A parameter given twice, or a second Content-Disposition, is refused (RFC 6266 §4.1): readers
+ * disagree on which one counts, so `filename="cat.jpg"; filename="shell.php"` would be one file
+ * to a filter in front and another here.
  */
-import type { HttpError } from '../../errors.js';
+import { HttpError } from '../../errors.js';
 import { charsetDecoder } from '../../http/charset.js';
 import { malformed, nameNotUtf8 } from './multipart-checks.js';
 import { notFormData } from './parse-errors.js';
@@ -25,6 +29,10 @@ export interface PartNames {
 const TOKEN = /[!#$%&'*+\-.^_`|~0-9A-Za-z]+/y;
 const SPACES = /[ \t]*/y;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function repeated(what: string): HttpError {
+  return new HttpError(400, `A multipart part's Content-Disposition gives ${what} more than once`);
+}
 
 function unreadable(text: string): HttpError {
   return malformed(
@@ -66,6 +74,7 @@ function parameters(header: string, from: number): Map<string, string> | undefin
       if (value === '') return undefined;
     }
     const key = name.toLowerCase();
+    if (found.has(key)) throw repeated(`the ${key} parameter`);
     found.set(key, value);
     at = match(SPACES, header, at)[1];
   }
@@ -115,6 +124,7 @@ function basename(filename: string): string {
  */
 export function readDisposition(lines: readonly string[] | undefined): PartNames {
   if (lines === undefined || lines.length === 0) throw notFormData();
+  if (lines.length > 1) throw repeated('Content-Disposition');
   const header = lines[0] as string;
   const [type, afterType] = match(TOKEN, header, 0);
   if (type.toLowerCase() !== 'form-data') throw notFormData();

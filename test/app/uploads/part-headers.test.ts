@@ -1,6 +1,7 @@
 /**
  * What a part's headers say, over real HTTP (the Node adapter on 127.0.0.1, `fetch` as the
- * client): names and filenames as browsers and FormData encode them (docs/uploads.md).
+ * client): names and filenames as browsers and FormData encode them, a repeated parameter or
+ * Content-Disposition refused (docs/uploads.md).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,79 @@ describe('names and filenames', () => {
           }
         },
       ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('refuses a repeated parameter or Content-Disposition: readers disagree on which counts', async () => {
+    for (const [disposition, parameter] of [
+      ['form-data; name="role"; name="admin"', 'name'],
+      ['form-data; name="up"; filename="cat.jpg"; filename="shell.php"', 'filename'],
+      ['form-data; filename="cat.jpg"; name="up"; FileName="shell.php"', 'filename'],
+      ['form-data; name="up"; filename="cat.jpg"; filename="shell.php"; x="a\\\\b"', 'filename'],
+      ["form-data; name=a; name*=utf-8''b; NAME*=utf-8''c", 'name*'],
+    ]) {
+      const headers = [`Content-Disposition: ${disposition}`];
+      for (const path of ['/form', '/parts']) {
+        expect(await sendParts(path, [[headers, 'v']]), disposition).toMatchObject({
+          status: 400,
+          body: {
+            error: `A multipart part's Content-Disposition gives the ${parameter} parameter more than once`,
+          },
+        });
+      }
+    }
+    const twoLines = [
+      'Content-Disposition: form-data; name="role"',
+      'Content-Disposition: form-data; name="admin"; filename="x.php"',
+    ];
+    expect(await sendParts('/form', [[twoLines, 'v']])).toMatchObject({
+      status: 400,
+      body: {
+        error: "A multipart part's Content-Disposition gives Content-Disposition more than once",
+      },
+    });
+  });
+
+  it('refuses any parameter given twice, in any case and spelling, and takes the rest', async () => {
+    const casing = (name: string) =>
+      fc
+        .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+        .map((upper) => [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
+    const parameter = fc.tuple(
+      fc.constantFrom('name', 'filename', 'x').chain(casing),
+      fc.stringMatching(/^[a-z0-9.]{1,6}$/),
+      fc.boolean(),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(parameter, { minLength: 1, maxLength: 5 }), async (given) => {
+        const disposition = [
+          'form-data',
+          ...given.map(([key, value, quoted]) => `${key}=${quoted ? `"${value}"` : value}`),
+        ].join('; ');
+        const response = await sendParts('/form', [[[`Content-Disposition: ${disposition}`], 'v']]);
+        const keys = given.map(([key]) => key.toLowerCase());
+        const twice = keys.find((key, i) => keys.indexOf(key) !== i);
+        if (twice !== undefined) {
+          expect(response).toMatchObject({
+            status: 400,
+            body: {
+              error: `A multipart part's Content-Disposition gives the ${twice} parameter more than once`,
+            },
+          });
+          return;
+        }
+        const value = (key: string) => given.find(([each]) => each.toLowerCase() === key)?.[1];
+        const name = value('name');
+        const filename = value('filename');
+        if (name === undefined) expect(response.status).toBe(400);
+        else if (filename === undefined) {
+          expect(response.body).toEqual({ formBody: { [name]: 'v' }, files: [] });
+        } else {
+          const kept = filename === '.' || filename === '..' ? '' : filename;
+          expect(response.body).toEqual({ formBody: {}, files: [[name, kept]] });
+        }
+      }),
       { numRuns: 150 },
     );
   });
