@@ -108,7 +108,7 @@ export class PartSource {
     let headerBlocks = 0;
     blocks?.on('part', (part: EventEmitter) => {
       // Before the parser's own listener, which announces the part: its headers as sent, where
-      // the name and filename are read (./disposition.ts).
+      // the name and filename are read (./disposition.ts) and a text part's charset declared.
       part.prependListener('header', (header: Record<string, string[] | undefined>) => {
         this.#header = header;
       });
@@ -171,7 +171,8 @@ export class PartSource {
       throw limitCrossed('fields', limits.fields, field);
     }
     const limit = filename === undefined ? limits.fieldSize : limits.fileSize;
-    return { field, filename, contentType, limit, stream, taken: false };
+    const declaredType = header['content-type']?.[0];
+    return { field, filename, contentType, declaredType, limit, stream, taken: false };
   }
 
   async #pump(body: RequestBody | undefined): Promise<void> {

@@ -39,7 +39,7 @@ class StreamedPart implements MultipartPart {
   }
 
   async text(): Promise<string> {
-    return decodeField(await this.bytes(), this.field);
+    return decodeField(await this.bytes(), this.#raw);
   }
 
   stream(): ReadableStream<Uint8Array> {

@@ -9,6 +9,8 @@ export interface RawPart {
   readonly field: string;
   readonly filename: string | undefined;
   readonly contentType: string;
+  /** The part's Content-Type as sent, with its parameters (a text part's charset). */
+  readonly declaredType: string | undefined;
   /** `fileSize` for a file, `fieldSize` for a text field. */
   readonly limit: number;
   readonly stream: BusboyFileStream;

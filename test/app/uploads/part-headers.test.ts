@@ -1,7 +1,7 @@
 /**
  * What a part's headers say, over real HTTP (the Node adapter on 127.0.0.1, `fetch` as the
  * client): names and filenames as browsers and FormData encode them, a repeated parameter or
- * Content-Disposition refused (docs/uploads.md).
+ * Content-Disposition refused, a text part's declared charset honoured (docs/uploads.md).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -236,5 +236,47 @@ describe('names and filenames', () => {
       status: 200,
       body: { formBody: {}, files: [['up', '€.jpg']] },
     });
+  });
+});
+
+describe('a text part with a declared charset', () => {
+  const city = (type: string, content: Buffer | string) =>
+    [['Content-Disposition: form-data; name="city"', `Content-Type: ${type}`], content] as [
+      string[],
+      Buffer | string,
+    ];
+
+  it('is read in that charset, in formBody and by a part’s text()', async () => {
+    for (const [type, content] of [
+      ['text/plain; charset=ISO-8859-1', Buffer.from('Zürich', 'latin1')],
+      ['text/plain; charset=utf-16le', Buffer.from('Zürich', 'utf16le')],
+      ['text/plain; charset=UTF-8', 'Zürich'],
+      ['text/plain', 'Zürich'],
+    ] as const) {
+      expect(await sendParts('/form', [city(type, content)]), type).toEqual({
+        status: 200,
+        body: { formBody: { city: 'Zürich' }, files: [] },
+      });
+      expect(await sendParts('/parts', [city(type, content)]), type).toEqual({
+        status: 200,
+        body: [['city', null, 'Zürich']],
+      });
+    }
+  });
+
+  it('is 415 in a charset nobody knows, 400 with bytes its charset cannot hold', async () => {
+    for (const path of ['/form', '/parts']) {
+      expect(
+        await sendParts(path, [city('text/plain; charset=x-no-such', 'Zurich')]),
+      ).toMatchObject({
+        status: 415,
+        body: { error: 'Unsupported charset in text/plain; charset=x-no-such of field "city"' },
+      });
+      const invalid = Buffer.from([0x5a, 0xc3]);
+      expect(await sendParts(path, [city('text/plain; charset=utf-8', invalid)])).toMatchObject({
+        status: 400,
+        body: { error: 'Field "city" is not valid UTF-8' },
+      });
+    }
   });
 });
