@@ -232,6 +232,7 @@ export class PartSource {
   async next(): Promise<RawPart | undefined> {
     const previous = this.#current;
     if (previous !== undefined) {
+      if (!previous.whole) previous.skipped = true;
       await previous.reader?.return(undefined);
       if (!previous.taken) this.#skip(previous, 0);
     }
@@ -271,6 +272,7 @@ export class PartSource {
         yield chunk;
       }
       finished = true;
+      part.whole = true;
     } catch (error) {
       // The part's stream breaks when the body ends inside it; the parser says why.
       if (!(error instanceof HttpError)) this.fail(malformed(error));

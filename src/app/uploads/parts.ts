@@ -12,6 +12,12 @@ import { PartSource } from './parse.js';
 import type { RawPart } from './raw-part.js';
 import type { MultipartPart } from './types.js';
 
+function skipped(field: string): Error {
+  return new Error(
+    `Part "${field}" was skipped: the loop moved to the next part before it was read`,
+  );
+}
+
 class StreamedPart implements MultipartPart {
   readonly field: string;
   readonly filename: string | undefined;
@@ -28,7 +34,11 @@ class StreamedPart implements MultipartPart {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    if (this.#raw.taken) throw new Error(`The content of part "${this.field}" was already read`);
+    if (this.#raw.taken) {
+      throw this.#raw.skipped
+        ? skipped(this.field)
+        : new Error(`The content of part "${this.field}" was already read`);
+    }
     return this.#source.read(this.#raw);
   }
 
@@ -44,13 +54,18 @@ class StreamedPart implements MultipartPart {
 
   stream(): ReadableStream<Uint8Array> {
     const iterator = this[Symbol.asyncIterator]();
+    const raw = this.#raw;
+    const field = this.field;
     return new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
           try {
             const next = await iterator.next();
-            if (next.done) controller.close();
-            else controller.enqueue(next.value);
+            if (!next.done) controller.enqueue(next.value);
+            // Ended by the loop going on, not by the part's end: a store reading this later
+            // must not take what it got for the whole content (docs/uploads.md, "Parts").
+            else if (raw.skipped) controller.error(skipped(field));
+            else controller.close();
           } catch (error) {
             controller.error(error);
           }

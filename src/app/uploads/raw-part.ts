@@ -16,6 +16,10 @@ export interface RawPart {
   readonly stream: BusboyFileStream;
   /** Set once something started reading the content. */
   taken: boolean;
+  /** Set once its content was read to the end. */
+  whole?: true;
+  /** Set when the reader asked for the next part before this one was read whole. */
+  skipped?: true;
   /** The reader {@link PartSource.read} gave out for the content, if any. */
   reader?: AsyncGenerator<Uint8Array> | undefined;
 }
