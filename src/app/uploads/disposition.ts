@@ -30,13 +30,16 @@ const TOKEN = /[!#$%&'*+\-.^_`|~0-9A-Za-z]+/y;
 const SPACES = /[ \t]*/y;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function repeated(what: string): HttpError {
-  return new HttpError(400, `A multipart part's Content-Disposition gives ${what} more than once`);
+function repeated(parameter: string): HttpError {
+  return new HttpError(
+    400,
+    `A multipart part's Content-Disposition gives the ${parameter} parameter more than once`,
+  );
 }
 
 function unreadable(text: string): HttpError {
   return malformed(
-    new Error(`a part's Content-Disposition cannot be read at ${JSON.stringify(text)}`),
+    new Error(`a part's Content-Disposition cannot be read: ${JSON.stringify(text)}`),
   );
 }
 
@@ -74,7 +77,7 @@ function parameters(header: string, from: number): Map<string, string> | undefin
       if (value === '') return undefined;
     }
     const key = name.toLowerCase();
-    if (found.has(key)) throw repeated(`the ${key} parameter`);
+    if (found.has(key)) throw repeated(key);
     found.set(key, value);
     at = match(SPACES, header, at)[1];
   }
@@ -124,7 +127,9 @@ function basename(filename: string): string {
  */
 export function readDisposition(lines: readonly string[] | undefined): PartNames {
   if (lines === undefined || lines.length === 0) throw notFormData();
-  if (lines.length > 1) throw repeated('Content-Disposition');
+  if (lines.length > 1) {
+    throw new HttpError(400, 'A multipart part has more than one Content-Disposition');
+  }
   const header = lines[0] as string;
   const [type, afterType] = match(TOKEN, header, 0);
   if (type.toLowerCase() !== 'form-data') throw notFormData();

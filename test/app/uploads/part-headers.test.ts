@@ -170,7 +170,7 @@ describe('names and filenames', () => {
     expect(await sendParts('/form', [[twoLines, 'v']])).toMatchObject({
       status: 400,
       body: {
-        error: "A multipart part's Content-Disposition gives Content-Disposition more than once",
+        error: 'A multipart part has more than one Content-Disposition',
       },
     });
   });
@@ -223,7 +223,7 @@ describe('names and filenames', () => {
     expect(await sendParts('/form', [[headers, 'v']])).toMatchObject({
       status: 400,
       body: {
-        error: `Malformed multipart/form-data body: a part's Content-Disposition cannot be read at ${JSON.stringify('form-data; name="a\\"b"')}`,
+        error: `Malformed multipart/form-data body: a part's Content-Disposition cannot be read: ${JSON.stringify('form-data; name="a\\"b"')}`,
       },
     });
   });
