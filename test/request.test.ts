@@ -340,4 +340,24 @@ describe('an absolute URL as the path', () => {
     expect(new Request({ method: 'GET', path: 'users/1' }).path).toBe('users/1');
     expect(new Request({ method: 'GET', path: '*' }).path).toBe('*');
   });
+
+  it('refuses an authority the Node server refuses: credentials, an empty or malformed host', async () => {
+    for (const target of [
+      'http://alice:s3cret@localhost/users/1',
+      'http:///users/1',
+      'http://abs .example/a',
+      'http://abs.example\\a',
+    ]) {
+      expect(() => new Request({ method: 'GET', path: target }), target).toThrow(
+        /has no valid authority/,
+      );
+    }
+    const app = new RestApplication();
+    app.get('/users/{id}', ({ id }) => id);
+    await expect(app.request('http://alice:s3cret@localhost/users/1')).rejects.toThrow(TypeError);
+    // IP literals and ports are authorities.
+    expect(new Request({ method: 'GET', path: 'http://[::1]:8080/a' }).headers.get('host')).toBe(
+      '[::1]:8080',
+    );
+  });
 });
