@@ -94,6 +94,9 @@ export function concatBytes(chunks: readonly Uint8Array[], total?: number): Uint
 export function streamChunk(value: unknown): Uint8Array | string {
   if (typeof value === 'string' || value instanceof Uint8Array) return value;
   const kind = Object.prototype.toString.call(value).slice(8, -1);
+  // A Uint8Array of another realm (a `vm` context, a test runner's sandbox) is one all the same,
+  // as Node's `write` takes it.
+  if (kind === 'Uint8Array') return value as Uint8Array;
   throw new TypeError(`A response stream chunk must be a string or a Uint8Array, got ${kind}`);
 }
 

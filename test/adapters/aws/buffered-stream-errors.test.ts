@@ -5,6 +5,7 @@
  * stream gets the GET's refusal (RFC 9110 §9.3.2), not a 200. A stream `requestTimeout` stops
  * while it is read is the timeout's 503.
  */
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CloudGatewayAdapter, type MetricsEntry } from '../../../src/adapters/aws/index.js';
 import { Response, RestApplication, sse } from '../../../src/index.js';
@@ -334,5 +335,28 @@ describe('a stream chunk that is neither text nor a Uint8Array, on the buffered 
     expect(errors[0]?.fields?.error).toMatchObject({
       message: 'A response stream chunk must be a string or a Uint8Array, got Int16Array',
     });
+  });
+
+  it("sends a Uint8Array of another realm (a vm context's), which is one all the same", async () => {
+    const app = new RestApplication({ logger: captureLogger().logger });
+    const foreign = runInNewContext('new Uint8Array([66, 67])') as Uint8Array;
+    expect(foreign instanceof Uint8Array).toBe(false);
+    app.get(
+      '/bytes',
+      () =>
+        new Response(
+          200,
+          (async function* () {
+            yield 'a';
+            yield foreign;
+          })(),
+          { contentType: 'text/plain' },
+        ),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null });
+    const result = readV2Result(
+      await adapter.handleEvent(v2Event({ method: 'GET', path: '/bytes' }), lambdaContext()),
+    );
+    expect([result.status, Buffer.from(result.body).toString()]).toEqual([200, 'aBC']);
   });
 });
