@@ -15,13 +15,22 @@ export const MAX_RESULT_BYTES = 6 * 1024 * 1024;
 const MOST_BYTES_PER_UNIT = 6;
 
 /**
+ * Room left for the rest of the payload (status, headers, cookies and the JSON around them) when
+ * judging by the body alone: a body that with its headers could reach the limit is measured.
+ */
+const ENVELOPE_BYTES = 128 * 1024;
+
+/**
  * The bytes `result` takes as the JSON payload Lambda sends, when that is over
  * {@link MAX_RESULT_BYTES}; `undefined` otherwise. Serialised only for a body that could be near
  * the limit at its worst case, never for the usual small answer.
  */
 export function oversizedResult(result: GatewayResult): number | undefined {
   const body = (result as { body?: unknown }).body;
-  if (typeof body !== 'string' || body.length * MOST_BYTES_PER_UNIT < MAX_RESULT_BYTES) {
+  if (
+    typeof body !== 'string' ||
+    body.length * MOST_BYTES_PER_UNIT + ENVELOPE_BYTES < MAX_RESULT_BYTES
+  ) {
     return undefined;
   }
   const bytes = Buffer.byteLength(JSON.stringify(result));

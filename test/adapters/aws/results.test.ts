@@ -383,4 +383,21 @@ describe('a result over the buffered limit', () => {
       expect.stringMatching(/^Response of 900\d{4} bytes is over the 6291456/),
     ]);
   });
+
+  it('counts the headers too: a body just under the limit by itself is caught with them', async () => {
+    // 1,048,575 NULs are 6,291,450 bytes of escapes, under 6 MB alone; the status and headers
+    // around them take it over.
+    const { logger, lines } = captureLogger();
+    const app = new RestApplication({ logger });
+    app.get(
+      '/nul',
+      () => new Response(200, new Uint8Array(1_048_575), { contentType: 'text/plain' }),
+    );
+    const adapter = new CloudGatewayAdapter(app, { metricsPublisher: null, logger });
+    const result = await adapter.handleEvent(restEvent({ method: 'GET', path: '/nul' }));
+    expect(result.statusCode).toBe(500);
+    expect(lines.filter((line) => line.level === 'error').map((line) => line.message)).toEqual([
+      expect.stringMatching(/^Response of 629\d{4} bytes is over the 6291456/),
+    ]);
+  });
 });
