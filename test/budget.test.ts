@@ -7,11 +7,11 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The core's minified size budget in bytes; raise it deliberately, with a reason. 142 KiB: a
- * seventh review stop's fixes took the core from 142,655 to 145,197 bytes (2.5 KiB): a router's
+ * The core's minified size budget in bytes; raise it deliberately, with a reason. 143 KiB: a
+ * seventh review stop's fixes took the core from 142,655 to 145,441 bytes (2.7 KiB): a router's
  * error handlers injecting its mount path's parameters, with a message for a parameter of some
  * routes only (0.7 KiB), why an array a hook returned is no tuple (0.6 KiB), an absolute URL
- * given to new Request() routed by its path (0.3 KiB), one check of a stream chunk's kind for
+ * given to new Request() routed by its path and its authority checked (0.5 KiB), one check of a stream chunk's kind for
  * every adapter and encoder (0.25 KiB), a late failure after a timeout's 503 logged and an
  * error handler's 4xx answer logged at info (0.35 KiB), Accept-Patch on OPTIONS (0.1 KiB), and
  * smaller ones (an error handler's impossible status, no hook after the timeout, HEAD ignoring
@@ -140,7 +140,7 @@ import { describe, expect, it } from 'vitest';
  * templates, unrepresentable results: about 5 KiB) took the core from 71 KiB to 82 KiB. Before
  * that, 72 KiB: the synchronous pipeline added about 3 KiB to the 63.5 KiB before it.
  */
-const CORE_BUDGET = 142 * 1024;
+const CORE_BUDGET = 143 * 1024;
 
 describe('core bundle', () => {
   // Split like the published build, so what the core loads only by dynamic import() (the
