@@ -80,9 +80,9 @@ export class NodeAdapter {
    */
   readonly connectListener: (req: IncomingMessage, socket: Duplex) => void;
   #draining = false;
-  // The logger and the count of dispatches awaiting the pipeline or still piping a body: one
-  // object for the adapter's life, so only an asynchronous request or a streamed body pays, with
-  // one increment and one decrement.
+  // The logger, the count of dispatches awaiting the pipeline or still piping a body, and the
+  // HTTP/2 fields already warned about: one object for the adapter's life, so only an
+  // asynchronous request or a streamed body pays, with one increment and one decrement.
   readonly #context: WriteContext;
 
   constructor(app: ServedApplication, options: NodeAdapterOptions = {}) {
@@ -92,7 +92,7 @@ export class NodeAdapter {
     knownOptions('new NodeAdapter()', options, NODE_ADAPTER_OPTIONS);
     this.app = app;
     this.trustProxy = checkTrustProxy(options.trustProxy);
-    this.#context = { logger: app.logger, inFlight: 0 };
+    this.#context = { logger: app.logger, inFlight: 0, warnedFields: new Set() };
     // One closure for the adapter's life, none per request.
     this.listener = (req, res) => {
       this.#serve(req, res, false);

@@ -93,3 +93,15 @@ export function resetAfterFlush(stream: ServerHttp2Stream): void {
   stream.once('close', () => clearTimeout(timer));
   stream.write(EMPTY, reset);
 }
+
+/**
+ * Gives up on a response nothing more can be written on (its head is out, or even a plain 500 was
+ * refused): on HTTP/1 its connection is destroyed; on HTTP/2 only its stream is reset, with
+ * INTERNAL_ERROR, so the client takes nothing it received for a whole response (RFC 9113 §8.1)
+ * and the connection serves its other streams on.
+ */
+export function abandonResponse(res: ServerResponse): void {
+  const stream = http2Stream(res);
+  if (stream === undefined) res.destroy();
+  else stream.close(NGHTTP2_INTERNAL_ERROR);
+}

@@ -18,16 +18,17 @@ import { MultiValueHeaders } from '../../http/headers.js';
 import { reasonPhrase } from '../../http/status.js';
 import { FileBody, isStream, type Response, streamChunks } from '../../response.js';
 import { closeHttp2AfterResponse, markClosing, unreadBodyCloses } from './connection.js';
-import { cutResponse } from './cut-connection.js';
-import { isGone } from './transport.js';
+import { abandonResponse, cutResponse } from './cut-connection.js';
+import { type Http2HeadContext, http2HeadFields } from './http2-response.js';
+import { http2Stream, isGone } from './transport.js';
 import { EMPTY, writeChunks } from './write-chunks.js';
 
 /**
- * What writing a response needs from its adapter: the logger, and the count of requests still
- * being worked on (`NodeAdapter.inFlight`), which a streamed or file body is part of until it is
- * sent or torn down.
+ * What writing a response needs from its adapter: the logger, the count of requests still being
+ * worked on (`NodeAdapter.inFlight`), which a streamed or file body is part of until it is sent or
+ * torn down, and what shaping an HTTP/2 head needs (http2-response.ts).
  */
-export interface WriteContext {
+export interface WriteContext extends Http2HeadContext {
   readonly logger: Logger;
   inFlight: number;
 }
@@ -105,15 +106,20 @@ function writeHead(
   // (keep-alive would invite a request into a closing connection): the field says so.
   // Node closes too after a request that asked it to (`Connection: close`, an HTTP/1.0 client
   // without keep-alive): a handler's `keep-alive` would then say what does not happen, and Node
-  // writes its own `close` where no Connection field is given (RFC 9112 §9.6). An
-  // Http2ServerResponse has no `shouldKeepAlive`: HTTP/2 has no connection-specific fields at all
-  // (RFC 9113 §8.2.2), and Node drops them with a warning.
-  if (close || !res.shouldKeepAlive) {
-    response.headers.delete('connection');
-    response.headers.delete('keep-alive');
+  // writes its own `close` where no Connection field is given (RFC 9112 §9.6). Only an
+  // Http2ServerResponse has no `shouldKeepAlive`: HTTP/2 forbids some fields HTTP/1 sends, and
+  // Node refuses a head with one (see http2HeadFields); HTTP/1 pays nothing more than the read.
+  const keepAlive: boolean | undefined = res.shouldKeepAlive;
+  let flat: string[];
+  if (keepAlive === undefined) flat = http2HeadFields(response, context);
+  else {
+    if (close || !keepAlive) {
+      response.headers.delete('connection');
+      response.headers.delete('keep-alive');
+    }
+    flat = MultiValueHeaders.flattenInto(response.headers, []);
+    if (close) flat.push('Connection', 'close');
   }
-  const flat = MultiValueHeaders.flattenInto(response.headers, []);
-  if (close) flat.push('Connection', 'close');
   try {
     res.writeHead(response.statusCode, flat);
     return true;
@@ -130,7 +136,8 @@ function writeHead(
 /**
  * A minimal plain-text response for when the normal one cannot be written, echoing the request
  * id when there is one (the library made or checked it: always a safe value). `closeConnection`
- * keeps the request's own reason to close (see {@link writeResponse}).
+ * keeps the request's own reason to close (see {@link writeResponse}). Never throws: a response
+ * that cannot even be answered so is abandoned (see {@link abandonResponse}).
  */
 export function writeFallback(
   res: ServerResponse,
@@ -139,7 +146,7 @@ export function writeFallback(
   closeConnection = false,
 ): void {
   if (res.headersSent) {
-    res.destroy();
+    abandonResponse(res);
     return;
   }
   const text = reasonPhrase(status);
@@ -151,10 +158,22 @@ export function writeFallback(
   ];
   if (requestId !== undefined) headers.push('X-Request-ID', requestId);
   if (closeConnection) headers.push('Connection', 'close');
-  // The reason phrase is given: a writeHead that Node refused has already set the one of the
-  // status it was asked for ("200 OK"), which Node would otherwise keep.
-  res.writeHead(status, text, headers);
-  res.end(text);
+  try {
+    if (http2Stream(res) === undefined) {
+      // The reason phrase is given: a writeHead that Node refused has already set the one of the
+      // status it was asked for ("200 OK"), which Node would otherwise keep.
+      res.writeHead(status, text, headers);
+    } else {
+      // HTTP/2 has no reason phrase (RFC 9113 §8.3.2). A head Node refused stays on an
+      // Http2ServerResponse, and would be sent with this one, or refused with it again.
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      res.sendDate = true;
+      res.writeHead(status, headers);
+    }
+    res.end(text);
+  } catch {
+    abandonResponse(res);
+  }
 }
 
 function sendStream(

@@ -7,6 +7,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import {
   type ClientHttp2Session,
   connect,
@@ -24,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeAdapter } from '../../../src/adapters/node/index.js';
+import { writeFallback } from '../../../src/adapters/node/response.js';
 import { Response, RestApplication } from '../../../src/index.js';
 import { memoryLogger, sleep } from './helpers.js';
 
@@ -507,6 +509,128 @@ describe('a secure HTTP/2 server that allows HTTP/1.1 (allowHTTP1)', () => {
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('response header fields on HTTP/2 that HTTP/1 would send', () => {
+  it('drops the connection-specific ones (RFC 9113 §8.2.2), te: trailers kept, and answers as the handler said', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger });
+    // RFC 9110 §15.5.22: a 426 must carry Upgrade, which HTTP/2 has no use for.
+    app.get('/upgrade', () => new Response(426, 'use TLS', { headers: { upgrade: 'TLS/1.3' } }));
+    app.get(
+      '/all',
+      () =>
+        new Response(200, 'ok', {
+          headers: {
+            connection: 'close',
+            'keep-alive': 'timeout=5',
+            'proxy-connection': 'keep-alive',
+            upgrade: 'h2c',
+            'http2-settings': 'AAMAAABkAAQAAP__',
+            te: 'gzip',
+            'x-kept': 'yes',
+          },
+        }),
+    );
+    app.get('/te', () => new Response(200, 'ok', { headers: { te: 'trailers' } }));
+    const { client } = await serveH2(app);
+
+    const upgrade = await exchange(client, { ':path': '/upgrade' });
+    expect(upgrade.headers?.[':status']).toBe(426);
+    expect(upgrade.body).toBe('use TLS');
+    expect(upgrade.headers?.upgrade).toBeUndefined();
+    const all = await exchange(client, { ':path': '/all' });
+    expect(all.headers?.[':status']).toBe(200);
+    expect(all.body).toBe('ok');
+    expect(all.headers?.['x-kept']).toBe('yes');
+    for (const name of [
+      'connection',
+      'keep-alive',
+      'proxy-connection',
+      'upgrade',
+      'http2-settings',
+      'te',
+    ]) {
+      expect(all.headers?.[name]).toBeUndefined();
+    }
+    const te = await exchange(client, { ':path': '/te' });
+    expect(te.headers?.te).toBe('trailers');
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+  });
+
+  it('sends the first value of a single-value field given twice, and warns once per route naming it', async () => {
+    const { lines, logger } = memoryLogger();
+    const app = new RestApplication({ logger });
+    app.get(
+      '/twice',
+      () =>
+        new Response(200, 'x', {
+          headers: { location: ['/a', '/b'], etag: ['"1"', '"2"'], 'x-many': ['1', '2'] },
+        }),
+    );
+    const { client } = await serveH2(app);
+    for (let i = 0; i < 2; i++) {
+      const answer = await exchange(client, { ':path': '/twice' });
+      expect(answer.headers?.[':status']).toBe(200);
+      expect(answer.body).toBe('x');
+      expect(answer.headers?.location).toBe('/a');
+      expect(answer.headers?.etag).toBe('"1"');
+      // A field that may be a list keeps every value.
+      expect(answer.headers?.['x-many']).toBe('1, 2');
+    }
+    const warnings = lines.filter((line) => line.level === 'warn');
+    expect(warnings.map((line) => line.fields?.field)).toEqual(['location', 'etag']);
+    expect(warnings[0]?.fields?.route).toBe('/twice');
+  });
+
+  it('a head Node refused leaves nothing in the fallback 500 written after it', async () => {
+    const server = createServer((_req, http2Res) => {
+      const res = http2Res as unknown as ServerResponse;
+      try {
+        res.writeHead(200, ['x-before', 'a', 'upgrade', 'h2c']);
+      } catch {
+        writeFallback(res, 500);
+      }
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const client = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    client.on('error', () => undefined);
+    try {
+      const answer = await exchange(client, { ':path': '/' });
+      expect(answer.headers?.[':status']).toBe(500);
+      expect(answer.body).toBe('Internal Server Error');
+      expect(answer.headers?.['x-before']).toBeUndefined();
+      expect(answer.ended).toBe(true);
+    } finally {
+      client.destroy();
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('a fallback that cannot be written (the head is out) resets only its stream with INTERNAL_ERROR', async () => {
+    const server = createServer((req, res) => {
+      if (req.url === '/ok') {
+        res.end('ok');
+        return;
+      }
+      res.writeHead(200);
+      res.write('partial');
+      writeFallback(res as unknown as ServerResponse, 500);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const client = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    client.on('error', () => undefined);
+    try {
+      const failed = await exchange(client, { ':path': '/' });
+      expect(failed.headers?.[':status']).toBe(200);
+      expect(failed.ended).toBe(false);
+      expect(failed.rstCode).toBe(constants.NGHTTP2_INTERNAL_ERROR);
+      expect((await exchange(client, { ':path': '/ok' })).body).toBe('ok');
+    } finally {
+      client.destroy();
+      await new Promise((done) => server.close(done));
     }
   });
 });
