@@ -28,19 +28,27 @@ export function http2Authority(message: IncomingMessage): string | undefined {
 /**
  * The header fields of an HTTP/2 request as raw pairs, as the application reads them: without
  * its pseudo-header fields, which are not header fields (RFC 9113 §8.3) and which the Fetch
- * adapter never shows either, and with its `:authority` as its one Host (RFC 9113 §8.3.1: a
- * request that has both carries the same authority twice; see {@link authorityConflict}).
+ * adapter never shows either, with its `:authority` as its one Host (RFC 9113 §8.3.1: a
+ * request that has both carries the same authority twice; see {@link authorityConflict}), and
+ * with its cookie crumbs as one Cookie field. HTTP/2 lets a client send each cookie in a field
+ * of its own, for better compression, and RFC 9113 §8.2.3 has them joined with "; " before they
+ * reach an application written for one Cookie line, as `headers.get('cookie')` is.
  */
 export function http2Fields(message: IncomingMessage): string[] {
   const raw = message.rawHeaders;
   const authority = http2Authority(message);
   const pairs: string[] = [];
+  let cookie: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
+    const value = raw[i + 1] as string;
     if (name.charCodeAt(0) === 58 /* : */) continue;
     if (authority !== undefined && name.length === 4 && name.toLowerCase() === 'host') continue;
-    pairs.push(name, raw[i + 1] as string);
+    // HTTP/2 field names are lower case (RFC 9113 §8.2.1).
+    if (name === 'cookie') cookie = cookie === undefined ? value : `${cookie}; ${value}`;
+    else pairs.push(name, value);
   }
+  if (cookie !== undefined) pairs.push('cookie', cookie);
   if (authority !== undefined) pairs.push('host', authority);
   return pairs;
 }

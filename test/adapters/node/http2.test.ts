@@ -411,6 +411,23 @@ describe('the header fields of an HTTP/2 request', () => {
     expect(names).toContain('cookie');
   });
 
+  it('give several cookie fields as one, joined with "; " (RFC 9113 §8.2.3)', async () => {
+    const app = new RestApplication();
+    app.get('/cookies', ({ request }) => ({
+      get: request.headers.get('cookie') ?? null,
+      getAll: request.headers.getAll('cookie'),
+    }));
+    const { client } = await serveH2(app);
+    const answer = await exchange(client, {
+      ':path': '/cookies',
+      cookie: ['sid=abc', 'theme=dark'],
+    });
+    expect(JSON.parse(answer.body)).toEqual({
+      get: 'sid=abc; theme=dark',
+      getAll: ['sid=abc; theme=dark'],
+    });
+  });
+
   it('keep a Host sent without :authority, and one that names the same authority', async () => {
     const { client } = await serveH2(echoApp());
     const hostOnly = await exchange(client, { ':path': '/echo', host: 'h.example' });
