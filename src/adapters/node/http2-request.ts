@@ -11,7 +11,8 @@ import type { IncomingMessage } from 'node:http';
  * Whether a request body whose end was seen is not the whole body. Node's HTTP/1 parser ends a
  * body only at its framing's end; its HTTP/2 compatibility API ends it with a plain `end` also
  * when the client reset the stream mid-upload (after `aborted`). And a body whose DATA add up to
- * other than its Content-Length is malformed (RFC 9113 §8.1.1).
+ * other than its Content-Length is malformed (RFC 9113 §8.1.1). A stream ended (END_STREAM) and
+ * reset afterwards is not seen here: at its end its body was whole (docs/node.md, "HTTP/2").
  */
 export function http2BodyCutShort(message: IncomingMessage, received: number): boolean {
   if (message.aborted) return true;

@@ -264,6 +264,29 @@ describe('a request body cut short on HTTP/2', () => {
     expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
   });
 
+  it('by a reset without Content-Length (RST_STREAM, no END_STREAM) is rejected as incomplete, by text() and by iteration', async () => {
+    const outcomes: string[] = [];
+    const { client } = await serveH2(recordingApp(outcomes));
+    for (const path of ['/text', '/iterate']) {
+      const stream = client.request({ ':method': 'POST', ':path': path });
+      stream.on('error', () => undefined);
+      stream.write(Buffer.alloc(1000, 97));
+      await sleep(50);
+      // destroy(), not close(): Node's close() first ends the stream (END_STREAM), which makes
+      // what was sent a whole body, and resets it only after; a browser or curl sends RST_STREAM
+      // alone, as destroy() does.
+      stream.destroy();
+    }
+    await until(() => outcomes.length >= 2, 2_000);
+    expect(outcomes).toEqual(['rejected 400', 'rejected 400']);
+    // A body whose stream ended normally is read whole, without Content-Length too.
+    for (const path of ['/text', '/iterate']) {
+      await exchange(client, { ':method': 'POST', ':path': path }, 'hello');
+    }
+    await until(() => outcomes.length >= 4, 2_000);
+    expect(outcomes.slice(2)).toEqual(['read 5', 'read 5']);
+  });
+
   it('shorter than its Content-Length is rejected as incomplete (RFC 9113 §8.1.1)', async () => {
     const outcomes: string[] = [];
     const { client } = await serveH2(recordingApp(outcomes));
