@@ -126,7 +126,12 @@ function completeBody(
  * checked it, no runtime can send (§15: three digits, 1xx to 5xx).
  */
 export function checkFinalStatus(status: number): void {
-  if (status >= 200 && status <= 599 && Number.isInteger(status)) return;
+  // The message apart, so that this test is small enough to be inlined into completeHeaders
+  // (Lambda REST GET 21,370 -> 21,173 instructions, HTTP API GET 18,959 -> 18,763).
+  if (!(status >= 200 && status <= 599 && Number.isInteger(status))) refuseStatus(status);
+}
+
+function refuseStatus(status: number): never {
   throw new Error(
     `A ${status} cannot answer a request: return an integer from 200 to 599 (1xx statuses are interim, RFC 9110 §15.2)`,
   );
