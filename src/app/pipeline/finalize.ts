@@ -316,7 +316,8 @@ async function* exactLength(body: StreamBody, length: number): AsyncGenerator<Ui
   let ended = false;
   try {
     for await (const value of streamChunks(body)) {
-      // Counted in bytes, so a chunk that is neither text nor bytes fails here, as it would when sent.
+      // Counted in bytes, so a chunk that is neither text nor bytes fails here, as it would
+      // when sent.
       const chunk = streamChunk(value);
       produced += typeof chunk === 'string' ? utf8Length(chunk) : chunk.length;
       if (produced > length) {
