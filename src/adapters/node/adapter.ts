@@ -7,10 +7,11 @@ import type { Duplex } from 'node:stream';
 import { dispatch, isPending, unfinished } from '../../app/kernel.js';
 import { knownOptions } from '../../app/options.js';
 import { SetupError } from '../../errors.js';
+import { targetAuthority } from '../../http/request-target.js';
 import type { Request } from '../../request.js';
 import type { Response } from '../../response.js';
 import { admitRequest, isLastRequest } from './connection.js';
-import { http2Refusal, requestRefusal, targetAuthority, toRequest } from './request.js';
+import { http2Refusal, requestRefusal, toRequest } from './request.js';
 import {
   closeWithConnection,
   type WriteContext,
